@@ -1,0 +1,29 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Real text for benchmarks: ../shared/data beside the checkout (never copied into the project). */
+const here = dirname(fileURLToPath(import.meta.url));
+export const SHARED_DATA_DIR = resolve(
+  process.env.DOPPEL_SHARED_DATA ?? resolve(here, '../../../shared/data'),
+);
+
+export interface BenchDoc {
+  id: string;
+  lang?: string;
+  title?: string;
+  text: string;
+  cluster?: string;
+  spam?: boolean;
+}
+
+export function sharedDataAvailable(): boolean {
+  return existsSync(resolve(SHARED_DATA_DIR, 'README.md'));
+}
+
+export function readJsonl(file: string): BenchDoc[] {
+  return readFileSync(resolve(SHARED_DATA_DIR, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as BenchDoc);
+}

@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:signatures`: documents per second on one core for each signature method and for
+ * the whole pipeline (decode + canonicalize + every signature), and MB/s of canonicalization, on
+ * real news from ../shared/data. Prints a table; docs/benchmarks.md records the results.
+ */
+import { signatureConfigSchema } from '../config/signatures.js';
+import { SEED_EXACT } from '../hash/seeds.js';
+import { initHashing, xxh64Hex } from '../hash/xxhash.js';
+import { parseMessageObject } from '../input/message.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
+import { signMessage } from '../pipeline/sign.js';
+import { SignatureEngine } from '../signatures/compute.js';
+import { type CanonicalDoc, canonicalize } from '../text/canonical.js';
+import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
+
+const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+
+interface Row {
+  label: string;
+  perSecond: number;
+  mbPerSecond: number;
+}
+
+async function measure(
+  label: string,
+  docs: number,
+  bytes: number,
+  run: () => void | Promise<void>,
+): Promise<Row> {
+  await run(); // warm-up: JIT and caches
+  let rounds = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  do {
+    await run();
+    rounds++;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  } while (elapsed < MIN_SECONDS);
+  return { label, perSecond: (docs * rounds) / elapsed, mbPerSecond: (bytes * rounds) / elapsed / 1e6 };
+}
+
+async function main(): Promise<void> {
+  if (!sharedDataAvailable()) {
+    console.error(
+      `bench:signatures needs ../shared/data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  await initHashing();
+  const corpus: BenchDoc[] = [
+    ...readJsonl('news-ru.jsonl'),
+    ...readJsonl('news-en.jsonl'),
+    ...readJsonl('news-fa.jsonl'),
+  ];
+  const bytes = corpus.reduce((n, d) => n + Buffer.byteLength(d.text, 'utf8'), 0);
+  const base = signatureConfigSchema.parse({});
+  const lexicons = LexiconSet.defaults();
+  const engine = new SignatureEngine(base, lexicons);
+  const docs: CanonicalDoc[] = corpus.map((d) =>
+    canonicalize({ text: d.text, kind: 'text' }, base.canonical, d.lang),
+  );
+  for (const d of docs) lexicons.get(d.lang); // load lexicons outside the timed loops
+
+  const only = (method: 'simhash' | 'minhash' | 'imatch' | 'lexical') =>
+    new SignatureEngine(
+      signatureConfigSchema.parse({
+        simhash: { enabled: method === 'simhash' },
+        minhash: { enabled: method === 'minhash' },
+        imatch: { enabled: method === 'imatch' },
+        lexical: { enabled: method === 'lexical' },
+      }),
+      lexicons,
+    );
+  const engines = {
+    simhash: only('simhash'),
+    minhash: only('minhash'),
+    imatch: only('imatch'),
+    lexical: only('lexical'),
+  };
+  const messages = corpus.map((d) => parseMessageObject({ id: d.id, text: d.text, lang: d.lang }));
+
+  const rows: Row[] = [];
+  for (const row of [
+    () =>
+      measure('canonicalize', docs.length, bytes, () => {
+        for (const d of corpus) canonicalize({ text: d.text, kind: 'text' }, base.canonical, d.lang);
+      }),
+    () =>
+      measure('exact (xxh64 of canonical text)', docs.length, bytes, () => {
+        for (const d of docs) xxh64Hex(d.canonical, SEED_EXACT);
+      }),
+    () =>
+      measure('simhash-64 + tables input', docs.length, bytes, () => {
+        for (const d of docs) engines.simhash.compute(d);
+      }),
+    () =>
+      measure('minhash 84 + super/mega', docs.length, bytes, () => {
+        for (const d of docs) engines.minhash.compute(d);
+      }),
+    () =>
+      measure('i-match (1 + 3 randomized)', docs.length, bytes, () => {
+        for (const d of docs) engines.imatch.compute(d);
+      }),
+    () =>
+      measure('lexical + sentences', docs.length, bytes, () => {
+        for (const d of docs) engines.lexical.compute(d);
+      }),
+    () =>
+      measure('all signatures (canonical docs)', docs.length, bytes, () => {
+        for (const d of docs) engine.compute(d);
+      }),
+    () =>
+      measure('end to end: decode + canonicalize + all', docs.length, bytes, async () => {
+        for (const m of messages) await signMessage(m, engine);
+      }),
+  ])
+    rows.push(await row());
+
+  const avgBytes = bytes / corpus.length;
+  console.log(
+    `bench:signatures on ${corpus.length} real news items (ru, en, fa), mean ${avgBytes.toFixed(0)} bytes, one core, ${MIN_SECONDS}s per row`,
+  );
+  console.log('| stage | docs/s per core | MB/s |');
+  console.log('|---|---:|---:|');
+  for (const r of rows)
+    console.log(
+      `| ${r.label} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${r.mbPerSecond.toFixed(1)} |`,
+    );
+}
+
+await main();

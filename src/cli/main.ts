@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+import { isDoppelError } from '../errors.js';
+import { lexiconCommand } from './lexicon.js';
+import { signCommand } from './sign.js';
+
+const USAGE = `doppel: near-duplicate detection for message feeds
+
+usage: doppel <command> [options]
+
+commands:
+  sign       signatures for each JSON Lines message (exact, SimHash, I-Match, MinHash)
+  lexicon    build or inspect I-Match / idf lexicons
+
+Run "doppel <command> --help" for a command's options.`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  sign: signCommand,
+  lexicon: lexiconCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`doppel: unknown command "${name}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (error) {
+    if (isDoppelError(error)) {
+      process.stderr.write(`doppel ${name}: ${error.code}: ${error.message}\n`);
+      return error.code === 'USAGE' ? 2 : 1;
+    }
+    throw error;
+  }
+}

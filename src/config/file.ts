@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { DoppelError } from '../errors.js';
+
+/** Reads a JSON config file; the caller validates it with its schema. */
+export function readConfigFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new DoppelError('INVALID_CONFIG', `cannot read config ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DoppelError('INVALID_CONFIG', `config ${path} is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * Parameters of canonicalization and of every signature method. One validated object;
+ * every default is written here and in docs/configuration.md. Changing any of these changes
+ * signatures, so the object is hashed into `signatureSchemeId` (see scheme.ts).
+ */
+export const canonicalSchema = z
+  .object({
+    /** Put the title in front of the body before canonicalization. Off: re-titled syndicated copies stay exact duplicates. */
+    includeTitle: z.boolean().default(false),
+    /** Mail clean-up (quoted replies, signatures, volatile tokens): 'auto' = only for input parsed as an RFC 822 mail. */
+    mailCleanup: z.enum(['auto', 'always', 'never']).default('auto'),
+    /** How Persian ZWNJ (U+200C) is handled: 'space' makes "می‌شود" equal to the common "می شود". */
+    zwnj: z.enum(['space', 'remove']).default('space'),
+    /** Longest token kept (longer runs are usually base64 or URLs glued together). */
+    maxTokenLength: z.number().int().min(8).max(1000).default(64),
+  })
+  .strict();
+
+export const simhashSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Use word bigrams as features besides unigrams (ALGORITHMS.md section 3). */
+    bigrams: z.boolean().default(true),
+    /** Manku block tables: the 64 bits are split into `blocks` blocks... */
+    blocks: z.number().int().min(2).max(16).default(6),
+    /** ...and every fingerprint within Hamming distance `tableDistance` shares at least one table key. */
+    tableDistance: z.number().int().min(0).max(8).default(3),
+  })
+  .strict()
+  .refine((s) => s.tableDistance < s.blocks, {
+    message: 'simhash.tableDistance must be below simhash.blocks',
+  });
+
+export const minhashSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Words per shingle (stop words removed first, seed 003). */
+    shingleSize: z.number().int().min(1).max(16).default(4),
+    /** Broder super-shingles: `superShingles` groups of `superShingleSize` min-hashes (6 x 14 = 84 hashes). */
+    superShingles: z.number().int().min(2).max(16).default(6),
+    superShingleSize: z.number().int().min(1).max(64).default(14),
+    /** General b x r LSH banding over the same min-hashes, for looser Jaccard thresholds. */
+    bands: z.number().int().min(1).max(256).default(20),
+    rows: z.number().int().min(1).max(64).default(4),
+  })
+  .strict()
+  .refine((m) => m.bands * m.rows <= m.superShingles * m.superShingleSize, {
+    message: 'minhash.bands * minhash.rows must not exceed superShingles * superShingleSize',
+  });
+
+export const imatchSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Seed 001: the share of a document's unique words that must be in the (extended) lexicon, else NULL. */
+    minLexiconShare: z.number().min(0).max(1).default(0.3),
+    /** Fewest words a signature may be made of: below this it is NULL (too weak to mean anything). */
+    minWords: z.number().int().min(1).default(5),
+    /** Kolcz et al. 2004: number of extra randomized lexicons (K). */
+    randomizedLexicons: z.number().int().min(0).max(16).default(3),
+    /** Share of the primary lexicon each randomized lexicon drops. */
+    randomizedDrop: z.number().min(0).max(0.9).default(0.33),
+  })
+  .strict();
+
+export const lexicalSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Seed 002/004: top-N words by tf*idf, sorted alphabetically, hashed. */
+    topWords: z.number().int().min(1).max(32).default(6),
+    /** Sentences shorter than this many tokens are not used for the longest/heaviest sentence signatures. */
+    minSentenceTokens: z.number().int().min(1).default(5),
+  })
+  .strict();
+
+export const signatureConfigSchema = z
+  .object({
+    canonical: canonicalSchema.default(canonicalSchema.parse({})),
+    simhash: simhashSchema.default(simhashSchema.parse({})),
+    minhash: minhashSchema.default(minhashSchema.parse({})),
+    imatch: imatchSchema.default(imatchSchema.parse({})),
+    lexical: lexicalSchema.default(lexicalSchema.parse({})),
+  })
+  .strict();
+
+export type CanonicalConfig = z.infer<typeof canonicalSchema>;
+export type SimhashConfig = z.infer<typeof simhashSchema>;
+export type MinhashConfig = z.infer<typeof minhashSchema>;
+export type ImatchConfig = z.infer<typeof imatchSchema>;
+export type LexicalConfig = z.infer<typeof lexicalSchema>;
+export type SignatureConfig = z.infer<typeof signatureConfigSchema>;

@@ -1,0 +1,62 @@
+/**
+ * Every error doppel raises carries a code from this fixed list and a `retryable` flag.
+ * Callers (the CLI, the Kafka consumer) decide retry vs. dead-letter by reading the flag,
+ * never by matching message text.
+ */
+export const ERROR_CODES = {
+  /** The input line is not valid JSON. */
+  INVALID_JSON: { retryable: false, description: 'input line is not valid JSON' },
+  /** The input parsed but does not have the message shape (missing id, wrong field types). */
+  INVALID_MESSAGE: { retryable: false, description: 'input does not have the message shape' },
+  /** The message has none of text, html or raw. */
+  MISSING_CONTENT: { retryable: false, description: 'message has no text, html or raw content' },
+  /** The message is larger than the configured limit. */
+  TOO_LARGE: { retryable: false, description: 'message exceeds the size limit' },
+  /** `raw` is not valid base64. */
+  INVALID_BASE64: { retryable: false, description: 'raw field is not valid base64' },
+  /** Bytes that are neither UTF-8 nor a supported legacy charset (binary, unknown encoding). */
+  UNDECODABLE: { retryable: false, description: 'bytes could not be decoded as text' },
+  /** An RFC 822 / MIME mail that could not be parsed. */
+  INVALID_MAIL: { retryable: false, description: 'e-mail could not be parsed' },
+  /** Nothing is left after canonicalization (empty body, only markup or stop words' punctuation). */
+  EMPTY_TEXT: { retryable: false, description: 'no words left after canonicalization' },
+  /** A lexicon file is missing, malformed or of an unknown format. */
+  INVALID_LEXICON: { retryable: false, description: 'lexicon file is invalid' },
+  /** The configuration does not pass the schema. */
+  INVALID_CONFIG: { retryable: false, description: 'configuration is invalid' },
+  /** A command-line usage error. */
+  USAGE: { retryable: false, description: 'command-line usage error' },
+  /** An I/O failure on a local file or stream. */
+  IO: { retryable: true, description: 'local I/O failed' },
+  /** A bug: an invariant did not hold. Not retryable: the same input would fail the same way. */
+  INTERNAL: { retryable: false, description: 'internal error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class DoppelError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; retryable?: boolean }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DoppelError';
+    this.code = code;
+    this.retryable = options?.retryable ?? ERROR_CODES[code].retryable;
+  }
+
+  toJSON(): { code: ErrorCode; message: string } {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function isDoppelError(value: unknown): value is DoppelError {
+  return value instanceof DoppelError;
+}
+
+/** Wraps anything thrown into a DoppelError so that callers see one shape. */
+export function toDoppelError(value: unknown): DoppelError {
+  if (value instanceof DoppelError) return value;
+  const message = value instanceof Error ? value.message : String(value);
+  return new DoppelError('INTERNAL', message, { cause: value });
+}

@@ -1,0 +1,121 @@
+import type { SignatureConfig } from '../config/signatures.js';
+import type { U64 } from '../hash/mix.js';
+import { SEED_EXACT } from '../hash/seeds.js';
+import { xxh64Hex } from '../hash/xxhash.js';
+import type { LexiconSet } from '../lexicon/lexicon.js';
+import type { CanonicalDoc } from '../text/canonical.js';
+import type { Language } from '../text/language.js';
+import { stopWords } from '../text/stopwords.js';
+import { type ImatchSignature, imatchSignatures, lexiconVersionSeed } from './imatch.js';
+import { lexicalSignatures } from './lexical.js';
+import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
+import { type Fingerprint64, simhash64 } from './simhash.js';
+import { FLAG_STOP, Vocabulary } from './vocabulary.js';
+
+/** Every signature of one document. Null where a method is disabled or has nothing to work on. */
+export interface Signatures {
+  /** XXH64 of the canonical text, 16 hex digits. */
+  exact: string;
+  simhash: Fingerprint64 | null;
+  /** The min-hash vector (superShingles * superShingleSize values); kept to estimate Jaccard. */
+  minhash: Uint32Array | null;
+  broder: BroderShingles | null;
+  /** Non-NULL I-Match signatures; empty when NULL for every lexicon or no lexicon exists. */
+  imatch: ImatchSignature[];
+  lexiconVersion: string | null;
+  /** Top tf*idf words. */
+  lexical: string | null;
+  longest: string | null;
+  heaviest: string | null;
+  /** All tokens, and tokens left after stop words. */
+  tokens: number;
+  contentTokens: number;
+}
+
+interface LanguageState {
+  vocab: Vocabulary;
+  versionSeed: U64;
+  version: string | null;
+}
+
+/**
+ * Computes all signatures of canonical documents. Holds per-language vocabulary tables and
+ * scratch buffers, so one instance serves one thread; results depend only on config, lexicons
+ * and the document.
+ */
+export class SignatureEngine {
+  private readonly languages = new Map<Language, LanguageState>();
+  private slots = new Int32Array(4096);
+  private content = new Int32Array(4096);
+
+  constructor(
+    readonly config: SignatureConfig,
+    readonly lexicons: LexiconSet,
+  ) {}
+
+  private language(lang: Language): LanguageState {
+    let state = this.languages.get(lang);
+    if (!state) {
+      const lexicon = this.lexicons.get(lang);
+      const versionSeed: U64 = lexicon ? lexiconVersionSeed(lexicon.version) : { hi: 0, lo: 0 };
+      state = { vocab: new Vocabulary(lexicon, stopWords(lang)), versionSeed, version: lexicon?.version ?? null };
+      this.languages.set(lang, state);
+    }
+    return state;
+  }
+
+  compute(doc: CanonicalDoc): Signatures {
+    const { config } = this;
+    const { vocab, versionSeed, version } = this.language(doc.lang);
+    const total = doc.tokenCount;
+    if (total > this.slots.length) {
+      this.slots = new Int32Array(total * 2);
+      this.content = new Int32Array(total * 2);
+    }
+    const slots = this.slots.subarray(0, total);
+    vocab.lookupSpans(doc.canonical, doc.tokenStarts, slots);
+
+    // Content tokens: stop words out (seed 003). A text of nothing but stop words keeps them all,
+    // so that it still has near-duplicate signatures.
+    let n = 0;
+    for (let i = 0; i < total; i++) {
+      const slot = slots[i] as number;
+      if (!((vocab.flags[slot] as number) & FLAG_STOP)) this.content[n++] = slot;
+    }
+    let content: Int32Array;
+    if (n === 0) {
+      content = slots;
+      n = total;
+    } else content = this.content.subarray(0, n);
+
+    const simhash = config.simhash.enabled ? simhash64(vocab, content, config.simhash) : null;
+
+    let minhash: Uint32Array | null = null;
+    let broder: BroderShingles | null = null;
+    if (config.minhash.enabled) {
+      const lo = new Uint32Array(n);
+      for (let i = 0; i < n; i++) lo[i] = vocab.hashLo[content[i] as number] as number;
+      const shingles = shingleHashes(lo, n, config.minhash.shingleSize);
+      minhash = minhashValues(shingles, config.minhash.superShingles * config.minhash.superShingleSize);
+      broder = broderShingles(minhash, config.minhash);
+    }
+
+    const imatch = config.imatch.enabled && vocab.lexicon ? imatchSignatures(vocab, content, config.imatch, versionSeed) : [];
+
+    const lexical = config.lexical.enabled
+      ? lexicalSignatures(vocab, slots, doc.sentenceEnds, config.lexical)
+      : { lexical: null, longest: null, heaviest: null };
+
+    return {
+      exact: xxh64Hex(doc.canonical, SEED_EXACT),
+      simhash,
+      minhash,
+      broder,
+      imatch,
+      lexiconVersion: version,
+      ...lexical,
+      tokens: total,
+      contentTokens: n,
+    };
+  }
+}

@@ -1,0 +1,219 @@
+import type { SimhashConfig } from '../config/signatures.js';
+import { combine64, hamming64, hex64, type U64 } from '../hash/mix.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/**
+ * SimHash-64 (Charikar 2002) over weighted word unigrams and bigrams, and the Manku, Jain,
+ * Das Sarma (2007) block-table keys used to find fingerprints within Hamming distance k.
+ */
+
+export interface Fingerprint64 {
+  hi: number;
+  lo: number;
+}
+
+const NIBBLES = 16;
+// 1 + ln(tf) for small tf: most features occur once or twice, and Math.log per feature is costly.
+const TF_WEIGHT = Float64Array.from({ length: 64 }, (_, tf) => (tf === 0 ? 0 : 1 + Math.log(tf)));
+const tfWeight = (tf: number): number => (tf < 64 ? (TF_WEIGHT[tf] as number) : 1 + Math.log(tf));
+
+/** Per-nibble weight sums: sums[k * 16 + v] = total weight of features whose nibble k is v. */
+function addFeature(sums: Float64Array, hi: number, lo: number, w: number): void {
+  for (let k = 0; k < 8; k++) {
+    const a = k * 16 + ((hi >>> (28 - 4 * k)) & 15);
+    const b = (k + 8) * 16 + ((lo >>> (28 - 4 * k)) & 15);
+    sums[a] = (sums[a] as number) + w;
+    sums[b] = (sums[b] as number) + w;
+  }
+}
+
+// Scratch buffers reused across documents (one engine per thread).
+const sums = new Float64Array(NIBBLES * 16);
+let tableKeys = new Uint32Array(1024);
+let tableUsed = new Uint8Array(1024);
+let tableIndex = new Int32Array(1024);
+let bigramHi = new Uint32Array(512);
+let bigramLo = new Uint32Array(512);
+let bigramIdf = new Float64Array(512);
+let bigramTf = new Uint32Array(512);
+
+function ensureBigramCapacity(n: number, tableSize: number): void {
+  if (tableKeys.length < tableSize) {
+    tableKeys = new Uint32Array(tableSize);
+    tableUsed = new Uint8Array(tableSize);
+    tableIndex = new Int32Array(tableSize);
+  }
+  if (bigramHi.length < n) {
+    bigramHi = new Uint32Array(n * 2);
+    bigramLo = new Uint32Array(n * 2);
+    bigramIdf = new Float64Array(n * 2);
+    bigramTf = new Uint32Array(n * 2);
+  }
+}
+
+/**
+ * SimHash-64 of a document's content tokens (slots of `vocab`). Features are word unigrams and,
+ * optionally, bigrams (hash = combine64 of the two word hashes); weight (1 + ln tf) * idf, a
+ * bigram's idf being the mean of its words' (ALGORITHMS.md section 3). Counters are kept per
+ * 4-bit nibble value (16 x 16 sums) rather than per bit: 16 additions per feature instead of 64.
+ */
+export function simhash64(vocab: Vocabulary, content: Int32Array, config: Pick<SimhashConfig, 'bigrams'>): Fingerprint64 {
+  const { hashHi, hashLo, idf } = vocab;
+  const n = content.length;
+  sums.fill(0);
+  let total = 0;
+
+  const stamp = vocab.beginDocument();
+  const distinct: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const slot = content[i] as number;
+    if (vocab.count(slot, stamp) === 1) distinct.push(slot);
+  }
+  for (const slot of distinct) {
+    const w = tfWeight(vocab.tf[slot] as number) * (idf[slot] as number);
+    total += w;
+    addFeature(sums, hashHi[slot] as number, hashLo[slot] as number, w);
+  }
+
+  if (config.bigrams && n > 1) {
+    // Open-addressing table keyed by the bigram hash's low half: term frequency without a Map.
+    let size = 16;
+    while (size < 2 * n) size <<= 1;
+    ensureBigramCapacity(n, size);
+    const mask = size - 1;
+    const keys = tableKeys;
+    const used = tableUsed;
+    const index = tableIndex;
+    used.fill(0, 0, size);
+    let features = 0;
+    const pair: U64 = { hi: 0, lo: 0 };
+    for (let i = 0; i + 1 < n; i++) {
+      const a = content[i] as number;
+      const b = content[i + 1] as number;
+      combine64(hashHi[a] as number, hashLo[a] as number, hashHi[b] as number, hashLo[b] as number, pair);
+      const lo = pair.lo;
+      let h = lo & mask;
+      for (;;) {
+        if (!used[h]) {
+          used[h] = 1;
+          keys[h] = lo;
+          index[h] = features;
+          bigramHi[features] = pair.hi;
+          bigramLo[features] = lo;
+          bigramIdf[features] = ((idf[a] as number) + (idf[b] as number)) / 2;
+          bigramTf[features] = 1;
+          features++;
+          break;
+        }
+        if (keys[h] === lo) {
+          const f = index[h] as number;
+          bigramTf[f] = (bigramTf[f] as number) + 1;
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+    for (let f = 0; f < features; f++) {
+      const w = tfWeight(bigramTf[f] as number) * (bigramIdf[f] as number);
+      total += w;
+      addFeature(sums, bigramHi[f] as number, bigramLo[f] as number, w);
+    }
+  }
+
+  // Bit b of nibble k is set when the weight of features having it exceeds half the total:
+  // sum over set - sum over unset = 2 * set - total > 0.
+  let hi = 0;
+  let lo = 0;
+  for (let k = 0; k < NIBBLES; k++) {
+    const base = k * 16;
+    for (let bit = 3; bit >= 0; bit--) {
+      let set = 0;
+      for (let v = 0; v < 16; v++) if ((v >>> bit) & 1) set += sums[base + v] as number;
+      const on = 2 * set - total > 0 ? 1 : 0;
+      if (k < 8) hi = (hi << 1) | on;
+      else lo = (lo << 1) | on;
+    }
+  }
+  return { hi: hi >>> 0, lo: lo >>> 0 };
+}
+
+export function simhashHex(fp: Fingerprint64): string {
+  return hex64(fp.hi, fp.lo);
+}
+
+export function simhashDistance(a: Fingerprint64, b: Fingerprint64): number {
+  return hamming64(a.hi, a.lo, b.hi, b.lo);
+}
+
+/** One Manku table: which blocks form its key. */
+export interface BlockTablePlan {
+  blocks: ReadonlyArray<{ start: number; length: number }>;
+  /** tables[t] = indices of the blocks whose bits make table t's key. */
+  tables: ReadonlyArray<ReadonlyArray<number>>;
+}
+
+function combinations(n: number, k: number): number[][] {
+  const out: number[][] = [];
+  const pick: number[] = [];
+  const walk = (from: number) => {
+    if (pick.length === k) {
+      out.push([...pick]);
+      return;
+    }
+    for (let i = from; i < n; i++) {
+      pick.push(i);
+      walk(i + 1);
+      pick.pop();
+    }
+  };
+  walk(0);
+  return out;
+}
+
+/**
+ * Splits 64 bits into `blocks` near-equal blocks (the first 64 mod B blocks one bit longer).
+ * Two fingerprints within distance k differ in at most k blocks and so agree on at least B - k:
+ * one table per choice of B - k blocks, C(B, k) tables in all, finds every such pair.
+ */
+export function blockTablePlan(config: Pick<SimhashConfig, 'blocks' | 'tableDistance'>): BlockTablePlan {
+  const { blocks: b, tableDistance: k } = config;
+  const base = Math.floor(64 / b);
+  const extra = 64 % b;
+  const blocks: { start: number; length: number }[] = [];
+  let start = 0;
+  for (let i = 0; i < b; i++) {
+    const length = base + (i < extra ? 1 : 0);
+    blocks.push({ start, length });
+    start += length;
+  }
+  return { blocks, tables: combinations(b, b - k) };
+}
+
+/** Bits [start, start + length) counted from the most significant bit, length <= 32. */
+function bitsAt(fp: Fingerprint64, start: number, length: number): number {
+  const end = start + length;
+  if (end <= 32) return length === 32 ? fp.hi >>> 0 : (fp.hi >>> (32 - end)) & ((1 << length) - 1);
+  if (start >= 32) {
+    const s = start - 32;
+    return length === 32 ? fp.lo >>> 0 : (fp.lo >>> (32 - (s + length))) & ((1 << length) - 1);
+  }
+  const hiPart = fp.hi & ((1 << (32 - start)) - 1);
+  const loLen = end - 32;
+  const loPart = fp.lo >>> (32 - loLen);
+  return (hiPart * 2 ** loLen + loPart) >>> 0;
+}
+
+/** One key per table: "<table>:<block values in base 36>". */
+export function simhashTableKeys(fp: Fingerprint64, plan: BlockTablePlan): string[] {
+  const keys: string[] = [];
+  for (let t = 0; t < plan.tables.length; t++) {
+    let key = `${t}:`;
+    const table = plan.tables[t] as readonly number[];
+    for (let j = 0; j < table.length; j++) {
+      const block = plan.blocks[table[j] as number] as { start: number; length: number };
+      key += (j === 0 ? '' : '.') + bitsAt(fp, block.start, block.length).toString(36);
+    }
+    keys.push(key);
+  }
+  return keys;
+}

@@ -1,0 +1,190 @@
+import { SEED_TOKEN } from '../hash/seeds.js';
+import { xxh64 } from '../hash/xxhash.js';
+import type { U64 } from '../hash/mix.js';
+import type { Lexicon } from '../lexicon/lexicon.js';
+import { hasLetter } from '../text/tokenize.js';
+
+function sameChars(word: string, text: string, start: number): boolean {
+  for (let j = 0; j < word.length; j++) if (word.charCodeAt(j) !== text.charCodeAt(start + j)) return false;
+  return true;
+}
+
+export const FLAG_STOP = 1;
+/** Has a letter (not a number or code): usable for I-Match and the lexical signature. */
+export const FLAG_LETTER = 2;
+/** In the primary I-Match lexicon L. */
+export const FLAG_PRIMARY = 4;
+/** Lexicon-eligible by length (the I-Match ratio is taken over these). */
+export const FLAG_ELIGIBLE = 8;
+
+/**
+ * Everything signatures need to know about a token, looked up once per token per document:
+ * its XXH64, idf, flags and secondary-lexicon rank, in typed arrays indexed by a slot id. One
+ * Map lookup per token replaces one per token per method, and per-document counting uses
+ * stamped arrays instead of Maps. Results never depend on the table (it is a cache of pure
+ * functions of the token); when full it is cleared between documents.
+ */
+export class Vocabulary {
+  // Open-addressing index: slot + 1 per entry (0 = empty), keyed by a hash of the token's
+  // characters. Tokens are compared in place in the canonical text, so a known token costs no
+  // string allocation and no Map lookup; a Map keyed by fresh slices was the costliest step.
+  private index = new Int32Array(1 << 12);
+  private indexHash = new Int32Array(1 << 12);
+  private words: string[] = [];
+  hashHi = new Uint32Array(1024);
+  hashLo = new Uint32Array(1024);
+  idf = new Float64Array(1024);
+  flags = new Uint8Array(1024);
+  secondaryRank = new Int32Array(1024);
+  /** Per-document term frequency, valid where stamp[slot] === the current document stamp. */
+  tf = new Uint32Array(1024);
+  stamp = new Uint32Array(1024);
+  private currentStamp = 0;
+  private readonly scratch: U64 = { hi: 0, lo: 0 };
+
+  constructor(
+    readonly lexicon: Lexicon | null,
+    private readonly stopWords: ReadonlySet<string>,
+    private readonly capacity = 1 << 18,
+  ) {}
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Slot ids of the tokens of `text` (token k = text[starts[k] .. next space or end)) into `out`. */
+  lookupSpans(text: string, starts: Int32Array, out: Int32Array): void {
+    const count = starts.length;
+    if (this.words.length + count > this.capacity) this.clear();
+    for (let k = 0; k < count; k++) {
+      const start = starts[k] as number;
+      const end = k + 1 < count ? (starts[k + 1] as number) - 1 : text.length;
+      out[k] = this.find(text, start, end);
+    }
+  }
+
+  /** Slot ids of `words` into `out`. */
+  lookup(words: readonly string[], out: Int32Array): void {
+    if (this.words.length + words.length > this.capacity) this.clear();
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i] as string;
+      out[i] = this.find(word, 0, word.length);
+    }
+  }
+
+  private find(text: string, start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let j = start; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
+    const index = this.index;
+    const mask = index.length - 1;
+    let at = (h ^ (h >>> 15)) & mask;
+    for (;;) {
+      const entry = index[at] as number;
+      if (entry === 0) break;
+      if (this.indexHash[at] === h) {
+        const word = this.words[entry - 1] as string;
+        if (word.length === end - start && (start === 0 && end === text.length ? word === text : sameChars(word, text, start))) {
+          return entry - 1;
+        }
+      }
+      at = (at + 1) & mask;
+    }
+    const slot = this.insert(start === 0 && end === text.length ? text : text.slice(start, end));
+    index[at] = slot + 1;
+    this.indexHash[at] = h;
+    if (this.words.length * 2 > index.length) this.rehash();
+    return slot;
+  }
+
+  private rehash(): void {
+    const size = this.index.length * 2;
+    const index = new Int32Array(size);
+    const indexHash = new Int32Array(size);
+    const mask = size - 1;
+    for (let at = 0; at < this.index.length; at++) {
+      const entry = this.index[at] as number;
+      if (entry === 0) continue;
+      const h = this.indexHash[at] as number;
+      let to = (h ^ (h >>> 15)) & mask;
+      while (index[to] !== 0) to = (to + 1) & mask;
+      index[to] = entry;
+      indexHash[to] = h;
+    }
+    this.index = index;
+    this.indexHash = indexHash;
+  }
+
+  private clear(): void {
+    this.index.fill(0);
+    this.words = [];
+  }
+
+  /** A fresh stamp: tf[] counts are valid only for slots stamped with it. */
+  beginDocument(): number {
+    this.currentStamp = (this.currentStamp + 1) >>> 0;
+    if (this.currentStamp === 0) {
+      this.stamp.fill(0);
+      this.currentStamp = 1;
+    }
+    return this.currentStamp;
+  }
+
+  /** Increments and returns tf of `slot` in the current document. */
+  count(slot: number, stamp: number): number {
+    if (this.stamp[slot] !== stamp) {
+      this.stamp[slot] = stamp;
+      this.tf[slot] = 1;
+      return 1;
+    }
+    const tf = (this.tf[slot] as number) + 1;
+    this.tf[slot] = tf;
+    return tf;
+  }
+
+  private insert(word: string): number {
+    const slot = this.words.length;
+    if (slot >= this.hashHi.length) this.grow();
+    xxh64(word, SEED_TOKEN, this.scratch);
+    this.hashHi[slot] = this.scratch.hi;
+    this.hashLo[slot] = this.scratch.lo;
+    const lexicon = this.lexicon;
+    let flags = 0;
+    if (this.stopWords.has(word)) flags |= FLAG_STOP;
+    if (hasLetter(word)) flags |= FLAG_LETTER;
+    if (lexicon) {
+      if (lexicon.isPrimary(word)) flags |= FLAG_PRIMARY;
+      if (lexicon.isEligible(word)) flags |= FLAG_ELIGIBLE;
+      this.idf[slot] = lexicon.idf(word);
+      this.secondaryRank[slot] = lexicon.secondaryRankOf(word);
+    } else {
+      this.idf[slot] = 1;
+      this.secondaryRank[slot] = -1;
+    }
+    this.flags[slot] = flags;
+    this.stamp[slot] = 0;
+    this.words.push(word);
+    return slot;
+  }
+
+  private grow(): void {
+    const size = Math.min(this.capacity, this.hashHi.length * 2);
+    const grow32 = (a: Uint32Array) => {
+      const b = new Uint32Array(size);
+      b.set(a);
+      return b;
+    };
+    this.hashHi = grow32(this.hashHi);
+    this.hashLo = grow32(this.hashLo);
+    this.tf = grow32(this.tf);
+    this.stamp = grow32(this.stamp);
+    const idf = new Float64Array(size);
+    idf.set(this.idf);
+    this.idf = idf;
+    const flags = new Uint8Array(size);
+    flags.set(this.flags);
+    this.flags = flags;
+    const rank = new Int32Array(size);
+    rank.set(this.secondaryRank);
+    this.secondaryRank = rank;
+  }
+}

@@ -1,0 +1,73 @@
+import type { CanonicalConfig } from '../config/signatures.js';
+import { DoppelError } from '../errors.js';
+import { detectLanguage, type Language, languageFromTag } from './language.js';
+import { cleanMailBody } from './mail-cleanup.js';
+import { normalizeText } from './normalize.js';
+import { stopWords } from './stopwords.js';
+import { tokenize, tokenWords } from './tokenize.js';
+
+/** Decoded text, before canonicalization: what the decode layer hands over. */
+export interface TextSource {
+  text: string;
+  kind: 'text' | 'html' | 'mail';
+  title?: string;
+}
+
+/** The canonical form every signature is computed from. */
+export class CanonicalDoc {
+  private wordCache: string[] | undefined;
+
+  constructor(
+    readonly lang: Language,
+    /** Clean text: normalized, lower case; white space not collapsed. */
+    readonly cleanText: string,
+    /** The canonical text: tokens joined by one space. The exact signature hashes this. */
+    readonly canonical: string,
+    /** Offset of each token in `canonical`. */
+    readonly tokenStarts: Int32Array,
+    /** Exclusive token index where each sentence ends. */
+    readonly sentenceEnds: number[],
+  ) {}
+
+  get tokenCount(): number {
+    return this.tokenStarts.length;
+  }
+
+  /** Every token in order, stop words included (sliced on first use). */
+  get words(): string[] {
+    this.wordCache ??= tokenWords({ joined: this.canonical, count: this.tokenStarts.length, starts: this.tokenStarts });
+    return this.wordCache;
+  }
+}
+
+/**
+ * Canonical text (ALGORITHMS.md section 1). The canonical string is the token stream, so
+ * punctuation, markup and layout do not split exact duplicates: the same article as UTF-8,
+ * cp1251, KOI8-R or cp866 bytes or wrapped in HTML gives one canonical string.
+ */
+export function canonicalize(
+  source: TextSource,
+  config: CanonicalConfig,
+  declaredLang?: string,
+): CanonicalDoc {
+  let body = source.text;
+  const mail = config.mailCleanup === 'always' || (config.mailCleanup === 'auto' && source.kind === 'mail');
+  if (mail) body = cleanMailBody(body);
+  if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
+  const cleanText = normalizeText(body, { zwnj: config.zwnj });
+  const tokens = tokenize(cleanText, config.maxTokenLength);
+  if (tokens.count === 0) throw new DoppelError('EMPTY_TEXT', 'no words left after canonicalization');
+  const lang = languageFromTag(declaredLang) ?? detectLanguage(cleanText);
+  return new CanonicalDoc(lang, cleanText, tokens.joined, tokens.starts, tokens.sentenceEnds);
+}
+
+/**
+ * 1 where doc.words[i] is a stop word of the document's language. Not part of canonicalize: the
+ * signature engine reads stop flags from its vocabulary table, one lookup per token for all.
+ */
+export function stopMask(doc: Pick<CanonicalDoc, 'lang' | 'words'>): Uint8Array {
+  const stops = stopWords(doc.lang);
+  const mask = new Uint8Array(doc.words.length);
+  if (stops.size > 0) for (let i = 0; i < doc.words.length; i++) if (stops.has(doc.words[i] as string)) mask[i] = 1;
+  return mask;
+}

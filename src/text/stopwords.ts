@@ -1,0 +1,75 @@
+import lists from 'stopword';
+import type { Language, SupportedLanguage } from './language.js';
+import { normalizeLetters } from './normalize.js';
+
+/**
+ * Function words removed before shingling and SimHash features (seed 003: prepositions,
+ * conjunctions, particles), kept in the exact hash. ru/uk/en come from the maintained `stopword`
+ * package (function words only, unlike the larger lists that also drop content words such as
+ * "white" or "able"). Its Persian list is short (48 words) and misses the commonest verbs and
+ * determiners of news text, so a few are added here.
+ */
+const PERSIAN_EXTRA = [
+  'این',
+  'آن',
+  'است',
+  'بود',
+  'شد',
+  'شود',
+  'می',
+  'نمی',
+  'ها',
+  'های',
+  'هر',
+  'یک',
+  'کرد',
+  'کند',
+  'کرده',
+  'شده',
+  'بوده',
+  'باشد',
+  'هست',
+  'ای',
+  'ایم',
+  'اند',
+  'او',
+  'ما',
+  'شما',
+  'آنها',
+  'وی',
+  'خود',
+  'نیز',
+  'دارد',
+  'داشت',
+  'همه',
+  'دیگر',
+  'ترین',
+  'تر',
+  'یا',
+  'هم',
+  'گفت',
+  'پیش',
+  'حال',
+  'اینکه',
+  'چنین',
+];
+
+const SOURCE: Record<SupportedLanguage, readonly string[]> = {
+  ru: lists.rus ?? [],
+  uk: lists.ukr ?? [],
+  en: lists.eng ?? [],
+  fa: [...(lists.fas ?? []), ...PERSIAN_EXTRA],
+};
+
+const cache = new Map<Language, ReadonlySet<string>>();
+
+/** Stop words of `lang`, normalized the same way as document text (so Arabic yeh/kaf match). */
+export function stopWords(lang: Language): ReadonlySet<string> {
+  let set = cache.get(lang);
+  if (!set) {
+    const words = lang === 'und' ? [] : SOURCE[lang];
+    set = new Set(words.map((w) => normalizeLetters(w, { zwnj: 'space' }).trim()).filter((w) => w !== ''));
+    cache.set(lang, set);
+  }
+  return set;
+}

@@ -1,0 +1,4 @@
+declare module 'stopword' {
+  const lists: Record<string, string[]>;
+  export default lists;
+}

@@ -1,0 +1,49 @@
+import { type SignatureConfig, signatureConfigSchema } from '../../src/config/signatures.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import type { Signatures } from '../../src/signatures/compute.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { canonicalize } from '../../src/text/canonical.js';
+
+export function defaultSignatureConfig(
+  overrides: Partial<Record<keyof SignatureConfig, unknown>> = {},
+): SignatureConfig {
+  return signatureConfigSchema.parse(overrides);
+}
+
+/** An engine with no lexicons (idf = 1, I-Match NULL) unless `lexicons` is given. */
+export async function testEngine(
+  lexicons: LexiconSet = LexiconSet.fromFiles({}),
+  config = defaultSignatureConfig(),
+): Promise<SignatureEngine> {
+  await initHashing();
+  return new SignatureEngine(config, lexicons);
+}
+
+export function signText(engine: SignatureEngine, text: string, lang?: string): Signatures {
+  return engine.compute(canonicalize({ text, kind: 'text' }, engine.config.canonical, lang));
+}
+
+/** Deterministic pseudo-random generator (mulberry32) for synthetic documents. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A synthetic document of `length` words drawn from a vocabulary of made-up words. */
+export function syntheticDoc(random: () => number, length: number, vocabulary = 5000): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < length; i++) words.push(`w${Math.floor(random() * vocabulary).toString(36)}x`);
+  return words;
+}
+
+/** Replaces a share of the words with fresh ones. */
+export function editWords(random: () => number, words: readonly string[], share: number): string[] {
+  return words.map((w) => (random() < share ? `e${Math.floor(random() * 1e9).toString(36)}` : w));
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Evaluation data lives in ../shared/data beside the checkout (see its README). It is never
+ * copied into the project. Suites that read it call `sharedData()` and skip, printing why,
+ * when it is absent (a user's machine); CI has it.
+ */
+const here = dirname(fileURLToPath(import.meta.url));
+export const SHARED_DATA_DIR = resolve(
+  process.env.DOPPEL_SHARED_DATA ?? resolve(here, '../../../shared/data'),
+);
+
+export function hasSharedData(): boolean {
+  return existsSync(resolve(SHARED_DATA_DIR, 'README.md'));
+}
+
+export const SHARED_DATA_SKIP_REASON = `../shared/data not found at ${SHARED_DATA_DIR}: suites on real text are skipped (set DOPPEL_SHARED_DATA to point at it)`;
+
+let warned = false;
+/** Prints the skip reason once per process, so a skipped suite is never silent. */
+export function warnIfNoSharedData(): boolean {
+  const present = hasSharedData();
+  if (!present && !warned) {
+    warned = true;
+    console.warn(`[doppel tests] ${SHARED_DATA_SKIP_REASON}`);
+  }
+  return present;
+}
+
+export interface SharedArticle {
+  id: string;
+  lang: string;
+  title?: string;
+  text: string;
+  url?: string;
+  spam?: boolean;
+  section?: string;
+}
+
+export function readSharedJsonl<T = SharedArticle>(file: string): T[] {
+  const raw = readFileSync(resolve(SHARED_DATA_DIR, file), 'utf8');
+  return raw
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToText, looksLikeHtml } from '../../../src/text/decode/html.js';
+import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../../support/shared-data.js';
+
+describe('htmlToText', () => {
+  it('adds nothing for inline elements', () => {
+    expect(htmlToText('<b>wo</b>rd <i>and</i> <a href="x">link</a>s').text).toBe('word and links');
+  });
+
+  it('drops script, style, noscript, template, svg and iframe content', () => {
+    const html = [
+      '<script>var s = "<p>not text</p>";</script>',
+      '<style>p { color: red }</style>',
+      '<noscript>enable js</noscript>',
+      '<template><p>tpl</p></template>',
+      '<svg><title>tooltip</title><text>svg text</text></svg>',
+      '<iframe><p>frame</p></iframe>',
+      '<p>visible</p>',
+    ].join('');
+    expect(htmlToText(html)).toEqual({ text: 'visible' });
+  });
+
+  it('returns the <title> apart and keeps it out of the text', () => {
+    const html =
+      '<!DOCTYPE html><html><head><meta charset="utf-8"><title> Hello &amp;\n bye </title>' +
+      '<link rel="stylesheet" href="a.css"></head><body><p>Body</p></body></html>';
+    expect(htmlToText(html)).toEqual({ text: 'Body', title: 'Hello & bye' });
+  });
+
+  it('turns block elements into line breaks and paragraphs into blank lines', () => {
+    const html =
+      '<h1>Title</h1><p>First\n   paragraph</p><p>Line one<br>line two</p>' +
+      '<ul><li>a</li><li>b</li></ul><div>d1</div><div>d2</div>' +
+      '<table><tr><td>c1</td><td>c2</td></tr><tr><th>c3</th><td>c4</td></tr></table>' +
+      '<blockquote>quoted</blockquote>tail';
+    expect(htmlToText(html).text).toBe(
+      'Title\n\nFirst paragraph\n\nLine one\nline two\n\na\nb\n\nd1\nd2\n\nc1 c2\nc3 c4\n\nquoted\n\ntail',
+    );
+  });
+
+  it('treats <br><br> as a paragraph break', () => {
+    expect(htmlToText('one<br><br>two<br/>three').text).toBe('one\n\ntwo\nthree');
+  });
+
+  it('decodes named, decimal and hex entities', () => {
+    expect(
+      htmlToText('<p>&laquo;Цена&raquo; &mdash; 5&nbsp;&euro; &#1046; &#x416; &lt;tag&gt; AT&amp;T</p>').text,
+    ).toBe('«Цена» — 5\u00a0€ Ж Ж <tag> AT&T');
+  });
+
+  it('keeps line breaks inside <pre>', () => {
+    expect(htmlToText('<p>x</p><pre>line 1\nline 2</pre>').text).toBe('x\n\nline 1\nline 2');
+  });
+
+  it('copes with unclosed tags and text misplaced in <head>', () => {
+    expect(htmlToText('<p>one<p>two<div>three').text).toBe('one\n\ntwo\n\nthree');
+    expect(htmlToText('<html><head><title>T</title><p>misplaced').text).toBe('misplaced');
+    expect(htmlToText('<svg/><p>after a self-closed svg</p>').text).toBe('after a self-closed svg');
+  });
+
+  it('returns empty text for markup without text, and no title when there is none', () => {
+    expect(htmlToText('<html><body><img src="a.png"><script>x()</script></body></html>')).toEqual({
+      text: '',
+    });
+  });
+});
+
+describe('looksLikeHtml', () => {
+  it.each([
+    '<!DOCTYPE html><html><body>x</body></html>',
+    '<!-- saved page --> <!doctype HTML>',
+    '\n  <HTML lang="ru">',
+    '<body>hello',
+    '<p>short</p>',
+    'Hello <b>bold</b> world',
+    '<div><span>a</span><br>',
+  ])('recognises %j', (text) => {
+    expect(looksLikeHtml(text)).toBe(true);
+  });
+
+  it.each([
+    'Plain text with no markup at all.',
+    'a < b and c > d',
+    'Use <br> to break lines',
+    'Москва, 5 ноября. Пресс-служба сообщила...',
+    'if (x<y && y>z) return;',
+  ])('does not take %j for HTML', (text) => {
+    expect(looksLikeHtml(text)).toBe(false);
+  });
+
+  it('looks only near the start', () => {
+    expect(looksLikeHtml(`${'word '.repeat(1000)}<html><body><p>x</p></body></html>`)).toBe(false);
+  });
+});
+
+const sharedDataPresent = warnIfNoSharedData();
+
+describe.skipIf(!hasSharedData())('htmlToText on real articles wrapped in HTML (../shared/data)', () => {
+  const ru = sharedDataPresent ? readSharedJsonl('news-ru.jsonl') : [];
+  const escapeHtml = (s: string): string =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  /** The text's words, so that the comparison does not depend on where white space falls. */
+  const words = (s: string): string[] => s.split(/\s+/).filter((w) => w !== '');
+
+  it('recovers every article body, paragraph by paragraph, and the title', () => {
+    expect(ru.length).toBeGreaterThan(100);
+    for (const article of ru) {
+      const paragraphs = article.text.split(/\n+/).filter((p) => p.trim() !== '');
+      const html =
+        `<!DOCTYPE html><html><head><title>${escapeHtml(article.title ?? '')}</title>` +
+        '<script>var ads = "<p>ad</p>";</script><style>.x{}</style></head><body>' +
+        `<nav><a href="/">Главная</a></nav><article>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}` +
+        '</article></body></html>';
+      const { text, title } = htmlToText(html);
+      // HTML white space only: a no-break space in a title is kept
+      expect(title).toBe(article.title?.replace(/[ \t\n\r\f]+/g, ' ').trim() || undefined);
+      expect(words(text)).toEqual(['Главная', ...words(paragraphs.join(' '))]);
+      expect(text.split('\n\n').length).toBe(paragraphs.length + 1);
+    }
+  });
+});

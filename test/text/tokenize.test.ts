@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { hasLetter, tokenize, tokenWords } from '../../src/text/tokenize.js';
+
+describe('tokenize', () => {
+  it('splits on punctuation and spaces, keeps digits', () => {
+    expect(tokenWords(tokenize('россия, сша и ес: 17,5 млн тонн!', 64))).toEqual([
+      'россия',
+      'сша',
+      'и',
+      'ес',
+      '17',
+      '5',
+      'млн',
+      'тонн',
+    ]);
+  });
+  it('keeps inner apostrophes, drops outer ones', () => {
+    expect(tokenWords(tokenize("don't 'quoted' м'ясо", 64))).toEqual(["don't", 'quoted', "м'ясо"]);
+  });
+  it('keeps Persian words with their letters', () => {
+    expect(tokenWords(tokenize('خبرگزاری فارس: رئیس اداره', 64))).toEqual(['خبرگزاری', 'فارس', 'رئیس', 'اداره']);
+  });
+  it('drops tokens longer than the limit', () => {
+    expect(tokenWords(tokenize(`a ${'x'.repeat(70)} b`, 64))).toEqual(['a', 'b']);
+  });
+  it('ends sentences at full stops followed by space and at line breaks, not inside numbers', () => {
+    const t = tokenize('первое предложение 17.5 тонн. второе! заголовок\nтретье', 64);
+    expect(tokenWords(t)).toEqual(['первое', 'предложение', '17', '5', 'тонн', 'второе', 'заголовок', 'третье']);
+    expect(t.sentenceEnds).toEqual([5, 6, 7, 8]);
+  });
+  it('joins the tokens with single spaces', () => {
+    const t = tokenize("  one, two;\n\nthree... don't  ", 64);
+    expect(t.joined).toBe(tokenWords(t).join(' '));
+    expect(t.joined).toBe("one two three don't");
+  });
+  it('drops emoji and symbols', () => {
+    expect(tokenWords(tokenize('hello 😀 world ✓ ©', 64))).toEqual(['hello', 'world']);
+  });
+  it('returns nothing for punctuation only', () => {
+    const t = tokenize(' -- ... ! ', 64);
+    expect(t.count).toBe(0);
+    expect(t.joined).toBe('');
+    expect(t.sentenceEnds).toEqual([]);
+  });
+});
+
+describe('hasLetter', () => {
+  it('is false for numbers only', () => {
+    expect(hasLetter('2019')).toBe(false);
+    expect(hasLetter('17a')).toBe(true);
+    expect(hasLetter('год')).toBe(true);
+  });
+});
