@@ -26,8 +26,8 @@ export class SetHasher {
   add(hi: number, lo: number): void {
     this.a = (this.a + fmix32(lo ^ 0x3c6ef372)) | 0;
     this.b = (this.b + fmix32(hi ^ 0xa54ff53a)) | 0;
-    this.c = (this.c + fmix32((lo ^ Math.imul(hi, 0x9e3779b1)) ^ 0x510e527f)) | 0;
-    this.d = (this.d + fmix32((hi ^ Math.imul(lo, 0x85ebca77)) ^ 0x9b05688c)) | 0;
+    this.c = (this.c + fmix32(lo ^ Math.imul(hi, 0x9e3779b1) ^ 0x510e527f)) | 0;
+    this.d = (this.d + fmix32(hi ^ Math.imul(lo, 0x85ebca77) ^ 0x9b05688c)) | 0;
     this.n++;
   }
 

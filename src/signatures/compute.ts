@@ -58,7 +58,11 @@ export class SignatureEngine {
     if (!state) {
       const lexicon = this.lexicons.get(lang);
       const versionSeed: U64 = lexicon ? lexiconVersionSeed(lexicon.version) : { hi: 0, lo: 0 };
-      state = { vocab: new Vocabulary(lexicon, stopWords(lang)), versionSeed, version: lexicon?.version ?? null };
+      state = {
+        vocab: new Vocabulary(lexicon, stopWords(lang)),
+        versionSeed,
+        version: lexicon?.version ?? null,
+      };
       this.languages.set(lang, state);
     }
     return state;
@@ -100,7 +104,10 @@ export class SignatureEngine {
       broder = broderShingles(minhash, config.minhash);
     }
 
-    const imatch = config.imatch.enabled && vocab.lexicon ? imatchSignatures(vocab, content, config.imatch, versionSeed) : [];
+    const imatch =
+      config.imatch.enabled && vocab.lexicon
+        ? imatchSignatures(vocab, content, config.imatch, versionSeed)
+        : [];
 
     const lexical = config.lexical.enabled
       ? lexicalSignatures(vocab, slots, doc.sentenceEnds, config.lexical)

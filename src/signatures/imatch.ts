@@ -87,8 +87,17 @@ export function imatchSignatures(
       chosen += need;
     }
     if (chosen < config.minWords) continue;
-    hasher.digest128({ hi: versionSeed.hi ^ Math.imul(k + 1, 0x9e3779b1), lo: versionSeed.lo }, first, second);
-    out.push({ lexicon: k, hash: hex64(first.hi, first.lo) + hex64(second.hi, second.lo), words: chosen, borrowed });
+    hasher.digest128(
+      { hi: versionSeed.hi ^ Math.imul(k + 1, 0x9e3779b1), lo: versionSeed.lo },
+      first,
+      second,
+    );
+    out.push({
+      lexicon: k,
+      hash: hex64(first.hi, first.lo) + hex64(second.hi, second.lo),
+      words: chosen,
+      borrowed,
+    });
   }
   return out;
 }

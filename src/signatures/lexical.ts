@@ -51,7 +51,8 @@ export function lexicalSignatures(
     if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
     if (vocab.count(slot, stamp) === 1) distinct.push(slot);
   }
-  const score = (slot: number) => (vocab.stamp[slot] === stamp ? (vocab.tf[slot] as number) * (idf[slot] as number) : 0);
+  const score = (slot: number) =>
+    vocab.stamp[slot] === stamp ? (vocab.tf[slot] as number) * (idf[slot] as number) : 0;
 
   let lexical: string | null = null;
   if (distinct.length >= Math.min(3, config.topWords)) {
@@ -110,7 +111,9 @@ export function lexicalSignatures(
     hasher.digest64({ hi: seed.hi, lo: fmix32(seed.lo ^ picked.length) }, out);
     return hex64(out.hi, out.lo);
   };
-  const byLength = [...sentences].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start).slice(0, 2);
+  const byLength = [...sentences]
+    .sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)
+    .slice(0, 2);
   const byWeight = [...sentences].sort((a, b) => b.weight - a.weight || a.start - b.start).slice(0, 2);
   return { lexical, longest: pairHash(byLength, SEED_LONGEST), heaviest: pairHash(byWeight, SEED_HEAVIEST) };
 }

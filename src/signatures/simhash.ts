@@ -57,7 +57,11 @@ function ensureBigramCapacity(n: number, tableSize: number): void {
  * bigram's idf being the mean of its words' (ALGORITHMS.md section 3). Counters are kept per
  * 4-bit nibble value (16 x 16 sums) rather than per bit: 16 additions per feature instead of 64.
  */
-export function simhash64(vocab: Vocabulary, content: Int32Array, config: Pick<SimhashConfig, 'bigrams'>): Fingerprint64 {
+export function simhash64(
+  vocab: Vocabulary,
+  content: Int32Array,
+  config: Pick<SimhashConfig, 'bigrams'>,
+): Fingerprint64 {
   const { hashHi, hashLo, idf } = vocab;
   const n = content.length;
   sums.fill(0);

@@ -1,6 +1,6 @@
+import type { U64 } from '../hash/mix.js';
 import { SEED_TOKEN } from '../hash/seeds.js';
 import { xxh64 } from '../hash/xxhash.js';
-import type { U64 } from '../hash/mix.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
 import { hasLetter } from '../text/tokenize.js';
 
@@ -83,7 +83,10 @@ export class Vocabulary {
       if (entry === 0) break;
       if (this.indexHash[at] === h) {
         const word = this.words[entry - 1] as string;
-        if (word.length === end - start && (start === 0 && end === text.length ? word === text : sameChars(word, text, start))) {
+        if (
+          word.length === end - start &&
+          (start === 0 && end === text.length ? word === text : sameChars(word, text, start))
+        ) {
           return entry - 1;
         }
       }

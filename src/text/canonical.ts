@@ -35,7 +35,11 @@ export class CanonicalDoc {
 
   /** Every token in order, stop words included (sliced on first use). */
   get words(): string[] {
-    this.wordCache ??= tokenWords({ joined: this.canonical, count: this.tokenStarts.length, starts: this.tokenStarts });
+    this.wordCache ??= tokenWords({
+      joined: this.canonical,
+      count: this.tokenStarts.length,
+      starts: this.tokenStarts,
+    });
     return this.wordCache;
   }
 }
@@ -68,6 +72,7 @@ export function canonicalize(
 export function stopMask(doc: Pick<CanonicalDoc, 'lang' | 'words'>): Uint8Array {
   const stops = stopWords(doc.lang);
   const mask = new Uint8Array(doc.words.length);
-  if (stops.size > 0) for (let i = 0; i < doc.words.length; i++) if (stops.has(doc.words[i] as string)) mask[i] = 1;
+  if (stops.size > 0)
+    for (let i = 0; i < doc.words.length; i++) if (stops.has(doc.words[i] as string)) mask[i] = 1;
   return mask;
 }

@@ -30,7 +30,6 @@ export function languageFromTag(tag: string | undefined): SupportedLanguage | un
   return alias[t];
 }
 
-
 /** Decides the language of lower-cased clean text from its first few thousand characters. */
 export function detectLanguage(text: string): Language {
   let cyrillic = 0;

@@ -66,7 +66,10 @@ const HAS_SHORT_DIGIT_LINE = /(?:^|\n)[^\n\d]{0,20}\d[^\n]{0,23}(?:\n|$)/;
 export function cleanLayout(text: string): string {
   let out = text;
   if (HAS_RARE_LAYOUT.test(out)) {
-    out = out.replace(/\r\n?/g, '\n').replace(FORM_FEED_AND_SEPARATORS, '\n').replace(SOFT_HYPHEN_AND_INVISIBLES, '');
+    out = out
+      .replace(/\r\n?/g, '\n')
+      .replace(FORM_FEED_AND_SEPARATORS, '\n')
+      .replace(SOFT_HYPHEN_AND_INVISIBLES, '');
   }
   if (HAS_LINE_END_HYPHEN.test(out)) out = out.replace(LINE_END_HYPHEN, '$1');
   if (HAS_SHORT_DIGIT_LINE.test(out)) out = out.replace(PAGE_NUMBER_LINE, '');

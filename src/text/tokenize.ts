@@ -47,7 +47,8 @@ export function tokenEnd(tokens: Pick<Tokens, 'joined' | 'count' | 'starts'>, k:
 /** Token strings (sliced on demand: the signature engine reads tokens in place, without them). */
 export function tokenWords(tokens: Pick<Tokens, 'joined' | 'count' | 'starts'>): string[] {
   const words: string[] = new Array(tokens.count);
-  for (let k = 0; k < tokens.count; k++) words[k] = tokens.joined.slice(tokens.starts[k], tokenEnd(tokens, k));
+  for (let k = 0; k < tokens.count; k++)
+    words[k] = tokens.joined.slice(tokens.starts[k], tokenEnd(tokens, k));
   return words;
 }
 

@@ -64,9 +64,7 @@ describe('I-Match with a secondary lexicon', () => {
 
   it('is NULL when the secondary lexicon cannot fill the gap', () => {
     const lex = toyLexicon();
-    expect(sign(words(['mid1', 'aaa1', 'aaa2', 'aaa3', 'aaa4', 'rare2']), lex, config)).toEqual(
-      [],
-    );
+    expect(sign(words(['mid1', 'aaa1', 'aaa2', 'aaa3', 'aaa4', 'rare2']), lex, config)).toEqual([]);
   });
 
   it('is NULL below minWords', () => {
@@ -97,7 +95,11 @@ describe('I-Match with a secondary lexicon', () => {
     // that had dropped that word keeps its signature.
     let survived = 0;
     for (const removed of all) {
-      const edited = sign(all.filter((w) => w !== removed), lex, k);
+      const edited = sign(
+        all.filter((w) => w !== removed),
+        lex,
+        k,
+      );
       const hashes = new Set(edited.map((s) => s.hash));
       expect(hashes.has(base[0]!.hash)).toBe(false);
       if (base.slice(1).some((s) => hashes.has(s.hash))) survived++;

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Vocabulary } from '../../src/signatures/vocabulary.js';
 import type { SignatureEngine } from '../../src/signatures/compute.js';
 import {
   exactJaccard,
@@ -8,6 +7,7 @@ import {
   minhashValues,
   shingleHashes,
 } from '../../src/signatures/minhash.js';
+import { Vocabulary } from '../../src/signatures/vocabulary.js';
 import { editWords, rng, signText, syntheticDoc, testEngine } from '../support/engine.js';
 
 let engine: SignatureEngine;

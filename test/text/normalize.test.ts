@@ -90,7 +90,8 @@ describe('foldLetters (one-pass letter rules)', () => {
       '',
     ];
     for (const options of both) {
-      for (const text of cases) expect(normalizeLetters(text, options)).toBe(normalizeLettersReference(text, options));
+      for (const text of cases)
+        expect(normalizeLetters(text, options)).toBe(normalizeLettersReference(text, options));
     }
   });
   it('equals the reference on random strings', () => {

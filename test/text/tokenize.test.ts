@@ -18,14 +18,28 @@ describe('tokenize', () => {
     expect(tokenWords(tokenize("don't 'quoted' м'ясо", 64))).toEqual(["don't", 'quoted', "м'ясо"]);
   });
   it('keeps Persian words with their letters', () => {
-    expect(tokenWords(tokenize('خبرگزاری فارس: رئیس اداره', 64))).toEqual(['خبرگزاری', 'فارس', 'رئیس', 'اداره']);
+    expect(tokenWords(tokenize('خبرگزاری فارس: رئیس اداره', 64))).toEqual([
+      'خبرگزاری',
+      'فارس',
+      'رئیس',
+      'اداره',
+    ]);
   });
   it('drops tokens longer than the limit', () => {
     expect(tokenWords(tokenize(`a ${'x'.repeat(70)} b`, 64))).toEqual(['a', 'b']);
   });
   it('ends sentences at full stops followed by space and at line breaks, not inside numbers', () => {
     const t = tokenize('первое предложение 17.5 тонн. второе! заголовок\nтретье', 64);
-    expect(tokenWords(t)).toEqual(['первое', 'предложение', '17', '5', 'тонн', 'второе', 'заголовок', 'третье']);
+    expect(tokenWords(t)).toEqual([
+      'первое',
+      'предложение',
+      '17',
+      '5',
+      'тонн',
+      'второе',
+      'заголовок',
+      'третье',
+    ]);
     expect(t.sentenceEnds).toEqual([5, 6, 7, 8]);
   });
   it('joins the tokens with single spaces', () => {

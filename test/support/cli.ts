@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const DOPPEL_BIN = resolve(REPO_ROOT, 'bin/doppel.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI (`npm test` builds dist/ first) with `input` on standard input. */
+export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  if (!existsSync(resolve(REPO_ROOT, 'dist/cli/main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+  }
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [DOPPEL_BIN, ...args], {
+      env: { ...process.env, ...env },
+      cwd: REPO_ROOT,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
