@@ -17,10 +17,18 @@ const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
 interface Row {
   label: string;
+  /** Median over rounds of documents per second, and the slowest and fastest round. */
   perSecond: number;
+  low: number;
+  high: number;
   mbPerSecond: number;
 }
 
+/**
+ * Runs `run` (one pass over `docs` documents) repeatedly for MIN_SECONDS and reports the median
+ * round: this machine is a shared VM whose speed varies by +-20% from second to second, and the
+ * median is steadier than one long average.
+ */
 async function measure(
   label: string,
   docs: number,
@@ -28,15 +36,22 @@ async function measure(
   run: () => void | Promise<void>,
 ): Promise<Row> {
   await run(); // warm-up: JIT and caches
-  let rounds = 0;
+  const rates: number[] = [];
   const start = process.hrtime.bigint();
-  let elapsed = 0;
   do {
+    const t0 = process.hrtime.bigint();
     await run();
-    rounds++;
-    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  } while (elapsed < MIN_SECONDS);
-  return { label, perSecond: (docs * rounds) / elapsed, mbPerSecond: (bytes * rounds) / elapsed / 1e6 };
+    rates.push(docs / (Number(process.hrtime.bigint() - t0) / 1e9));
+  } while (Number(process.hrtime.bigint() - start) / 1e9 < MIN_SECONDS);
+  rates.sort((a, b) => a - b);
+  const median = rates[Math.floor(rates.length / 2)] as number;
+  return {
+    label,
+    perSecond: median,
+    low: rates[0] as number,
+    high: rates[rates.length - 1] as number,
+    mbPerSecond: (median * bytes) / docs / 1e6,
+  };
 }
 
 /** Whole sentences up to the first boundary at or past `bytes` of UTF-8 (shorter texts stay whole). */
@@ -143,11 +158,12 @@ async function main(): Promise<void> {
     `bench:signatures: ${corpus.length} real news items (ru, en, fa), mean ${avgBytes.toFixed(0)} bytes of UTF-8 ` +
       `(cut: mean ${(shortBytes / short.length).toFixed(0)} bytes); one core; ${MIN_SECONDS}s per row; node ${process.version}`,
   );
-  console.log('| stage | docs/s per core | MB/s |');
-  console.log('|---|---:|---:|');
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  console.log('| stage | docs/s per core (median round) | slowest - fastest round | MB/s |');
+  console.log('|---|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.label} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${r.mbPerSecond.toFixed(1)} |`,
+      `| ${r.label} | ${n(r.perSecond)} | ${n(r.low)} - ${n(r.high)} | ${r.mbPerSecond.toFixed(1)} |`,
     );
   }
 }

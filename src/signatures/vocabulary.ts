@@ -4,11 +4,6 @@ import { xxh64 } from '../hash/xxhash.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
 import { hasLetter } from '../text/tokenize.js';
 
-function sameChars(word: string, text: string, start: number): boolean {
-  for (let j = 0; j < word.length; j++) if (word.charCodeAt(j) !== text.charCodeAt(start + j)) return false;
-  return true;
-}
-
 export const FLAG_STOP = 1;
 /** Has a letter (not a number or code): usable for I-Match and the lexical signature. */
 export const FLAG_LETTER = 2;
@@ -28,9 +23,15 @@ export class Vocabulary {
   // Open-addressing index: slot + 1 per entry (0 = empty), keyed by a hash of the token's
   // characters. Tokens are compared in place in the canonical text, so a known token costs no
   // string allocation and no Map lookup; a Map keyed by fresh slices was the costliest step.
-  private index = new Int32Array(1 << 12);
-  private indexHash = new Int32Array(1 << 12);
-  private words: string[] = [];
+  // table[2i] = slot + 1 (0 = empty), table[2i + 1] = the token's character hash: one cache line
+  // per probe. Token characters live in one flat pool, compared without touching string objects.
+  private table = new Int32Array(2 << 12);
+  private tableMask = (1 << 12) - 1;
+  private pool = new Uint16Array(1 << 16);
+  private poolUsed = 0;
+  private wordStart = new Int32Array(1024);
+  private wordLength = new Int32Array(1024);
+  private words = 0;
   hashHi = new Uint32Array(1024);
   hashLo = new Uint32Array(1024);
   idf = new Float64Array(1024);
@@ -49,23 +50,23 @@ export class Vocabulary {
   ) {}
 
   get size(): number {
-    return this.words.length;
+    return this.words;
   }
 
   /** Slot ids of the tokens of `text` (token k = text[starts[k] .. next space or end)) into `out`. */
   lookupSpans(text: string, starts: Int32Array, out: Int32Array): void {
-    const count = starts.length;
-    if (this.words.length + count > this.capacity) this.clear();
-    for (let k = 0; k < count; k++) {
+    const n = starts.length;
+    if (this.words + n > this.capacity) this.clear();
+    for (let k = 0; k < n; k++) {
       const start = starts[k] as number;
-      const end = k + 1 < count ? (starts[k + 1] as number) - 1 : text.length;
+      const end = k + 1 < n ? (starts[k + 1] as number) - 1 : text.length;
       out[k] = this.find(text, start, end);
     }
   }
 
   /** Slot ids of `words` into `out`. */
   lookup(words: readonly string[], out: Int32Array): void {
-    if (this.words.length + words.length > this.capacity) this.clear();
+    if (this.words + words.length > this.capacity) this.clear();
     for (let i = 0; i < words.length; i++) {
       const word = words[i] as string;
       out[i] = this.find(word, 0, word.length);
@@ -75,51 +76,55 @@ export class Vocabulary {
   private find(text: string, start: number, end: number): number {
     let h = 0x811c9dc5;
     for (let j = start; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
-    const index = this.index;
-    const mask = index.length - 1;
+    const table = this.table;
+    const mask = this.tableMask;
+    const length = end - start;
     let at = (h ^ (h >>> 15)) & mask;
     for (;;) {
-      const entry = index[at] as number;
+      const entry = table[2 * at] as number;
       if (entry === 0) break;
-      if (this.indexHash[at] === h) {
-        const word = this.words[entry - 1] as string;
-        if (
-          word.length === end - start &&
-          (start === 0 && end === text.length ? word === text : sameChars(word, text, start))
-        ) {
-          return entry - 1;
-        }
+      if (table[2 * at + 1] === h) {
+        const slot = entry - 1;
+        if (this.wordLength[slot] === length && this.samePoolChars(slot, text, start)) return slot;
       }
       at = (at + 1) & mask;
     }
-    const slot = this.insert(start === 0 && end === text.length ? text : text.slice(start, end));
-    index[at] = slot + 1;
-    this.indexHash[at] = h;
-    if (this.words.length * 2 > index.length) this.rehash();
+    const slot = this.insert(text, start, end);
+    table[2 * at] = slot + 1;
+    table[2 * at + 1] = h;
+    if (this.words * 2 > mask + 1) this.rehash();
     return slot;
   }
 
+  private samePoolChars(slot: number, text: string, start: number): boolean {
+    const pool = this.pool;
+    const from = this.wordStart[slot] as number;
+    const length = this.wordLength[slot] as number;
+    for (let j = 0; j < length; j++) if (pool[from + j] !== text.charCodeAt(start + j)) return false;
+    return true;
+  }
+
   private rehash(): void {
-    const size = this.index.length * 2;
-    const index = new Int32Array(size);
-    const indexHash = new Int32Array(size);
-    const mask = size - 1;
-    for (let at = 0; at < this.index.length; at++) {
-      const entry = this.index[at] as number;
+    const entries = (this.tableMask + 1) * 2;
+    const table = new Int32Array(2 * entries);
+    const mask = entries - 1;
+    for (let at = 0; at <= this.tableMask; at++) {
+      const entry = this.table[2 * at] as number;
       if (entry === 0) continue;
-      const h = this.indexHash[at] as number;
+      const h = this.table[2 * at + 1] as number;
       let to = (h ^ (h >>> 15)) & mask;
-      while (index[to] !== 0) to = (to + 1) & mask;
-      index[to] = entry;
-      indexHash[to] = h;
+      while (table[2 * to] !== 0) to = (to + 1) & mask;
+      table[2 * to] = entry;
+      table[2 * to + 1] = h;
     }
-    this.index = index;
-    this.indexHash = indexHash;
+    this.table = table;
+    this.tableMask = mask;
   }
 
   private clear(): void {
-    this.index.fill(0);
-    this.words = [];
+    this.table.fill(0);
+    this.words = 0;
+    this.poolUsed = 0;
   }
 
   /** A fresh stamp: tf[] counts are valid only for slots stamped with it. */
@@ -144,9 +149,19 @@ export class Vocabulary {
     return tf;
   }
 
-  private insert(word: string): number {
-    const slot = this.words.length;
+  private insert(text: string, start: number, end: number): number {
+    const word = start === 0 && end === text.length ? text : text.slice(start, end);
+    const slot = this.words;
     if (slot >= this.hashHi.length) this.grow();
+    if (this.poolUsed + word.length > this.pool.length) {
+      const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + word.length));
+      pool.set(this.pool.subarray(0, this.poolUsed));
+      this.pool = pool;
+    }
+    for (let j = 0; j < word.length; j++) this.pool[this.poolUsed + j] = word.charCodeAt(j);
+    this.wordStart[slot] = this.poolUsed;
+    this.wordLength[slot] = word.length;
+    this.poolUsed += word.length;
     xxh64(word, SEED_TOKEN, this.scratch);
     this.hashHi[slot] = this.scratch.hi;
     this.hashLo[slot] = this.scratch.lo;
@@ -165,7 +180,7 @@ export class Vocabulary {
     }
     this.flags[slot] = flags;
     this.stamp[slot] = 0;
-    this.words.push(word);
+    this.words++;
     return slot;
   }
 
@@ -180,6 +195,13 @@ export class Vocabulary {
     this.hashLo = grow32(this.hashLo);
     this.tf = grow32(this.tf);
     this.stamp = grow32(this.stamp);
+    const growInt = (a: Int32Array) => {
+      const b = new Int32Array(size);
+      b.set(a);
+      return b;
+    };
+    this.wordStart = growInt(this.wordStart);
+    this.wordLength = growInt(this.wordLength);
     const idf = new Float64Array(size);
     idf.set(this.idf);
     this.idf = idf;
