@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { isDoppelError } from '../errors.js';
+import { dedupCommand } from './dedup.js';
 import { lexiconCommand } from './lexicon.js';
 import { signCommand } from './sign.js';
 
@@ -8,12 +9,14 @@ const USAGE = `doppel: near-duplicate detection for message feeds
 usage: doppel <command> [options]
 
 commands:
+  dedup      a verdict per message (unique, duplicate, near_duplicate, invalid) and story clusters
   sign       signatures for each JSON Lines message (exact, SimHash, I-Match, MinHash)
   lexicon    build or inspect I-Match / idf lexicons
 
 Run "doppel <command> --help" for a command's options.`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  dedup: dedupCommand,
   sign: signCommand,
   lexicon: lexiconCommand,
 };

@@ -1,0 +1,136 @@
+import { readConfigFile } from '../config/file.js';
+import { resolveDedupConfig } from '../config/profiles.js';
+import { DedupEngine, type EngineInput } from '../engine/engine.js';
+import type { DedupStore } from '../engine/types.js';
+import { type DoppelError, isDoppelError, toDoppelError } from '../errors.js';
+import { initHashing } from '../hash/xxhash.js';
+import { parseMessageLine, salvageId } from '../input/message.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
+import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
+import { signMessage } from '../pipeline/sign.js';
+import { SignatureEngine } from '../signatures/compute.js';
+import { openStore } from '../store/open.js';
+import { parseCommandArgs, parseLexiconFlags } from './common.js';
+import { LineWriter, readLines } from './jsonl.js';
+
+export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
+                    [--store memory|redis://HOST:PORT[/DB]] [--namespace NAME] [--stories FILE]
+                    [--lexicon LANG=FILE ...] [--quiet]
+
+Reads JSON Lines messages (the doppel sign input format, plus optional "ts") and writes exactly one
+line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf"?, "similarity"?,
+"method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
+cluster events (created, grown, merged) as JSON Lines.`;
+
+const OPTIONS = {
+  profile: { type: 'string', short: 'p', default: 'news' },
+  config: { type: 'string', short: 'c' },
+  input: { type: 'string', short: 'i', default: '-' },
+  output: { type: 'string', short: 'o', default: '-' },
+  store: { type: 'string', default: 'memory' },
+  namespace: { type: 'string', default: 'default' },
+  stories: { type: 'string' },
+  lexicon: { type: 'string', multiple: true },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface Tally {
+  messages: number;
+  unique: number;
+  duplicate: number;
+  near_duplicate: number;
+  invalid: number;
+}
+
+type Pending = { line: number; record: VerdictRecord } | { line: number; input: EngineInput };
+
+export async function dedupCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs(argv, OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${DEDUP_USAGE}\n`);
+    return 0;
+  }
+  const config = resolveDedupConfig(
+    values.profile,
+    values.config ? readConfigFile(values.config) : {},
+    values.config ?? 'profile',
+  );
+  await initHashing();
+  const signer = new SignatureEngine(
+    config.signatures,
+    LexiconSet.defaults(parseLexiconFlags(values.lexicon)),
+  );
+  const store: DedupStore = await openStore(values.store, { config, namespace: values.namespace });
+  const engine = new DedupEngine(config, store);
+  const out = new LineWriter(values.output);
+  const stories = values.stories ? new LineWriter(values.stories) : null;
+  const tally: Tally = { messages: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
+  const started = performance.now();
+  const runStart = Date.now();
+  let lastTs: number | null = null;
+  let lastProgress = started;
+  let lineNo = 0;
+  let batch: Pending[] = [];
+
+  const flush = async () => {
+    const inputs: EngineInput[] = [];
+    for (const p of batch) if ('input' in p) inputs.push(p.input);
+    const verdicts = inputs.length > 0 ? await engine.processBatch(inputs) : [];
+    let v = 0;
+    for (const p of batch) {
+      const record = 'record' in p ? p.record : verdictRecord(verdicts[v++]!);
+      if ('input' in p && stories)
+        for (const e of verdicts[v - 1]!.events) await stories.write(JSON.stringify(e));
+      tally[record.verdict]++;
+      await out.write(JSON.stringify(record));
+    }
+    tally.messages += batch.length;
+    batch = [];
+    const now = performance.now();
+    if (!values.quiet && now - lastProgress > 5000) {
+      lastProgress = now;
+      process.stderr.write(
+        `doppel dedup: ${tally.messages} messages, ${Math.round(tally.messages / ((now - started) / 1000))}/s\n`,
+      );
+    }
+  };
+
+  try {
+    for await (const line of readLines(values.input)) {
+      lineNo++;
+      if (line.trim() === '') continue;
+      let id: string | null = null;
+      try {
+        const message = parseMessageLine(line);
+        id = message.id;
+        const signed = await signMessage(message, signer);
+        // Event time: the message's own, else the latest seen (so a file without times never
+        // expires anything mid-run), else the time the run started.
+        const ts = message.ts ?? lastTs ?? runStart;
+        if (message.ts !== undefined && (lastTs === null || message.ts > lastTs)) lastTs = message.ts;
+        batch.push({ line: lineNo, input: { signed, ts } });
+      } catch (error) {
+        const e: DoppelError = toDoppelError(error);
+        if (!isDoppelError(error)) throw error;
+        batch.push({ line: lineNo, record: invalidRecord(id ?? salvageId(line), lineNo, e) });
+      }
+      if (batch.length >= config.batchSize) await flush();
+    }
+    await flush();
+  } finally {
+    await out.close();
+    await stories?.close();
+    const stats = await store.stats();
+    await store.close();
+    const seconds = (performance.now() - started) / 1000;
+    if (!values.quiet) {
+      process.stderr.write(
+        `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
+          `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
+          `${stats.hotBucketEvents} hot-bucket skips; ${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s\n`,
+      );
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { signatureConfigSchema } from './signatures.js';
+
+/**
+ * Everything `doppel dedup` and the consumers run with: a profile's defaults (profiles.ts), then a
+ * config file's overrides, validated once. Every default is documented in docs/configuration.md.
+ */
+
+export const INDEX_METHODS = ['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical'] as const;
+export type IndexMethod = (typeof INDEX_METHODS)[number];
+
+export const indexSchema = z
+  .object({
+    /** Which signatures go into the index (candidate generation). Exact is always on. */
+    methods: z.array(z.enum(INDEX_METHODS)).min(1),
+    /** Members kept per bucket; a fuller bucket is "hot": counted, reported, not grown. */
+    maxBucketSize: z.number().int().min(1).max(100_000),
+    /** Candidates verified per message, those sharing the most buckets first. */
+    maxCandidates: z.number().int().min(1).max(100_000),
+  })
+  .strict();
+
+export const thresholdsSchema = z
+  .object({
+    /** Jaccard estimate (MinHash) at or above which two messages are near-duplicates. */
+    jaccard: z.number().min(0).max(1),
+    /** SimHash Hamming distance at or below which two messages are near-duplicates... */
+    hamming: z.number().int().min(0).max(64),
+    /** ...when their Jaccard estimate is also at least this (guards short, templated texts). */
+    hammingMinJaccard: z.number().min(0).max(1),
+    /** An equal I-Match signature counts when the Jaccard estimate is at least this. */
+    imatchMinJaccard: z.number().min(0).max(1),
+  })
+  .strict();
+
+export const decisionSchema = z
+  .object({
+    nearDuplicate: thresholdsSchema,
+    /** Looser thresholds for story (cluster) membership only: no duplicate verdict. */
+    story: thresholdsSchema,
+    /** Story clustering on: messages that meet only the story thresholds join the cluster. */
+    storyClustering: z.boolean(),
+    /** Messages with fewer tokens than this are never near-duplicates (only exact duplicates). */
+    minTokensForNear: z.number().int().min(1),
+  })
+  .strict();
+
+export const windowSchema = z
+  .object({
+    /** How long a message stays in the index (ms). All its entries expire together. */
+    windowMs: z.number().int().positive(),
+    /** Width of one generation (ms): whole generations expire at once. */
+    generationMs: z.number().int().positive(),
+    /** Upper bound on indexed messages in memory, oldest generations dropped first (0 = none). */
+    maxMessages: z.number().int().min(0),
+  })
+  .strict()
+  .refine((w) => w.generationMs <= w.windowMs, {
+    message: 'window.generationMs must not exceed window.windowMs',
+  });
+
+export const dedupConfigSchema = z
+  .object({
+    profile: z.enum(['news', 'mail']),
+    /** tag: every message comes out with its verdict; drop: duplicates are separated (Kafka). */
+    mode: z.enum(['tag', 'drop']),
+    signatures: signatureConfigSchema,
+    index: indexSchema,
+    decision: decisionSchema,
+    window: windowSchema,
+    /** Messages per batch (CLI, consumers): one store round trip per batch. */
+    batchSize: z.number().int().min(1).max(10_000),
+  })
+  .strict();
+
+export type DedupConfig = z.infer<typeof dedupConfigSchema>;
+export type Thresholds = z.infer<typeof thresholdsSchema>;
+export type DecisionConfig = z.infer<typeof decisionSchema>;
+export type IndexConfig = z.infer<typeof indexSchema>;
+export type WindowConfig = z.infer<typeof windowSchema>;
+export type ProfileName = DedupConfig['profile'];

@@ -1,0 +1,70 @@
+import { DoppelError } from '../errors.js';
+import { type DedupConfig, dedupConfigSchema, type ProfileName } from './dedup.js';
+import { parseConfig } from './validate.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * Profile defaults. news: syndicated copies and re-written reports of one event over days; tag
+ * mode, story clustering on. mail: campaigns of templated mails over a day; mail clean-up always
+ * on, shorter shingles (mails are short), stricter story rule. Thresholds were tuned with
+ * `doppel eval` on ../shared/data (docs/quality.md).
+ */
+const PROFILES: Record<ProfileName, unknown> = {
+  news: {
+    profile: 'news',
+    mode: 'tag',
+    signatures: {},
+    index: { methods: ['exact', 'simhash', 'imatch', 'bands'], maxBucketSize: 64, maxCandidates: 64 },
+    decision: {
+      nearDuplicate: { jaccard: 0.5, hamming: 6, hammingMinJaccard: 0.2, imatchMinJaccard: 0.2 },
+      story: { jaccard: 0.2, hamming: 12, hammingMinJaccard: 0.05, imatchMinJaccard: 0.05 },
+      storyClustering: true,
+      minTokensForNear: 8,
+    },
+    window: { windowMs: 3 * DAY, generationMs: 3 * HOUR, maxMessages: 0 },
+    batchSize: 256,
+  },
+  mail: {
+    profile: 'mail',
+    mode: 'tag',
+    signatures: { canonical: { mailCleanup: 'always' }, minhash: { shingleSize: 3 } },
+    index: { methods: ['exact', 'simhash', 'imatch', 'bands'], maxBucketSize: 128, maxCandidates: 64 },
+    decision: {
+      nearDuplicate: { jaccard: 0.5, hamming: 6, hammingMinJaccard: 0.2, imatchMinJaccard: 0.2 },
+      story: { jaccard: 0.3, hamming: 10, hammingMinJaccard: 0.1, imatchMinJaccard: 0.1 },
+      storyClustering: true,
+      minTokensForNear: 5,
+    },
+    window: { windowMs: DAY, generationMs: HOUR, maxMessages: 0 },
+    batchSize: 256,
+  },
+};
+
+export function isProfileName(value: string): value is ProfileName {
+  return value === 'news' || value === 'mail';
+}
+
+/** Deep merge of plain objects: `over` wins; arrays are replaced, not merged. */
+export function deepMerge(base: unknown, over: unknown): unknown {
+  if (over === undefined) return base;
+  if (!isPlainObject(base) || !isPlainObject(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = deepMerge(base[key], value);
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The profile's defaults with `overrides` (a config file's content) applied, validated. */
+export function resolveDedupConfig(profile: string, overrides: unknown = {}, source = 'config'): DedupConfig {
+  const fileProfile =
+    isPlainObject(overrides) && typeof overrides.profile === 'string' ? overrides.profile : undefined;
+  const name = fileProfile ?? profile;
+  if (!isProfileName(name))
+    throw new DoppelError('INVALID_CONFIG', `unknown profile "${name}" (news or mail)`);
+  return parseConfig(dedupConfigSchema, deepMerge(PROFILES[name], overrides), source);
+}

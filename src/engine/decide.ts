@@ -1,0 +1,52 @@
+import type { DecisionConfig, Thresholds } from '../config/dedup.js';
+import type { Evidence } from './types.js';
+
+export type MatchLevel = 'duplicate' | 'near_duplicate' | 'story' | 'none';
+
+export interface Match {
+  level: MatchLevel;
+  /** Which evidence decided: exact, minhash, simhash or imatch. */
+  method: string;
+  /** The similarity that decided (Jaccard estimate, or 1 - Hamming/64 for SimHash). */
+  similarity: number;
+}
+
+/** Does the evidence meet one set of thresholds? Returns the deciding method or null. */
+function meets(e: Evidence, t: Thresholds): { method: string; similarity: number } | null {
+  if (e.jaccard !== null && e.jaccard >= t.jaccard) return { method: 'minhash', similarity: e.jaccard };
+  if (
+    e.hamming !== null &&
+    e.hamming <= t.hamming &&
+    (e.jaccard === null || e.jaccard >= t.hammingMinJaccard)
+  ) {
+    return { method: 'simhash', similarity: 1 - e.hamming / 64 };
+  }
+  if (e.imatch && (e.jaccard === null || e.jaccard >= t.imatchMinJaccard)) {
+    return { method: 'imatch', similarity: e.jaccard ?? 1 };
+  }
+  return null;
+}
+
+/**
+ * The decision rule of a profile, two levels: the duplicate level (tag or drop) and the looser
+ * story level (cluster membership only). Exact equality of the canonical text is a duplicate
+ * whatever the length; near matches need enough tokens on both sides, because short texts share
+ * signatures by chance.
+ */
+export function matchLevel(
+  e: Evidence,
+  config: DecisionConfig,
+  tokens: number,
+  candidateTokens: number,
+): Match {
+  if (e.exact) return { level: 'duplicate', method: 'exact', similarity: 1 };
+  if (Math.min(tokens, candidateTokens) < config.minTokensForNear)
+    return { level: 'none', method: '', similarity: 0 };
+  const near = meets(e, config.nearDuplicate);
+  if (near) return { level: 'near_duplicate', ...near };
+  if (config.storyClustering) {
+    const story = meets(e, config.story);
+    if (story) return { level: 'story', ...story };
+  }
+  return { level: 'none', method: '', similarity: 0 };
+}

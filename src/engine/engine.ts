@@ -1,0 +1,232 @@
+import type { DedupConfig, IndexMethod } from '../config/dedup.js';
+import type { SignedMessage } from '../pipeline/sign.js';
+import type { Signatures } from '../signatures/compute.js';
+import { simhashHex } from '../signatures/simhash.js';
+import { matchLevel } from './decide.js';
+import { KeyBuilder } from './keys.js';
+import type {
+  Candidate,
+  Decision,
+  DedupStore,
+  Evidence,
+  IndexRequest,
+  SignatureRecord,
+  StoryEvent,
+  VerdictKind,
+} from './types.js';
+import { compareRecords } from './verify.js';
+
+/** One message's outcome. */
+export interface EngineVerdict {
+  id: string;
+  verdict: Exclude<VerdictKind, 'invalid'>;
+  clusterId: string;
+  duplicateOf?: string;
+  similarity?: number;
+  method?: string;
+  /** Evidence against `duplicateOf` (or the best story match). */
+  evidence?: Evidence;
+  /** True when the id had been decided before: this is its first verdict, unchanged. */
+  replay?: boolean;
+  events: StoryEvent[];
+  candidates: number;
+  hotBuckets: number;
+}
+
+export interface EngineInput {
+  signed: SignedMessage;
+  /** Event time (epoch ms). */
+  ts: number;
+}
+
+export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
+  return {
+    lang,
+    tokens: s.tokens,
+    exact: s.exact,
+    simhash: s.simhash ? simhashHex(s.simhash) : null,
+    minhash: s.minhash,
+    imatch: s.imatch.map((sig) => `${sig.lexicon}:${sig.hash}`),
+    lexical: s.lexical,
+    longest: s.longest,
+    heaviest: s.heaviest,
+  };
+}
+
+interface Scored {
+  candidate: Candidate;
+  evidence: Evidence;
+  level: ReturnType<typeof matchLevel>;
+}
+
+/**
+ * The dedup engine: index keys, candidates from the store, verification, verdict, cluster. The
+ * same code runs in the CLI (memory store), the consumers and the HTTP API (Redis store).
+ */
+export class DedupEngine {
+  private readonly keys: KeyBuilder;
+
+  constructor(
+    readonly config: DedupConfig,
+    readonly store: DedupStore,
+  ) {
+    this.keys = new KeyBuilder(config.signatures, new Set<IndexMethod>(config.index.methods));
+  }
+
+  async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
+    // A second occurrence of an id in one batch is a replay of the first.
+    const firstIndex = new Map<string, number>();
+    const requests: IndexRequest[] = [];
+    const requestOf: number[] = [];
+    inputs.forEach((input, i) => {
+      const id = input.signed.message.id;
+      if (firstIndex.has(id)) {
+        requestOf.push(-1);
+        return;
+      }
+      firstIndex.set(id, i);
+      requestOf.push(requests.length);
+      requests.push({
+        id,
+        ts: input.ts,
+        keys: this.keys.keys(input.signed.signatures),
+        record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+      });
+    });
+    const results = await this.store.index(requests);
+
+    const decisions: Decision[] = [];
+    const decisionOf = new Map<
+      string,
+      { decision: Decision; best: Scored | null; candidates: number; hot: number }
+    >();
+    results.forEach((result, r) => {
+      if (result.status === 'decided') return;
+      const request = requests[r] as IndexRequest;
+      const { decision, best } = this.decide(request, result.seq, result.candidates);
+      decisions.push(decision);
+      decisionOf.set(request.id, {
+        decision,
+        best,
+        candidates: result.candidates.length,
+        hot: result.hotBuckets,
+      });
+    });
+    const commits = await this.store.commit(decisions);
+    const committed = new Map(commits.map((c) => [c.id, c]));
+
+    return inputs.map((input, i) => {
+      const id = input.signed.message.id;
+      const r = requestOf[i] as number;
+      const result = r >= 0 ? results[r] : undefined;
+      if (r < 0 || result?.status === 'decided') {
+        const first = result?.status === 'decided' ? result.verdict : undefined;
+        if (first) {
+          const out: EngineVerdict = {
+            id,
+            verdict: first.verdict,
+            clusterId: first.clusterId,
+            replay: true,
+            events: [],
+            candidates: 0,
+            hotBuckets: 0,
+          };
+          if (first.duplicateOf !== undefined) out.duplicateOf = first.duplicateOf;
+          if (first.similarity !== undefined) out.similarity = first.similarity;
+          if (first.method !== undefined) out.method = first.method;
+          return out;
+        }
+        // Repeated within this batch: the verdict of its first occurrence.
+        const d = decisionOf.get(id);
+        const c = committed.get(id);
+        return this.toVerdict(d!.decision, d!.best, c?.clusterId ?? id, [], d!.candidates, d!.hot, true);
+      }
+      const d = decisionOf.get(id)!;
+      const c = committed.get(id);
+      return this.toVerdict(
+        d.decision,
+        d.best,
+        c?.clusterId ?? id,
+        c?.events ?? [],
+        d.candidates,
+        d.hot,
+        false,
+      );
+    });
+  }
+
+  private toVerdict(
+    d: Decision,
+    best: Scored | null,
+    clusterId: string,
+    events: StoryEvent[],
+    candidates: number,
+    hot: number,
+    replay: boolean,
+  ): EngineVerdict {
+    const out: EngineVerdict = {
+      id: d.id,
+      verdict: d.verdict,
+      clusterId,
+      events,
+      candidates,
+      hotBuckets: hot,
+    };
+    if (d.duplicateOf !== undefined) out.duplicateOf = d.duplicateOf;
+    if (d.similarity !== undefined) out.similarity = d.similarity;
+    if (d.method !== undefined) out.method = d.method;
+    if (best) out.evidence = best.evidence;
+    if (replay) out.replay = true;
+    return out;
+  }
+
+  /** Verdict from the candidates: the earliest match at the strongest level; clusters of all matches. */
+  private decide(
+    request: IndexRequest,
+    seq: number,
+    candidates: readonly Candidate[],
+  ): { decision: Decision; best: Scored | null } {
+    const scored: Scored[] = [];
+    for (const candidate of candidates) {
+      const evidence = compareRecords(request.record, candidate.record);
+      const level = matchLevel(
+        evidence,
+        this.config.decision,
+        request.record.tokens,
+        candidate.record.tokens,
+      );
+      if (level.level !== 'none') scored.push({ candidate, evidence, level });
+    }
+    const earliest = (level: string) =>
+      scored.filter((s) => s.level.level === level).sort((a, b) => a.candidate.seq - b.candidate.seq)[0] ??
+      null;
+    const duplicate = earliest('duplicate');
+    const near = duplicate ? null : earliest('near_duplicate');
+    const story =
+      duplicate || near
+        ? null
+        : ([...scored].sort((a, b) => b.level.similarity - a.level.similarity)[0] ?? null);
+    const best = duplicate ?? near ?? story;
+    const decision: Decision = {
+      id: request.id,
+      seq,
+      ts: request.ts,
+      verdict: duplicate ? 'duplicate' : near ? 'near_duplicate' : 'unique',
+      joins: scored.map((s) => s.candidate.id),
+    };
+    const match = duplicate ?? near;
+    if (match) {
+      decision.duplicateOf = match.candidate.id;
+      decision.similarity = round(match.level.similarity);
+      decision.method = match.level.method;
+    } else if (story) {
+      decision.similarity = round(story.level.similarity);
+      decision.method = `story:${story.level.method}`;
+    }
+    return { decision, best };
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}

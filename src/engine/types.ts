@@ -1,0 +1,143 @@
+import type { IndexKey } from './keys.js';
+
+/**
+ * What the index keeps of a message to verify it as a candidate later: its signatures, not its
+ * text. Compact on purpose (the Redis store pays for every byte per message).
+ */
+export interface SignatureRecord {
+  lang: string;
+  tokens: number;
+  exact: string;
+  /** SimHash-64 as 16 hex digits. */
+  simhash: string | null;
+  /** The min-hash vector (84 values by default). */
+  minhash: Uint32Array | null;
+  /** I-Match signatures as `<lexicon index>:<32 hex>`. */
+  imatch: string[];
+  lexical: string | null;
+  longest: string | null;
+  heaviest: string | null;
+}
+
+export type VerdictKind = 'unique' | 'duplicate' | 'near_duplicate' | 'invalid';
+
+/** Why two messages matched: every comparison that was made. */
+export interface Evidence {
+  exact: boolean;
+  /** SimHash Hamming distance, null when either side has no SimHash. */
+  hamming: number | null;
+  /** MinHash Jaccard estimate, null when either side has no min-hashes. */
+  jaccard: number | null;
+  /** An I-Match signature (same lexicon) is equal. */
+  imatch: boolean;
+  /** Number of equal seed-002 signatures (lexical, longest, heaviest). */
+  lexical: number;
+}
+
+/** A verdict as decided and stored (the first verdict of a message id; replays return it). */
+export interface StoredVerdict {
+  id: string;
+  seq: number;
+  ts: number;
+  verdict: Exclude<VerdictKind, 'invalid'>;
+  /** Cluster at decision time (clusters may merge later; `resolveCluster` gives the current id). */
+  clusterId: string;
+  duplicateOf?: string;
+  similarity?: number;
+  method?: string;
+}
+
+export interface IndexRequest {
+  id: string;
+  /** Event time, epoch ms. */
+  ts: number;
+  keys: IndexKey[];
+  record: SignatureRecord;
+}
+
+export interface Candidate {
+  id: string;
+  seq: number;
+  ts: number;
+  record: SignatureRecord;
+  /** How many of the message's buckets the candidate shares. */
+  hits: number;
+}
+
+export type IndexResult =
+  /** First time this id is indexed: it was inserted with sequence number `seq`. */
+  | { status: 'new'; seq: number; candidates: Candidate[]; hotBuckets: number }
+  /** Indexed before but no verdict was committed (a crash between the two phases): not inserted again. */
+  | { status: 'pending'; seq: number; candidates: Candidate[]; hotBuckets: number }
+  /** Indexed and decided before: the first verdict. */
+  | { status: 'decided'; verdict: StoredVerdict };
+
+export interface Decision {
+  id: string;
+  seq: number;
+  ts: number;
+  verdict: Exclude<VerdictKind, 'invalid'>;
+  duplicateOf?: string;
+  similarity?: number;
+  method?: string;
+  /** Ids of earlier messages whose clusters this message joins (empty: it starts a cluster). */
+  joins: string[];
+}
+
+export type StoryEventType = 'created' | 'grown' | 'merged';
+
+export interface StoryEvent {
+  type: StoryEventType;
+  clusterId: string;
+  /** The message that caused the event. */
+  messageId: string;
+  size: number;
+  firstSeen: number;
+  lastSeen: number;
+  representative: string;
+  /** For `merged`: the cluster ids absorbed into clusterId. */
+  mergedFrom?: string[];
+}
+
+export interface CommitResult {
+  id: string;
+  clusterId: string;
+  events: StoryEvent[];
+}
+
+export interface ClusterView {
+  id: string;
+  size: number;
+  firstSeen: number;
+  lastSeen: number;
+  representative: string;
+}
+
+export interface StoreStats {
+  messages: number;
+  clusters: number;
+  buckets: number;
+  hotBucketEvents: number;
+  expiredGenerations: number;
+  roundTrips: number;
+}
+
+/**
+ * The narrow port between the engine and its index. Two calls per batch:
+ *  1. index: for each request in order, atomically: if the id is known return its state, else
+ *     take the next sequence number, collect candidates (members of its buckets with a lower
+ *     sequence number, expired ones skipped) and insert it. "First" is the sequence order.
+ *  2. commit: store each decision and update clusters (union into the oldest), in order.
+ * Implementations: MemoryStore (embedded default), RedisStore. One conformance suite tests both.
+ */
+export interface DedupStore {
+  readonly kind: string;
+  index(requests: readonly IndexRequest[]): Promise<IndexResult[]>;
+  commit(decisions: readonly Decision[]): Promise<CommitResult[]>;
+  verdict(id: string): Promise<StoredVerdict | null>;
+  cluster(id: string): Promise<ClusterView | null>;
+  /** The current id of a cluster (after merges). */
+  resolveCluster(id: string): Promise<string>;
+  stats(): Promise<StoreStats>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,322 @@
+import type { IndexConfig, WindowConfig } from '../config/dedup.js';
+import { keyNumber } from '../engine/keys.js';
+import type {
+  Candidate,
+  ClusterView,
+  CommitResult,
+  Decision,
+  DedupStore,
+  IndexRequest,
+  IndexResult,
+  SignatureRecord,
+  StoredVerdict,
+  StoreStats,
+  StoryEvent,
+} from '../engine/types.js';
+
+interface StoredMessage {
+  id: string;
+  seq: number;
+  ts: number;
+  generation: number;
+  record: SignatureRecord;
+  verdict: StoredVerdict | null;
+}
+
+interface ClusterRecord {
+  id: string;
+  /** Sequence number of the cluster's first message: the older cluster wins a merge. */
+  rootSeq: number;
+  size: number;
+  firstSeen: number;
+  lastSeen: number;
+  representative: string;
+  /** Set when merged into another cluster; the record stays as an alias until it expires. */
+  mergedInto: string | null;
+}
+
+interface Generation {
+  /** table -> bucket key (52 bits) -> member sequence numbers, oldest first. */
+  tables: Map<string, Map<number, number[]>>;
+  messages: string[];
+}
+
+/**
+ * The embedded default store. Time-bucketed generations: a message and all its bucket entries
+ * live in the generation of its event time and are dropped together when the generation leaves
+ * the window, so memory is bounded by the window, not the stream. Single-threaded, so each call
+ * is atomic.
+ */
+export class MemoryStore implements DedupStore {
+  readonly kind = 'memory';
+  private seq = 0;
+  private readonly byId = new Map<string, StoredMessage>();
+  private readonly bySeq = new Map<number, StoredMessage>();
+  private readonly generations = new Map<number, Generation>();
+  private readonly clusters = new Map<string, ClusterRecord>();
+  /** Latest event time seen: the store's clock (deterministic for a given input order). */
+  private now = Number.NEGATIVE_INFINITY;
+  private hotBucketEvents = 0;
+  private expiredGenerations = 0;
+  private roundTrips = 0;
+
+  constructor(
+    private readonly window: WindowConfig,
+    private readonly limits: Pick<IndexConfig, 'maxBucketSize' | 'maxCandidates'>,
+  ) {}
+
+  async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
+    this.roundTrips++;
+    const results: IndexResult[] = [];
+    for (const request of requests) {
+      if (request.ts > this.now) {
+        this.now = request.ts;
+        this.expire();
+      }
+      const known = this.byId.get(request.id);
+      if (known?.verdict) {
+        results.push({ status: 'decided', verdict: known.verdict });
+        continue;
+      }
+      const seq = known ? known.seq : ++this.seq;
+      const { candidates, hot } = this.candidates(request, seq);
+      if (!known) this.insert(request, seq);
+      results.push({ status: known ? 'pending' : 'new', seq, candidates, hotBuckets: hot });
+    }
+    if (this.window.maxMessages > 0)
+      while (this.byId.size > this.window.maxMessages && this.dropOldestGeneration());
+    return results;
+  }
+
+  private candidates(request: IndexRequest, seq: number): { candidates: Candidate[]; hot: number } {
+    const hits = new Map<number, number>();
+    let hot = 0;
+    for (const key of request.keys) {
+      const k = keyNumber(key.value);
+      for (const generation of this.generations.values()) {
+        const members = generation.tables.get(key.table)?.get(k);
+        if (!members) continue;
+        if (members.length >= this.limits.maxBucketSize) hot++;
+        for (const member of members) if (member < seq) hits.set(member, (hits.get(member) ?? 0) + 1);
+      }
+    }
+    // Most shared buckets first, then oldest: both the likeliest matches and the earliest ones.
+    const ranked = [...hits.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, this.limits.maxCandidates);
+    const candidates: Candidate[] = [];
+    for (const [memberSeq, count] of ranked) {
+      const m = this.bySeq.get(memberSeq);
+      if (m) candidates.push({ id: m.id, seq: m.seq, ts: m.ts, record: m.record, hits: count });
+    }
+    return { candidates, hot };
+  }
+
+  private insert(request: IndexRequest, seq: number): void {
+    const g = Math.floor(request.ts / this.window.generationMs);
+    let generation = this.generations.get(g);
+    if (!generation) {
+      generation = { tables: new Map(), messages: [] };
+      this.generations.set(g, generation);
+    }
+    for (const key of request.keys) {
+      let table = generation.tables.get(key.table);
+      if (!table) {
+        table = new Map();
+        generation.tables.set(key.table, table);
+      }
+      const k = keyNumber(key.value);
+      const members = table.get(k);
+      if (!members) table.set(k, [seq]);
+      else if (members.length < this.limits.maxBucketSize) members.push(seq);
+      else this.hotBucketEvents++;
+    }
+    const stored: StoredMessage = {
+      id: request.id,
+      seq,
+      ts: request.ts,
+      generation: g,
+      record: request.record,
+      verdict: null,
+    };
+    generation.messages.push(request.id);
+    this.byId.set(request.id, stored);
+    this.bySeq.set(seq, stored);
+  }
+
+  /** Drops generations whose every message is older than the window. */
+  private expire(): void {
+    const oldestLive = Math.floor((this.now - this.window.windowMs) / this.window.generationMs);
+    for (const g of [...this.generations.keys()]) if (g < oldestLive) this.dropGeneration(g);
+    for (const [id, cluster] of this.clusters) {
+      if (cluster.lastSeen < this.now - this.window.windowMs - this.window.generationMs)
+        this.clusters.delete(id);
+    }
+  }
+
+  private dropOldestGeneration(): boolean {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const g of this.generations.keys()) oldest = Math.min(oldest, g);
+    if (!Number.isFinite(oldest)) return false;
+    this.dropGeneration(oldest);
+    return true;
+  }
+
+  private dropGeneration(g: number): void {
+    const generation = this.generations.get(g);
+    if (!generation) return;
+    for (const id of generation.messages) {
+      const m = this.byId.get(id);
+      if (m && m.generation === g) {
+        this.byId.delete(id);
+        this.bySeq.delete(m.seq);
+      }
+    }
+    this.generations.delete(g);
+    this.expiredGenerations++;
+  }
+
+  async commit(decisions: readonly Decision[]): Promise<CommitResult[]> {
+    this.roundTrips++;
+    return decisions.map((d) => this.commitOne(d));
+  }
+
+  private commitOne(d: Decision): CommitResult {
+    const message = this.byId.get(d.id);
+    if (message?.verdict) return { id: d.id, clusterId: this.resolve(message.verdict.clusterId), events: [] };
+    const events: StoryEvent[] = [];
+    // Roots of the clusters joined, plus this message's own tentative cluster if a later message
+    // already joined it before this one was decided (possible across processes or in a batch).
+    const roots = new Set<string>();
+    for (const id of d.joins) roots.add(this.clusterOfMessage(id));
+    if (this.clusters.has(d.id)) roots.add(this.resolve(d.id));
+    let target: ClusterRecord;
+    if (roots.size === 0) {
+      target = {
+        id: d.id,
+        rootSeq: d.seq,
+        size: 0,
+        firstSeen: d.ts,
+        lastSeen: d.ts,
+        representative: d.id,
+        mergedInto: null,
+      };
+      this.clusters.set(d.id, target);
+      target.size = 1;
+      events.push(this.event('created', target, d.id));
+    } else {
+      const records = [...roots].map((id) => this.ensureCluster(id)).sort((a, b) => a.rootSeq - b.rootSeq);
+      target = records[0] as ClusterRecord;
+      const absorbed: string[] = [];
+      for (const other of records.slice(1)) {
+        other.mergedInto = target.id;
+        target.size += other.size;
+        target.firstSeen = Math.min(target.firstSeen, other.firstSeen);
+        target.lastSeen = Math.max(target.lastSeen, other.lastSeen);
+        absorbed.push(other.id);
+      }
+      target.size += 1;
+      target.firstSeen = Math.min(target.firstSeen, d.ts);
+      target.lastSeen = Math.max(target.lastSeen, d.ts);
+      if (absorbed.length > 0) events.push({ ...this.event('merged', target, d.id), mergedFrom: absorbed });
+      events.push(this.event('grown', target, d.id));
+    }
+    const verdict: StoredVerdict = {
+      id: d.id,
+      seq: d.seq,
+      ts: d.ts,
+      verdict: d.verdict,
+      clusterId: target.id,
+    };
+    if (d.duplicateOf !== undefined) verdict.duplicateOf = d.duplicateOf;
+    if (d.similarity !== undefined) verdict.similarity = d.similarity;
+    if (d.method !== undefined) verdict.method = d.method;
+    if (message) message.verdict = verdict;
+    return { id: d.id, clusterId: target.id, events };
+  }
+
+  /** The cluster a message belongs to: its decided cluster, or itself while undecided. */
+  private clusterOfMessage(id: string): string {
+    const m = this.byId.get(id);
+    return this.resolve(m?.verdict ? m.verdict.clusterId : id);
+  }
+
+  /** A cluster record for a root that no decided message created yet (an undecided message). */
+  private ensureCluster(id: string): ClusterRecord {
+    let record = this.clusters.get(id);
+    if (!record) {
+      const m = this.byId.get(id);
+      const ts = m?.ts ?? this.now;
+      record = {
+        id,
+        rootSeq: m?.seq ?? 0,
+        size: 0,
+        firstSeen: ts,
+        lastSeen: ts,
+        representative: id,
+        mergedInto: null,
+      };
+      this.clusters.set(id, record);
+    }
+    return record;
+  }
+
+  private resolve(id: string): string {
+    let current = id;
+    for (let hops = 0; hops < 1000; hops++) {
+      const next = this.clusters.get(current)?.mergedInto;
+      if (!next) return current;
+      current = next;
+    }
+    return current;
+  }
+
+  private event(type: StoryEvent['type'], c: ClusterRecord, messageId: string): StoryEvent {
+    return {
+      type,
+      clusterId: c.id,
+      messageId,
+      size: c.size,
+      firstSeen: c.firstSeen,
+      lastSeen: c.lastSeen,
+      representative: c.representative,
+    };
+  }
+
+  async verdict(id: string): Promise<StoredVerdict | null> {
+    return this.byId.get(id)?.verdict ?? null;
+  }
+
+  async cluster(id: string): Promise<ClusterView | null> {
+    const c = this.clusters.get(this.resolve(id));
+    if (!c) return null;
+    return {
+      id: c.id,
+      size: c.size,
+      firstSeen: c.firstSeen,
+      lastSeen: c.lastSeen,
+      representative: c.representative,
+    };
+  }
+
+  async resolveCluster(id: string): Promise<string> {
+    return this.resolve(id);
+  }
+
+  async stats(): Promise<StoreStats> {
+    let buckets = 0;
+    for (const g of this.generations.values()) for (const t of g.tables.values()) buckets += t.size;
+    let clusters = 0;
+    for (const c of this.clusters.values()) if (!c.mergedInto) clusters++;
+    return {
+      messages: this.byId.size,
+      clusters,
+      buckets,
+      hotBucketEvents: this.hotBucketEvents,
+      expiredGenerations: this.expiredGenerations,
+      roundTrips: this.roundTrips,
+    };
+  }
+
+  async close(): Promise<void> {}
+}
