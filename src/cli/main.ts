@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { isDoppelError } from '../errors.js';
 import { dedupCommand } from './dedup.js';
+import { evalCommand } from './eval.js';
+import { explainCommand } from './explain.js';
 import { lexiconCommand } from './lexicon.js';
 import { signCommand } from './sign.js';
 
@@ -10,6 +12,8 @@ usage: doppel <command> [options]
 
 commands:
   dedup      a verdict per message (unique, duplicate, near_duplicate, invalid) and story clusters
+  explain    why two messages are (or are not) duplicates: canonical texts, signatures, every similarity
+  eval       precision, recall, ARI, HFM of the engine and of single-method baselines on labelled data
   sign       signatures for each JSON Lines message (exact, SimHash, I-Match, MinHash)
   lexicon    build or inspect I-Match / idf lexicons
 
@@ -17,6 +21,8 @@ Run "doppel <command> --help" for a command's options.`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   dedup: dedupCommand,
+  eval: evalCommand,
+  explain: explainCommand,
   sign: signCommand,
   lexicon: lexiconCommand,
 };

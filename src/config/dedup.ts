@@ -6,7 +6,7 @@ import { signatureConfigSchema } from './signatures.js';
  * config file's overrides, validated once. Every default is documented in docs/configuration.md.
  */
 
-export const INDEX_METHODS = ['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical'] as const;
+export const INDEX_METHODS = ['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical', 'topic'] as const;
 export type IndexMethod = (typeof INDEX_METHODS)[number];
 
 export const indexSchema = z
@@ -17,6 +17,8 @@ export const indexSchema = z
     maxBucketSize: z.number().int().min(1).max(100_000),
     /** Candidates verified per message, those sharing the most buckets first. */
     maxCandidates: z.number().int().min(1).max(100_000),
+    /** Topic keys per message (its heaviest tf*idf terms), for story candidates. */
+    topicKeys: z.number().int().min(1).max(32),
   })
   .strict();
 
@@ -30,6 +32,8 @@ export const thresholdsSchema = z
     hammingMinJaccard: z.number().min(0).max(1),
     /** An equal I-Match signature counts when the Jaccard estimate is at least this. */
     imatchMinJaccard: z.number().min(0).max(1),
+    /** tf*idf cosine at or above which the level is met; null: cosine not used at this level. */
+    cosine: z.number().min(0).max(1).nullable(),
   })
   .strict();
 

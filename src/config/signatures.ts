@@ -74,6 +74,14 @@ export const lexicalSchema = z
   })
   .strict();
 
+export const termsSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Terms kept in the tf*idf vector used for story-level cosine verification. */
+    size: z.number().int().min(4).max(256).default(32),
+  })
+  .strict();
+
 export const signatureConfigSchema = z
   .object({
     canonical: canonicalSchema.default(canonicalSchema.parse({})),
@@ -81,6 +89,7 @@ export const signatureConfigSchema = z
     minhash: minhashSchema.default(minhashSchema.parse({})),
     imatch: imatchSchema.default(imatchSchema.parse({})),
     lexical: lexicalSchema.default(lexicalSchema.parse({})),
+    terms: termsSchema.default(termsSchema.parse({})),
   })
   .strict();
 
@@ -89,4 +98,5 @@ export type SimhashConfig = z.infer<typeof simhashSchema>;
 export type MinhashConfig = z.infer<typeof minhashSchema>;
 export type ImatchConfig = z.infer<typeof imatchSchema>;
 export type LexicalConfig = z.infer<typeof lexicalSchema>;
+export type TermsConfig = z.infer<typeof termsSchema>;
 export type SignatureConfig = z.infer<typeof signatureConfigSchema>;

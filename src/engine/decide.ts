@@ -24,6 +24,7 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
   if (e.imatch && (e.jaccard === null || e.jaccard >= t.imatchMinJaccard)) {
     return { method: 'imatch', similarity: e.jaccard ?? 1 };
   }
+  if (t.cosine !== null && e.cosine !== null && e.cosine >= t.cosine) return { method: 'cosine', similarity: e.cosine };
   return null;
 }
 

@@ -31,6 +31,13 @@ export interface EngineVerdict {
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
+  /** Every verified candidate and its evidence (only with `collectEvidence`; for doppel eval and explain). */
+  matches?: Array<{ id: string; evidence: Evidence }>;
+}
+
+export interface EngineOptions {
+  /** Keep the evidence of every candidate in the verdict (costs memory; eval only). */
+  collectEvidence?: boolean;
 }
 
 export interface EngineInput {
@@ -50,6 +57,7 @@ export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
     lexical: s.lexical,
     longest: s.longest,
     heaviest: s.heaviest,
+    terms: s.terms,
   };
 }
 
@@ -69,8 +77,9 @@ export class DedupEngine {
   constructor(
     readonly config: DedupConfig,
     readonly store: DedupStore,
+    private readonly options: EngineOptions = {},
   ) {
-    this.keys = new KeyBuilder(config.signatures, new Set<IndexMethod>(config.index.methods));
+    this.keys = new KeyBuilder(config.signatures, new Set<IndexMethod>(config.index.methods), config.index.topicKeys);
   }
 
   async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {

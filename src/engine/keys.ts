@@ -4,6 +4,7 @@ import { combine64, hex64, parseHex64, type U64 } from '../hash/mix.js';
 import type { Signatures } from '../signatures/compute.js';
 import { minhashBandKeys } from '../signatures/minhash.js';
 import { type BlockTablePlan, blockTablePlan, simhashTableKeys } from '../signatures/simhash.js';
+import { heaviestTerms } from '../signatures/terms.js';
 
 /**
  * Index (bucket) keys of a message: one per LSH table of every enabled method. A key is a table
@@ -16,7 +17,7 @@ export interface IndexKey {
   value: string;
 }
 
-/** Tables of each method: `x` exact; `s<t>` SimHash table t; `i<k>` I-Match lexicon k; `m` mega-shingles; `b<t>` band t; `l`, `ls`, `lh` lexical, longest and heaviest sentences. */
+/** Tables of each method: `x` exact; `s<t>` SimHash table t; `i<k>` I-Match lexicon k; `m` mega-shingles; `b<t>` band t; `t` topic terms; `l`, `ls`, `lh` lexical, longest and heaviest sentences. */
 export function methodOfTable(table: string): IndexMethod {
   switch (table[0]) {
     case 'x':
@@ -29,6 +30,8 @@ export function methodOfTable(table: string): IndexMethod {
       return 'mega';
     case 'b':
       return 'bands';
+    case 't':
+      return 'topic';
     default:
       return 'lexical';
   }
@@ -40,6 +43,7 @@ export class KeyBuilder {
   constructor(
     private readonly config: SignatureConfig,
     private readonly methods: ReadonlySet<IndexMethod>,
+    private readonly topicKeys = 5,
   ) {
     this.plan = blockTablePlan(config.simhash);
   }
@@ -61,6 +65,9 @@ export class KeyBuilder {
       minhashBandKeys(s.minhash, this.config.minhash).forEach((key, t) => {
         keys.push({ table: `b${t}`, value: key.slice(key.indexOf(':') + 1) });
       });
+    }
+    if (m.has('topic') && s.terms) {
+      for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', value: hex64(0, hash) });
     }
     if (m.has('lexical')) {
       if (s.lexical) keys.push({ table: 'l', value: s.lexical });

@@ -1,3 +1,4 @@
+import type { TermVector } from '../signatures/terms.js';
 import type { IndexKey } from './keys.js';
 
 /**
@@ -17,6 +18,8 @@ export interface SignatureRecord {
   lexical: string | null;
   longest: string | null;
   heaviest: string | null;
+  /** Top tf*idf terms (unit vector) for story-level cosine. */
+  terms: TermVector | null;
 }
 
 export type VerdictKind = 'unique' | 'duplicate' | 'near_duplicate' | 'invalid';
@@ -32,6 +35,8 @@ export interface Evidence {
   imatch: boolean;
   /** Number of equal seed-002 signatures (lexical, longest, heaviest). */
   lexical: number;
+  /** Cosine of the top tf*idf term vectors, null when either side has none. */
+  cosine: number | null;
 }
 
 /** A verdict as decided and stored (the first verdict of a message id; replays return it). */

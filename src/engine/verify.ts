@@ -1,4 +1,5 @@
 import { hamming64, parseHex64 } from '../hash/mix.js';
+import { termCosine } from '../signatures/terms.js';
 import type { Evidence, SignatureRecord } from './types.js';
 
 /**
@@ -31,5 +32,6 @@ export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence
     jaccard,
     imatch,
     lexical: same(a.lexical, b.lexical) + same(a.longest, b.longest) + same(a.heaviest, b.heaviest),
+    cosine: a.terms && b.terms ? Math.round(termCosine(a.terms, b.terms) * 10_000) / 10_000 : null,
   };
 }

@@ -10,6 +10,7 @@ import { type ImatchSignature, imatchSignatures, lexiconVersionSeed } from './im
 import { lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
 import { type Fingerprint64, simhash64 } from './simhash.js';
+import { type TermVector, topTerms } from './terms.js';
 import { FLAG_STOP, Vocabulary } from './vocabulary.js';
 
 /** Every signature of one document. Null where a method is disabled or has nothing to work on. */
@@ -27,6 +28,8 @@ export interface Signatures {
   lexical: string | null;
   longest: string | null;
   heaviest: string | null;
+  /** Top tf*idf terms (unit vector) for story-level cosine. */
+  terms: TermVector | null;
   /** All tokens, and tokens left after stop words. */
   tokens: number;
   contentTokens: number;
@@ -59,7 +62,8 @@ export class SignatureEngine {
       const lexicon = this.lexicons.get(lang);
       const versionSeed: U64 = lexicon ? lexiconVersionSeed(lexicon.version) : { hi: 0, lo: 0 };
       state = {
-        vocab: new Vocabulary(lexicon, stopWords(lang)),
+        // Story terms: a 6-letter prefix is a serviceable stem for Russian and Ukrainian inflection.
+        vocab: new Vocabulary(lexicon, stopWords(lang), undefined, lang === 'ru' || lang === 'uk' ? 6 : 0),
         versionSeed,
         version: lexicon?.version ?? null,
       };
@@ -121,6 +125,7 @@ export class SignatureEngine {
       imatch,
       lexiconVersion: version,
       ...lexical,
+      terms: config.terms.enabled ? topTerms(vocab, slots, config.terms.size) : null,
       tokens: total,
       contentTokens: n,
     };

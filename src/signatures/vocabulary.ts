@@ -4,6 +4,11 @@ import { xxh64 } from '../hash/xxhash.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
 import { hasLetter } from '../text/tokenize.js';
 
+const STEM_SCRATCH: U64 = { hi: 0, lo: 0 };
+function stemHashOf(stem: string): number {
+  return xxh64(stem, SEED_TOKEN, STEM_SCRATCH).lo;
+}
+
 export const FLAG_STOP = 1;
 /** Has a letter (not a number or code): usable for I-Match and the lexical signature. */
 export const FLAG_LETTER = 2;
@@ -37,6 +42,8 @@ export class Vocabulary {
   idf = new Float64Array(1024);
   flags = new Uint8Array(1024);
   secondaryRank = new Int32Array(1024);
+  /** Hash of the word's stem (a prefix for inflected languages): terms of story vectors. */
+  stemHash = new Uint32Array(1024);
   /** Per-document term frequency, valid where stamp[slot] === the current document stamp. */
   tf = new Uint32Array(1024);
   stamp = new Uint32Array(1024);
@@ -47,6 +54,8 @@ export class Vocabulary {
     readonly lexicon: Lexicon | null,
     private readonly stopWords: ReadonlySet<string>,
     private readonly capacity = 1 << 18,
+    /** Longest stem kept for story terms (0 = whole word). */
+    private readonly stemLength = 0,
   ) {}
 
   get size(): number {
@@ -179,6 +188,8 @@ export class Vocabulary {
       this.secondaryRank[slot] = -1;
     }
     this.flags[slot] = flags;
+    this.stemHash[slot] =
+      this.stemLength > 0 && word.length > this.stemLength ? stemHashOf(word.slice(0, this.stemLength)) : this.hashLo[slot]!;
     this.stamp[slot] = 0;
     this.words++;
     return slot;
@@ -194,6 +205,7 @@ export class Vocabulary {
     this.hashHi = grow32(this.hashHi);
     this.hashLo = grow32(this.hashLo);
     this.tf = grow32(this.tf);
+    this.stemHash = grow32(this.stemHash);
     this.stamp = grow32(this.stamp);
     const growInt = (a: Int32Array) => {
       const b = new Int32Array(size);

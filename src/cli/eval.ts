@@ -1,0 +1,117 @@
+import { readConfigFile } from '../config/file.js';
+import { resolveDedupConfig } from '../config/profiles.js';
+import { DoppelError, isDoppelError } from '../errors.js';
+import { initHashing } from '../hash/xxhash.js';
+import { type Message, parseMessageLine, parseMessageObject } from '../input/message.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
+import { type EvalResult, evalVariants, type LabeledMessage, runStoryPairs, runVariant, type StoryPairResult } from '../eval/run.js';
+import { parseCommandArgs, parseLexiconFlags } from './common.js';
+import { readLines } from './jsonl.js';
+
+export const EVAL_USAGE = `usage: doppel eval --input LABELLED.jsonl [--profile news|mail] [--config FILE] [--pairs PAIRS.jsonl]
+                   [--variants combined,minhash-lsh,...] [--lexicon LANG=FILE ...] [--json]
+
+Each input line is a message (the doppel dedup format) with a gold "cluster" label. Prints, for the
+profile's combined rule and for single-method baselines (plain MinHash LSH, Broder mega-shingles,
+SimHash, I-Match, exact): duplicate-level precision, recall and F1 of the duplicateOf links,
+pairwise cluster precision/recall/F1, adjusted Rand index, HFM and separation (Zobel-Hoad).
+--pairs FILE: story-level accuracy on judged pairs {"a": message, "b": message, "sameStory": bool}.`;
+
+const OPTIONS = {
+  input: { type: 'string', short: 'i' },
+  profile: { type: 'string', short: 'p', default: 'news' },
+  config: { type: 'string', short: 'c' },
+  pairs: { type: 'string' },
+  variants: { type: 'string' },
+  lexicon: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface EvalReport {
+  input: string | null;
+  profile: string;
+  results: EvalResult[];
+  storyPairs: StoryPairResult | null;
+}
+
+export async function evalCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs(argv, OPTIONS);
+  if (values.help) {
+    process.stdout.write(`${EVAL_USAGE}\n`);
+    return 0;
+  }
+  if (!values.input && !values.pairs) throw new DoppelError('USAGE', 'eval needs --input LABELLED.jsonl and/or --pairs PAIRS.jsonl');
+  await initHashing();
+  const config = resolveDedupConfig(values.profile, values.config ? readConfigFile(values.config) : {}, values.config ?? 'profile');
+  const lexicons = LexiconSet.defaults(parseLexiconFlags(values.lexicon));
+  const report: EvalReport = { input: values.input ?? null, profile: config.profile, results: [], storyPairs: null };
+
+  if (values.input) {
+    const items: LabeledMessage[] = [];
+    let skipped = 0;
+    for await (const line of readLines(values.input)) {
+      if (line.trim() === '') continue;
+      try {
+        const message = parseMessageLine(line);
+        const gold = message.fields.cluster;
+        if (typeof gold !== 'string' && typeof gold !== 'number') throw new DoppelError('INVALID_MESSAGE', 'no "cluster" label');
+        items.push({ message, gold: String(gold) });
+      } catch (error) {
+        if (!isDoppelError(error)) throw error;
+        skipped++;
+      }
+    }
+    if (skipped > 0) process.stderr.write(`doppel eval: ${skipped} lines without a message or a "cluster" label were skipped\n`);
+    const wanted = values.variants ? new Set(values.variants.split(',')) : null;
+    for (const variant of evalVariants(config)) {
+      if (wanted && !wanted.has(variant.name)) continue;
+      report.results.push(await runVariant(items, variant, lexicons));
+    }
+  }
+  if (values.pairs) report.storyPairs = await runStoryPairs(await readPairs(values.pairs), config, lexicons);
+
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  return 0;
+}
+
+async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; sameStory: boolean }>> {
+  const pairs: Array<{ a: Message; b: Message; sameStory: boolean }> = [];
+  let n = 0;
+  for await (const line of readLines(path)) {
+    if (line.trim() === '') continue;
+    n++;
+    const pair = JSON.parse(line) as { a: Record<string, unknown>; b: Record<string, unknown>; sameStory: boolean };
+    const message = (m: Record<string, unknown>, side: string) =>
+      parseMessageObject({ ...m, id: String(m.id ?? `pair${n}-${side}`) });
+    pairs.push({ a: message(pair.a, 'a'), b: message(pair.b, 'b'), sameStory: Boolean(pair.sameStory) });
+  }
+  return pairs;
+}
+
+const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
+
+export function formatReport(report: EvalReport): string {
+  const lines: string[] = [];
+  if (report.results.length > 0) {
+    lines.push(`doppel eval: ${report.input} (${report.results[0]!.messages} messages, profile ${report.profile})`);
+    lines.push('');
+    lines.push('| method | dup precision | dup recall | dup F1 | cluster P | cluster R | cluster F1 | ARI | HFM | separation | msg/s |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of report.results) {
+      lines.push(
+        `| ${r.name} | ${f3(r.duplicates.precision)} | ${f3(r.duplicates.recall)} | ${f3(r.duplicates.f1)} | ` +
+          `${f3(r.clusters.precision)} | ${f3(r.clusters.recall)} | ${f3(r.clusters.f1)} | ${f3(r.clusters.ari)} | ` +
+          `${f3(r.hfm)} | ${f3(r.separation)} | ${Math.round(r.messagesPerSecond)} |`,
+      );
+    }
+    lines.push('');
+    for (const r of report.results) lines.push(`- ${r.name}: ${r.description}`);
+  }
+  if (report.storyPairs) {
+    const s = report.storyPairs;
+    lines.push('');
+    lines.push(`story pairs: ${s.pairs} judged pairs; accuracy ${f3(s.accuracy)}, precision ${f3(s.precision)}, recall ${f3(s.recall)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,226 @@
+import type { DedupConfig } from '../config/dedup.js';
+import { deepMerge } from '../config/profiles.js';
+import { dedupConfigSchema } from '../config/dedup.js';
+import { parseConfig } from '../config/validate.js';
+import { DedupEngine, type EngineInput, type EngineVerdict } from '../engine/engine.js';
+import type { Evidence } from '../engine/types.js';
+import { isDoppelError } from '../errors.js';
+import type { Message } from '../input/message.js';
+import type { LexiconSet } from '../lexicon/lexicon.js';
+import { signMessage } from '../pipeline/sign.js';
+import { SignatureEngine } from '../signatures/compute.js';
+import { MemoryStore } from '../store/memory.js';
+import {
+  adjustedRandIndex,
+  duplicateOfScores,
+  type DuplicateOfScores,
+  hfmAndSeparation,
+  type PairwiseScores,
+  pairwiseScores,
+  type ScoredPair,
+} from './metrics.js';
+
+export interface LabeledMessage {
+  message: Message;
+  /** Gold cluster label. */
+  gold: string;
+}
+
+/** A configuration to evaluate: the profile's combined rule, or a single-method baseline. */
+export interface EvalVariant {
+  name: string;
+  description: string;
+  config: DedupConfig;
+  /** The score whose HFM / separation is reported. */
+  score: (e: Evidence) => number | null;
+}
+
+export interface EvalResult {
+  name: string;
+  description: string;
+  messages: number;
+  invalid: number;
+  /** Duplicate level: each message's duplicateOf link against gold clusters. */
+  duplicates: DuplicateOfScores;
+  /** Final clusters (story clustering included) against gold clusters. */
+  clusters: PairwiseScores & { ari: number };
+  /** Zobel-Hoad HFM and separation of the variant's score over all verified candidate pairs. */
+  hfm: number | null;
+  lowestTrue: number | null;
+  separation: number | null;
+  messagesPerSecond: number;
+}
+
+const jaccardScore = (e: Evidence) => (e.exact ? 1 : e.jaccard);
+const simhashScore = (e: Evidence) => (e.exact ? 1 : e.hamming === null ? null : 1 - e.hamming / 64);
+
+/** Combined score for the profile rule: the strongest single similarity. */
+function combinedScore(e: Evidence): number | null {
+  const scores = [jaccardScore(e), simhashScore(e), e.imatch ? 1 : null].filter((x): x is number => x !== null);
+  return scores.length === 0 ? null : Math.max(...scores);
+}
+
+function variant(base: DedupConfig, name: string, description: string, overrides: unknown, score: EvalVariant['score']): EvalVariant {
+  return { name, description, config: parseConfig(dedupConfigSchema, deepMerge(base, overrides), name), score };
+}
+
+/**
+ * The profile's combined rule and baselines that each use one method for both candidates and
+ * decision; "minhash-lsh" is plain MinHash LSH (b x r bands, a Jaccard threshold), the method
+ * text-dedup and datasketch use.
+ */
+export function evalVariants(base: DedupConfig): EvalVariant[] {
+  const only = (method: 'simhash' | 'minhash' | 'imatch') => ({
+    simhash: { enabled: method === 'simhash' },
+    minhash: { enabled: method === 'minhash' },
+    imatch: { enabled: method === 'imatch' },
+    lexical: { enabled: false },
+  });
+  const noStory = { storyClustering: false };
+  return [
+    { name: 'combined', description: `the ${base.profile} profile's rule`, config: base, score: combinedScore },
+    variant(
+      base,
+      'minhash-lsh',
+      'plain MinHash LSH: 20 x 4 bands, Jaccard >= 0.5',
+      {
+        signatures: only('minhash'),
+        index: { methods: ['exact', 'bands'] },
+        decision: { ...noStory, nearDuplicate: { jaccard: 0.5 } },
+      },
+      jaccardScore,
+    ),
+    variant(
+      base,
+      'broder-mega',
+      'Broder mega-shingles (2 of 6 super-shingles), Jaccard >= 0.5',
+      {
+        signatures: only('minhash'),
+        index: { methods: ['exact', 'mega'] },
+        decision: { ...noStory, nearDuplicate: { jaccard: 0.5 } },
+      },
+      jaccardScore,
+    ),
+    variant(
+      base,
+      'simhash',
+      'SimHash-64, Manku tables (6 blocks, k = 3), Hamming <= 3',
+      {
+        signatures: only('simhash'),
+        index: { methods: ['exact', 'simhash'] },
+        decision: { ...noStory, nearDuplicate: { hamming: 3 } },
+      },
+      simhashScore,
+    ),
+    variant(
+      base,
+      'i-match',
+      'I-Match, secondary lexicon + 3 randomized lexicons, any equal signature',
+      { signatures: only('imatch'), index: { methods: ['exact', 'imatch'] }, decision: noStory },
+      (e) => (e.exact || e.imatch ? 1 : 0),
+    ),
+    variant(
+      base,
+      'exact',
+      'exact canonical-text hash only',
+      { signatures: only('imatch'), index: { methods: ['exact'] }, decision: noStory },
+      (e) => (e.exact ? 1 : 0),
+    ),
+  ];
+}
+
+/** Runs one variant over the labelled stream, in order, on a fresh in-memory store. */
+export async function runVariant(items: readonly LabeledMessage[], v: EvalVariant, lexicons: LexiconSet): Promise<EvalResult> {
+  const signer = new SignatureEngine(v.config.signatures, lexicons);
+  const store = new MemoryStore(v.config.window, v.config.index);
+  const engine = new DedupEngine(v.config, store, { collectEvidence: true });
+  const gold = new Map<string, string>();
+  const verdicts: EngineVerdict[] = [];
+  let invalid = 0;
+  let lastTs = 0;
+  const started = performance.now();
+  let batch: EngineInput[] = [];
+  const flush = async () => {
+    if (batch.length > 0) verdicts.push(...(await engine.processBatch(batch)));
+    batch = [];
+  };
+  for (const item of items) {
+    try {
+      const signed = await signMessage(item.message, signer);
+      lastTs = item.message.ts ?? lastTs;
+      gold.set(item.message.id, item.gold);
+      batch.push({ signed, ts: lastTs });
+    } catch (error) {
+      if (!isDoppelError(error)) throw error;
+      invalid++;
+    }
+    if (batch.length >= v.config.batchSize) await flush();
+  }
+  await flush();
+  const seconds = (performance.now() - started) / 1000;
+
+  const predicted = new Map<string, string>();
+  for (const verdict of verdicts) predicted.set(verdict.id, await store.resolveCluster(verdict.clusterId));
+  const pairs: ScoredPair[] = [];
+  for (const verdict of verdicts) {
+    for (const m of verdict.matches ?? []) {
+      const score = v.score(m.evidence);
+      if (score !== null) pairs.push({ a: verdict.id, b: m.id, score });
+    }
+  }
+  const decisions = verdicts.map((x) => (x.duplicateOf === undefined ? { id: x.id } : { id: x.id, duplicateOf: x.duplicateOf }));
+  const separation = hfmAndSeparation(pairs, gold);
+  return {
+    name: v.name,
+    description: v.description,
+    messages: items.length,
+    invalid,
+    duplicates: duplicateOfScores(gold, decisions),
+    clusters: { ...pairwiseScores(gold, predicted), ari: adjustedRandIndex(gold, predicted) },
+    ...separation,
+    messagesPerSecond: items.length / seconds,
+  };
+}
+
+export interface StoryPairResult {
+  pairs: number;
+  accuracy: number;
+  precision: number;
+  recall: number;
+}
+
+/**
+ * Story-level accuracy on judged pairs (same story or not): each pair runs through a fresh
+ * engine, a then b; "same story" is predicted when b lands in a's cluster.
+ */
+export async function runStoryPairs(
+  pairs: ReadonlyArray<{ a: Message; b: Message; sameStory: boolean }>,
+  config: DedupConfig,
+  lexicons: LexiconSet,
+): Promise<StoryPairResult> {
+  const signer = new SignatureEngine(config.signatures, lexicons);
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let correct = 0;
+  for (const pair of pairs) {
+    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+    const a = await signMessage(pair.a, signer);
+    const b = await signMessage(pair.b, signer);
+    const [va, vb] = await engine.processBatch([
+      { signed: a, ts: 0 },
+      { signed: b, ts: 1 },
+    ]);
+    const same = va!.clusterId === vb!.clusterId;
+    if (same === pair.sameStory) correct++;
+    if (same && pair.sameStory) tp++;
+    else if (same) fp++;
+    else if (pair.sameStory) fn++;
+  }
+  return {
+    pairs: pairs.length,
+    accuracy: pairs.length === 0 ? 1 : correct / pairs.length,
+    precision: tp + fp === 0 ? 1 : tp / (tp + fp),
+    recall: tp + fn === 0 ? 1 : tp / (tp + fn),
+  };
+}

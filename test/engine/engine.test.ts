@@ -1,0 +1,112 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { DedupEngine, type EngineInput } from '../../src/engine/engine.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { parseMessageObject } from '../../src/input/message.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { signMessage } from '../../src/pipeline/sign.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { editWords, rng } from '../support/engine.js';
+
+const config = resolveDedupConfig('news');
+let signer: SignatureEngine;
+beforeAll(async () => {
+  await initHashing();
+  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+});
+
+const T0 = Date.UTC(2026, 10, 1);
+const story =
+  'The central bank raised its key interest rate by half a percentage point on Friday, the third increase this year, ' +
+  'saying inflation was still running well above its target. Analysts had expected a smaller move after consumer prices ' +
+  "rose more slowly in October. The bank's governor said further increases could not be ruled out if wage growth stays " +
+  'strong. Mortgage lenders are expected to pass the higher cost on to borrowers within weeks, and several large banks ' +
+  'said they would review their fixed-rate offers on Monday.';
+const other =
+  'Heavy rain flooded roads across the northern region on Saturday, forcing the closure of two bridges and delaying ' +
+  'trains for several hours. Emergency services said no one had been hurt, but hundreds of homes were left without ' +
+  'power overnight and schools in three towns will stay closed until the water level drops.';
+
+async function input(id: string, text: string, minutes = 0): Promise<EngineInput> {
+  const signed = await signMessage(parseMessageObject({ id, text, lang: 'en' }), signer);
+  return { signed, ts: T0 + minutes * 60_000 };
+}
+
+function engine(): DedupEngine {
+  return new DedupEngine(config, new MemoryStore(config.window, config.index));
+}
+
+describe('DedupEngine', () => {
+  it('finds exact and near duplicates, names the earliest match, and folds them into one cluster', async () => {
+    const e = engine();
+    const edited = editWords(rng(5), story.split(' '), 0.05).join(' ');
+    const v = await e.processBatch([
+      await input('a', story),
+      await input('b', `LONDON (Wire) - ${story} Read more on our business pages.`, 10),
+      await input('c', story.toUpperCase(), 20),
+      await input('d', edited, 30),
+      await input('e', other, 40),
+    ]);
+    expect(v.map((x) => x.verdict)).toEqual(['unique', 'near_duplicate', 'duplicate', 'near_duplicate', 'unique']);
+    expect(v.slice(1, 4).map((x) => x.duplicateOf)).toEqual(['a', 'a', 'a']);
+    expect(new Set(v.slice(0, 4).map((x) => x.clusterId))).toEqual(new Set(['a']));
+    expect(v[4]!.clusterId).toBe('e');
+    expect(v[2]).toMatchObject({ method: 'exact', similarity: 1 });
+    expect(v[1]!.evidence?.jaccard).toBeGreaterThan(0.5);
+  });
+
+  it('gives the same verdicts across batch boundaries as in one batch', async () => {
+    const inputs = [
+      await input('a', story),
+      await input('b', `${story} Read more.`, 1),
+      await input('c', other, 2),
+      await input('d', story, 3),
+    ];
+    const one = (await engine().processBatch(inputs)).map((v) => [v.id, v.verdict, v.clusterId, v.duplicateOf]);
+    const e = engine();
+    const split = [];
+    for (const i of inputs) split.push(...(await e.processBatch([i])));
+    expect(split.map((v) => [v.id, v.verdict, v.clusterId, v.duplicateOf])).toEqual(one);
+  });
+
+  it('replays an id with its first verdict and cluster, and adds nothing', async () => {
+    const e = engine();
+    await e.processBatch([await input('a', story), await input('b', `${story} Read more.`, 1)]);
+    const stats = await e.store.stats();
+    const [again] = await e.processBatch([await input('b', other, 2)]);
+    expect(again).toMatchObject({ id: 'b', verdict: 'near_duplicate', clusterId: 'a', duplicateOf: 'a', replay: true });
+    expect(await e.store.stats()).toMatchObject({ messages: stats.messages, buckets: stats.buckets });
+  });
+
+  it('treats a repeated id inside one batch as a replay of its first occurrence', async () => {
+    const v = await engine().processBatch([await input('a', story), await input('a', other, 1)]);
+    expect(v[1]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
+  });
+
+  it('never calls short texts near-duplicates, only exact ones', async () => {
+    const v = await engine().processBatch([
+      await input('a', 'ok thanks'),
+      await input('b', 'ok thanks!', 1),
+      await input('c', 'ok thank you', 2),
+    ]);
+    expect(v.map((x) => x.verdict)).toEqual(['unique', 'duplicate', 'unique']);
+  });
+
+  it('merges two clusters when a message matches both, keeping the older id', async () => {
+    const half = story.split(' ');
+    const first = half.slice(0, 40).join(' ');
+    const second = half.slice(40).join(' ');
+    const e = engine();
+    const v = await e.processBatch([
+      await input('p1', first),
+      await input('p2', second, 1),
+      await input('both', `${first} ${second}`, 2),
+    ]);
+    expect(v[0]!.clusterId).toBe('p1');
+    expect(v[1]!.clusterId).toBe('p2');
+    expect(v[2]!.clusterId).toBe('p1');
+    expect(v[2]!.events.map((x) => x.type)).toEqual(['merged', 'grown']);
+    expect(await e.store.resolveCluster('p2')).toBe('p1');
+  });
+});

@@ -1,0 +1,181 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IndexConfig, WindowConfig } from '../../src/config/dedup.js';
+import type { Decision, DedupStore, IndexRequest, SignatureRecord } from '../../src/engine/types.js';
+
+/**
+ * The store conformance suite: every DedupStore implementation (memory, Redis) must pass it
+ * unchanged, as BullMQ runs one adapter suite against each backend.
+ */
+export interface StoreFactory {
+  (window: WindowConfig, limits: Pick<IndexConfig, 'maxBucketSize' | 'maxCandidates'>): Promise<DedupStore>;
+}
+
+const HOUR = 3_600_000;
+const WINDOW: WindowConfig = { windowMs: 10 * HOUR, generationMs: HOUR, maxMessages: 0 };
+const LIMITS = { maxBucketSize: 8, maxCandidates: 16 };
+const T0 = Date.UTC(2026, 10, 1);
+
+export function record(exact: string, overrides: Partial<SignatureRecord> = {}): SignatureRecord {
+  return {
+    lang: 'en',
+    tokens: 50,
+    exact: exact.padStart(16, '0'),
+    simhash: '0123456789abcdef',
+    minhash: Uint32Array.from({ length: 84 }, (_, i) => i),
+    imatch: ['0:00112233445566778899aabbccddeeff'],
+    lexical: null,
+    longest: null,
+    heaviest: null,
+    terms: null,
+    ...overrides,
+  };
+}
+
+export function request(id: string, keys: string[], ts = T0, exact = id): IndexRequest {
+  return { id, ts, keys: keys.map((k) => ({ table: k.split('=')[0]!, value: k.split('=')[1]!.padStart(16, '0') })), record: record(exact) };
+}
+
+function decision(id: string, seq: number, joins: string[] = [], ts = T0, verdict: Decision['verdict'] = joins.length ? 'near_duplicate' : 'unique'): Decision {
+  const d: Decision = { id, seq, ts, verdict, joins };
+  if (joins.length) d.duplicateOf = joins[0]!;
+  return d;
+}
+
+export function storeConformance(name: string, factory: StoreFactory): void {
+  describe(`DedupStore conformance: ${name}`, () => {
+    let store: DedupStore;
+    const open = async (window = WINDOW, limits = LIMITS) => {
+      store = await factory(window, limits);
+      return store;
+    };
+    beforeEach(async () => {
+      await open();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('gives increasing sequence numbers and no candidates to the first message', async () => {
+      const [a, b] = await store.index([request('a', ['b0=1']), request('b', ['b0=2'])]);
+      expect(a).toMatchObject({ status: 'new', candidates: [] });
+      expect(b).toMatchObject({ status: 'new', candidates: [] });
+      if (a?.status !== 'new' || b?.status !== 'new') throw new Error('unreachable');
+      expect(b.seq).toBeGreaterThan(a.seq);
+    });
+
+    it('returns earlier messages that share a bucket, with their records and hit counts', async () => {
+      await store.index([request('a', ['b0=1', 'b1=5', 'x=9'])]);
+      const [r] = await store.index([request('b', ['b0=1', 'b1=5', 'x=7'])]);
+      if (r?.status !== 'new') throw new Error(`expected new, got ${r?.status}`);
+      expect(r.candidates).toHaveLength(1);
+      expect(r.candidates[0]).toMatchObject({ id: 'a', hits: 2 });
+      expect(r.candidates[0]!.record.exact).toBe(record('a').exact);
+      expect([...r.candidates[0]!.record.minhash!]).toEqual([...record('a').minhash!]);
+    });
+
+    it('does not mix tables: the same value in another table is another bucket', async () => {
+      await store.index([request('a', ['b0=1'])]);
+      const [r] = await store.index([request('b', ['b1=1'])]);
+      expect(r).toMatchObject({ status: 'new', candidates: [] });
+    });
+
+    it('sees earlier requests of the same call (insert in order)', async () => {
+      const [, second] = await store.index([request('a', ['b0=1']), request('b', ['b0=1'])]);
+      if (second?.status !== 'new') throw new Error('expected new');
+      expect(second.candidates.map((c) => c.id)).toEqual(['a']);
+    });
+
+    it('ranks candidates by shared buckets, then age, and caps them', async () => {
+      await open(WINDOW, { maxBucketSize: 100, maxCandidates: 2 });
+      await store.index([request('one', ['b0=1']), request('two', ['b0=1', 'b1=2']), request('three', ['b0=1'])]);
+      const [r] = await store.index([request('q', ['b0=1', 'b1=2'])]);
+      if (r?.status !== 'new') throw new Error('expected new');
+      expect(r.candidates.map((c) => c.id)).toEqual(['two', 'one']);
+    });
+
+    it('replays a decided id: its first verdict, nothing inserted again', async () => {
+      const [a] = await store.index([request('a', ['b0=1'])]);
+      if (a?.status !== 'new') throw new Error('expected new');
+      await store.commit([decision('a', a.seq)]);
+      const before = await store.stats();
+      const [again] = await store.index([request('a', ['b0=1', 'b9=9'])]);
+      expect(again).toMatchObject({ status: 'decided', verdict: { id: 'a', verdict: 'unique', clusterId: 'a', seq: a.seq } });
+      const after = await store.stats();
+      expect(after.messages).toBe(before.messages);
+      expect(after.buckets).toBe(before.buckets);
+      const [b] = await store.index([request('b', ['b0=1'])]);
+      if (b?.status !== 'new') throw new Error('expected new');
+      expect(b.candidates.map((c) => c.id)).toEqual(['a']);
+    });
+
+    it('reports an indexed but undecided id as pending with its first sequence number', async () => {
+      const [a] = await store.index([request('a', ['b0=1'])]);
+      const [b] = await store.index([request('b', ['b0=1'])]);
+      const [again] = await store.index([request('a', ['b0=1'])]);
+      if (a?.status !== 'new' || b?.status !== 'new') throw new Error('expected new');
+      expect(again).toMatchObject({ status: 'pending', seq: a.seq, candidates: [] });
+      const [bAgain] = await store.index([request('b', ['b0=1'])]);
+      expect(bAgain).toMatchObject({ status: 'pending', seq: b.seq });
+      if (bAgain?.status !== 'pending') throw new Error('expected pending');
+      expect(bAgain.candidates.map((c) => c.id)).toEqual(['a']);
+      expect((await store.stats()).messages).toBe(2);
+    });
+
+    it('expires a message with all its bucket entries once it leaves the window', async () => {
+      await store.index([request('old', ['b0=1', 's0=2'], T0)]);
+      const [mid] = await store.index([request('mid', ['b0=1'], T0 + 5 * HOUR)]);
+      if (mid?.status !== 'new') throw new Error('expected new');
+      expect(mid.candidates.map((c) => c.id)).toEqual(['old']);
+      const [late] = await store.index([request('late', ['b0=1', 's0=2'], T0 + 12 * HOUR)]);
+      if (late?.status !== 'new') throw new Error('expected new');
+      expect(late.candidates.map((c) => c.id)).toEqual(['mid']);
+      expect(await store.verdict('old')).toBeNull();
+    });
+
+    it('caps hot buckets and counts them', async () => {
+      await open(WINDOW, { maxBucketSize: 2, maxCandidates: 16 });
+      await store.index([request('a', ['l=1']), request('b', ['l=1']), request('c', ['l=1'])]);
+      const [d] = await store.index([request('d', ['l=1'])]);
+      if (d?.status !== 'new') throw new Error('expected new');
+      expect(d.candidates.map((c) => c.id).sort()).toEqual(['a', 'b']);
+      expect(d.hotBuckets).toBe(1);
+      expect((await store.stats()).hotBucketEvents).toBeGreaterThanOrEqual(2);
+    });
+
+    it('creates, grows and merges clusters; the older cluster keeps its id', async () => {
+      const rs = await store.index([request('a', ['b0=1']), request('b', ['b0=2']), request('c', ['b0=1', 'b0=2'])]);
+      const seqs = rs.map((r) => (r.status === 'decided' ? -1 : r.seq));
+      const [ca, cb] = await store.commit([decision('a', seqs[0]!), decision('b', seqs[1]!)]);
+      expect(ca).toMatchObject({ clusterId: 'a', events: [{ type: 'created', clusterId: 'a', size: 1 }] });
+      expect(cb!.clusterId).toBe('b');
+      const [cc] = await store.commit([decision('c', seqs[2]!, ['b', 'a'])]);
+      expect(cc!.clusterId).toBe('a');
+      expect(cc!.events.map((e) => e.type)).toEqual(['merged', 'grown']);
+      expect(cc!.events[0]).toMatchObject({ clusterId: 'a', mergedFrom: ['b'] });
+      expect(await store.resolveCluster('b')).toBe('a');
+      expect(await store.cluster('b')).toMatchObject({ id: 'a', size: 3, representative: 'a' });
+      expect(await store.verdict('c')).toMatchObject({ clusterId: 'a', verdict: 'near_duplicate', duplicateOf: 'b' });
+    });
+
+    it('lets a message join the cluster of an earlier, still undecided message', async () => {
+      const [a, b] = await store.index([request('a', ['b0=1']), request('b', ['b0=1'])]);
+      if (a?.status !== 'new' || b?.status !== 'new') throw new Error('expected new');
+      // b is committed before a (another process, or an out-of-order commit).
+      const [cb] = await store.commit([decision('b', b.seq, ['a'])]);
+      expect(cb!.clusterId).toBe('a');
+      const [ca] = await store.commit([decision('a', a.seq)]);
+      expect(ca!.clusterId).toBe('a');
+      expect(await store.cluster('a')).toMatchObject({ size: 2, representative: 'a' });
+    });
+
+    it('commits a decided id once: a second commit changes nothing', async () => {
+      const [a] = await store.index([request('a', ['b0=1'])]);
+      if (a?.status !== 'new') throw new Error('expected new');
+      await store.commit([decision('a', a.seq)]);
+      const [again] = await store.commit([decision('a', a.seq, [], T0, 'duplicate')]);
+      expect(again).toMatchObject({ clusterId: 'a', events: [] });
+      expect(await store.verdict('a')).toMatchObject({ verdict: 'unique' });
+      expect(await store.cluster('a')).toMatchObject({ size: 1 });
+    });
+  });
+}
