@@ -1,10 +1,17 @@
 import { readConfigFile } from '../config/file.js';
 import { resolveDedupConfig } from '../config/profiles.js';
 import { DoppelError, isDoppelError } from '../errors.js';
+import {
+  type EvalResult,
+  evalVariants,
+  type LabeledMessage,
+  runStoryPairs,
+  runVariant,
+  type StoryPairResult,
+} from '../eval/run.js';
 import { initHashing } from '../hash/xxhash.js';
 import { type Message, parseMessageLine, parseMessageObject } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
-import { type EvalResult, evalVariants, type LabeledMessage, runStoryPairs, runVariant, type StoryPairResult } from '../eval/run.js';
 import { parseCommandArgs, parseLexiconFlags } from './common.js';
 import { readLines } from './jsonl.js';
 
@@ -41,11 +48,21 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${EVAL_USAGE}\n`);
     return 0;
   }
-  if (!values.input && !values.pairs) throw new DoppelError('USAGE', 'eval needs --input LABELLED.jsonl and/or --pairs PAIRS.jsonl');
+  if (!values.input && !values.pairs)
+    throw new DoppelError('USAGE', 'eval needs --input LABELLED.jsonl and/or --pairs PAIRS.jsonl');
   await initHashing();
-  const config = resolveDedupConfig(values.profile, values.config ? readConfigFile(values.config) : {}, values.config ?? 'profile');
+  const config = resolveDedupConfig(
+    values.profile,
+    values.config ? readConfigFile(values.config) : {},
+    values.config ?? 'profile',
+  );
   const lexicons = LexiconSet.defaults(parseLexiconFlags(values.lexicon));
-  const report: EvalReport = { input: values.input ?? null, profile: config.profile, results: [], storyPairs: null };
+  const report: EvalReport = {
+    input: values.input ?? null,
+    profile: config.profile,
+    results: [],
+    storyPairs: null,
+  };
 
   if (values.input) {
     const items: LabeledMessage[] = [];
@@ -55,14 +72,18 @@ export async function evalCommand(argv: string[]): Promise<number> {
       try {
         const message = parseMessageLine(line);
         const gold = message.fields.cluster;
-        if (typeof gold !== 'string' && typeof gold !== 'number') throw new DoppelError('INVALID_MESSAGE', 'no "cluster" label');
+        if (typeof gold !== 'string' && typeof gold !== 'number')
+          throw new DoppelError('INVALID_MESSAGE', 'no "cluster" label');
         items.push({ message, gold: String(gold) });
       } catch (error) {
         if (!isDoppelError(error)) throw error;
         skipped++;
       }
     }
-    if (skipped > 0) process.stderr.write(`doppel eval: ${skipped} lines without a message or a "cluster" label were skipped\n`);
+    if (skipped > 0)
+      process.stderr.write(
+        `doppel eval: ${skipped} lines without a message or a "cluster" label were skipped\n`,
+      );
     const wanted = values.variants ? new Set(values.variants.split(',')) : null;
     for (const variant of evalVariants(config)) {
       if (wanted && !wanted.has(variant.name)) continue;
@@ -81,7 +102,11 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
   for await (const line of readLines(path)) {
     if (line.trim() === '') continue;
     n++;
-    const pair = JSON.parse(line) as { a: Record<string, unknown>; b: Record<string, unknown>; sameStory: boolean };
+    const pair = JSON.parse(line) as {
+      a: Record<string, unknown>;
+      b: Record<string, unknown>;
+      sameStory: boolean;
+    };
     const message = (m: Record<string, unknown>, side: string) =>
       parseMessageObject({ ...m, id: String(m.id ?? `pair${n}-${side}`) });
     pairs.push({ a: message(pair.a, 'a'), b: message(pair.b, 'b'), sameStory: Boolean(pair.sameStory) });
@@ -94,9 +119,13 @@ const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 export function formatReport(report: EvalReport): string {
   const lines: string[] = [];
   if (report.results.length > 0) {
-    lines.push(`doppel eval: ${report.input} (${report.results[0]!.messages} messages, profile ${report.profile})`);
+    lines.push(
+      `doppel eval: ${report.input} (${report.results[0]!.messages} messages, profile ${report.profile})`,
+    );
     lines.push('');
-    lines.push('| method | dup precision | dup recall | dup F1 | cluster P | cluster R | cluster F1 | ARI | HFM | separation | msg/s |');
+    lines.push(
+      '| method | dup precision | dup recall | dup F1 | cluster P | cluster R | cluster F1 | ARI | HFM | separation | msg/s |',
+    );
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of report.results) {
       lines.push(
@@ -107,11 +136,27 @@ export function formatReport(report: EvalReport): string {
     }
     lines.push('');
     for (const r of report.results) lines.push(`- ${r.name}: ${r.description}`);
+    const kinds = [...new Set(report.results.flatMap((r) => Object.keys(r.recallByKind)))].sort();
+    if (kinds.length > 0) {
+      lines.push('');
+      lines.push(`duplicate-level recall by variant kind:`);
+      lines.push('');
+      lines.push(`| method | ${kinds.join(' | ')} |`);
+      lines.push(`|---|${kinds.map(() => '---:').join('|')}|`);
+      for (const r of report.results) {
+        lines.push(`| ${r.name} | ${kinds.map((k) => f3(r.recallByKind[k]?.recall ?? null)).join(' | ')} |`);
+      }
+      lines.push(
+        `| (messages) | ${kinds.map((k) => String(report.results[0]?.recallByKind[k]?.messages ?? 0)).join(' | ')} |`,
+      );
+    }
   }
   if (report.storyPairs) {
     const s = report.storyPairs;
     lines.push('');
-    lines.push(`story pairs: ${s.pairs} judged pairs; accuracy ${f3(s.accuracy)}, precision ${f3(s.precision)}, recall ${f3(s.recall)}`);
+    lines.push(
+      `story pairs: ${s.pairs} judged pairs; accuracy ${f3(s.accuracy)}, precision ${f3(s.precision)}, recall ${f3(s.recall)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -35,7 +35,10 @@ function readMessage(path: string) {
   } catch (error) {
     throw new DoppelError('IO', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
-  const first = text.trim().startsWith('{') && !text.trim().includes('\n{') ? text : (text.split('\n').find((l) => l.trim() !== '') ?? '');
+  const first =
+    text.trim().startsWith('{') && !text.trim().includes('\n{')
+      ? text
+      : (text.split('\n').find((l) => l.trim() !== '') ?? '');
   let json: unknown;
   try {
     json = JSON.parse(first);
@@ -62,10 +65,18 @@ export async function explainCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${EXPLAIN_USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 2) throw new DoppelError('USAGE', 'explain takes two message files: A.json B.json');
-  const config = resolveDedupConfig(values.profile, values.config ? readConfigFile(values.config) : {}, values.config ?? 'profile');
+  if (positionals.length !== 2)
+    throw new DoppelError('USAGE', 'explain takes two message files: A.json B.json');
+  const config = resolveDedupConfig(
+    values.profile,
+    values.config ? readConfigFile(values.config) : {},
+    values.config ?? 'profile',
+  );
   await initHashing();
-  const signer = new SignatureEngine(config.signatures, LexiconSet.defaults(parseLexiconFlags(values.lexicon)));
+  const signer = new SignatureEngine(
+    config.signatures,
+    LexiconSet.defaults(parseLexiconFlags(values.lexicon)),
+  );
   const [a, b] = await Promise.all(positionals.map((p) => signMessage(readMessage(p), signer)));
   if (!a || !b) throw new DoppelError('INTERNAL', 'unreachable');
   const ra = signatureRecord(a.signatures, a.doc.lang);

@@ -3,6 +3,7 @@ import { isDoppelError } from '../errors.js';
 import { dedupCommand } from './dedup.js';
 import { evalCommand } from './eval.js';
 import { explainCommand } from './explain.js';
+import { generateCommand } from './generate.js';
 import { lexiconCommand } from './lexicon.js';
 import { signCommand } from './sign.js';
 
@@ -14,6 +15,7 @@ commands:
   dedup      a verdict per message (unique, duplicate, near_duplicate, invalid) and story clusters
   explain    why two messages are (or are not) duplicates: canonical texts, signatures, every similarity
   eval       precision, recall, ARI, HFM of the engine and of single-method baselines on labelled data
+  generate   the seeded near-duplicate benchmark generator (labelled variants of real texts)
   sign       signatures for each JSON Lines message (exact, SimHash, I-Match, MinHash)
   lexicon    build or inspect I-Match / idf lexicons
 
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   dedup: dedupCommand,
   eval: evalCommand,
   explain: explainCommand,
+  generate: generateCommand,
   sign: signCommand,
   lexicon: lexiconCommand,
 };

@@ -32,8 +32,10 @@ export const thresholdsSchema = z
     hammingMinJaccard: z.number().min(0).max(1),
     /** An equal I-Match signature counts when the Jaccard estimate is at least this. */
     imatchMinJaccard: z.number().min(0).max(1),
-    /** tf*idf cosine at or above which the level is met; null: cosine not used at this level. */
+    /** tf*idf cosine at or above which the level is met; null: cosine not used at this level... */
     cosine: z.number().min(0).max(1).nullable(),
+    /** ...when the Jaccard estimate is also at least this (shared word sequences, not only shared topic). */
+    cosineMinJaccard: z.number().min(0).max(1),
   })
   .strict();
 

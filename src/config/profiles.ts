@@ -16,10 +16,32 @@ const PROFILES: Record<ProfileName, unknown> = {
     profile: 'news',
     mode: 'tag',
     signatures: {},
-    index: { methods: ['exact', 'simhash', 'imatch', 'bands', 'topic'], maxBucketSize: 64, maxCandidates: 64, topicKeys: 5 },
+    index: {
+      methods: ['exact', 'simhash', 'imatch', 'bands', 'topic'],
+      maxBucketSize: 64,
+      maxCandidates: 64,
+      topicKeys: 5,
+    },
     decision: {
-      nearDuplicate: { jaccard: 0.5, hamming: 6, hammingMinJaccard: 0.2, imatchMinJaccard: 0.2, cosine: null },
-      story: { jaccard: 0.2, hamming: 12, hammingMinJaccard: 0.05, imatchMinJaccard: 0.05, cosine: 0.35 },
+      // Near-duplicate: Jaccard >= 0.4; or SimHash within 6 bits, or an equal I-Match signature, or
+      // tf*idf cosine >= 0.8, each with some shared word sequences (Jaccard >= 0.2 / 0.15).
+      nearDuplicate: {
+        jaccard: 0.4,
+        hamming: 6,
+        hammingMinJaccard: 0.2,
+        imatchMinJaccard: 0.2,
+        cosine: 0.8,
+        cosineMinJaccard: 0.15,
+      },
+      // Story: two reports of one event share their weighted vocabulary (cosine >= 0.35).
+      story: {
+        jaccard: 0.2,
+        hamming: 12,
+        hammingMinJaccard: 0.05,
+        imatchMinJaccard: 0.05,
+        cosine: 0.35,
+        cosineMinJaccard: 0,
+      },
       storyClustering: true,
       minTokensForNear: 8,
     },
@@ -30,10 +52,29 @@ const PROFILES: Record<ProfileName, unknown> = {
     profile: 'mail',
     mode: 'tag',
     signatures: { canonical: { mailCleanup: 'always' }, minhash: { shingleSize: 3 } },
-    index: { methods: ['exact', 'simhash', 'imatch', 'bands'], maxBucketSize: 128, maxCandidates: 64, topicKeys: 5 },
+    index: {
+      methods: ['exact', 'simhash', 'imatch', 'bands', 'topic'],
+      maxBucketSize: 128,
+      maxCandidates: 64,
+      topicKeys: 5,
+    },
     decision: {
-      nearDuplicate: { jaccard: 0.5, hamming: 6, hammingMinJaccard: 0.2, imatchMinJaccard: 0.2, cosine: null },
-      story: { jaccard: 0.3, hamming: 10, hammingMinJaccard: 0.1, imatchMinJaccard: 0.1, cosine: null },
+      nearDuplicate: {
+        jaccard: 0.5,
+        hamming: 6,
+        hammingMinJaccard: 0.2,
+        imatchMinJaccard: 0.2,
+        cosine: 0.8,
+        cosineMinJaccard: 0.15,
+      },
+      story: {
+        jaccard: 0.3,
+        hamming: 10,
+        hammingMinJaccard: 0.1,
+        imatchMinJaccard: 0.1,
+        cosine: null,
+        cosineMinJaccard: 0,
+      },
       storyClustering: true,
       minTokensForNear: 5,
     },

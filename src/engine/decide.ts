@@ -24,7 +24,14 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
   if (e.imatch && (e.jaccard === null || e.jaccard >= t.imatchMinJaccard)) {
     return { method: 'imatch', similarity: e.jaccard ?? 1 };
   }
-  if (t.cosine !== null && e.cosine !== null && e.cosine >= t.cosine) return { method: 'cosine', similarity: e.cosine };
+  if (
+    t.cosine !== null &&
+    e.cosine !== null &&
+    e.cosine >= t.cosine &&
+    (e.jaccard === null || e.jaccard >= t.cosineMinJaccard)
+  ) {
+    return { method: 'cosine', similarity: e.cosine };
+  }
   return null;
 }
 

@@ -61,6 +61,14 @@ export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
   };
 }
 
+interface Decided {
+  decision: Decision;
+  best: Scored | null;
+  candidates: number;
+  hot: number;
+  matches?: EngineVerdict['matches'];
+}
+
 interface Scored {
   candidate: Candidate;
   evidence: Evidence;
@@ -79,7 +87,11 @@ export class DedupEngine {
     readonly store: DedupStore,
     private readonly options: EngineOptions = {},
   ) {
-    this.keys = new KeyBuilder(config.signatures, new Set<IndexMethod>(config.index.methods), config.index.topicKeys);
+    this.keys = new KeyBuilder(
+      config.signatures,
+      new Set<IndexMethod>(config.index.methods),
+      config.index.topicKeys,
+    );
   }
 
   async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
@@ -105,21 +117,25 @@ export class DedupEngine {
     const results = await this.store.index(requests);
 
     const decisions: Decision[] = [];
-    const decisionOf = new Map<
-      string,
-      { decision: Decision; best: Scored | null; candidates: number; hot: number }
-    >();
+    const decisionOf = new Map<string, Decided>();
     results.forEach((result, r) => {
       if (result.status === 'decided') return;
       const request = requests[r] as IndexRequest;
       const { decision, best } = this.decide(request, result.seq, result.candidates);
       decisions.push(decision);
-      decisionOf.set(request.id, {
+      const decided: Decided = {
         decision,
         best,
         candidates: result.candidates.length,
         hot: result.hotBuckets,
-      });
+      };
+      if (this.options.collectEvidence) {
+        decided.matches = result.candidates.map((c) => ({
+          id: c.id,
+          evidence: compareRecords(request.record, c.record),
+        }));
+      }
+      decisionOf.set(request.id, decided);
     });
     const commits = await this.store.commit(decisions);
     const committed = new Map(commits.map((c) => [c.id, c]));
@@ -152,7 +168,7 @@ export class DedupEngine {
       }
       const d = decisionOf.get(id)!;
       const c = committed.get(id);
-      return this.toVerdict(
+      const out = this.toVerdict(
         d.decision,
         d.best,
         c?.clusterId ?? id,
@@ -161,6 +177,8 @@ export class DedupEngine {
         d.hot,
         false,
       );
+      if (d.matches) out.matches = d.matches;
+      return out;
     });
   }
 

@@ -52,9 +52,9 @@ export class KeyBuilder {
     const keys: IndexKey[] = [{ table: 'x', value: s.exact }];
     const m = this.methods;
     if (m.has('simhash') && s.simhash) {
-      simhashTableKeys(s.simhash, this.plan).forEach((key, t) =>
-        keys.push({ table: `s${t}`, value: hashString(key) }),
-      );
+      const tableKeys = simhashTableKeys(s.simhash, this.plan);
+      for (let t = 0; t < tableKeys.length; t++)
+        keys.push({ table: `s${t}`, value: hashString(tableKeys[t] as string) });
     }
     if (m.has('imatch')) {
       // 128-bit signatures: the first 64 bits are plenty for bucketing; verification compares all.
@@ -67,7 +67,8 @@ export class KeyBuilder {
       });
     }
     if (m.has('topic') && s.terms) {
-      for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', value: hex64(0, hash) });
+      for (const hash of heaviestTerms(s.terms, this.topicKeys))
+        keys.push({ table: 't', value: hex64(0, hash) });
     }
     if (m.has('lexical')) {
       if (s.lexical) keys.push({ table: 'l', value: s.lexical });

@@ -1,6 +1,6 @@
 import type { DedupConfig } from '../config/dedup.js';
-import { deepMerge } from '../config/profiles.js';
 import { dedupConfigSchema } from '../config/dedup.js';
+import { deepMerge } from '../config/profiles.js';
 import { parseConfig } from '../config/validate.js';
 import { DedupEngine, type EngineInput, type EngineVerdict } from '../engine/engine.js';
 import type { Evidence } from '../engine/types.js';
@@ -12,8 +12,8 @@ import { SignatureEngine } from '../signatures/compute.js';
 import { MemoryStore } from '../store/memory.js';
 import {
   adjustedRandIndex,
-  duplicateOfScores,
   type DuplicateOfScores,
+  duplicateOfScores,
   hfmAndSeparation,
   type PairwiseScores,
   pairwiseScores,
@@ -44,6 +44,8 @@ export interface EvalResult {
   duplicates: DuplicateOfScores;
   /** Final clusters (story clustering included) against gold clusters. */
   clusters: PairwiseScores & { ari: number };
+  /** Duplicate-level recall per kind of variant (the generator's "variant" field), when present. */
+  recallByKind: Record<string, { messages: number; found: number; recall: number }>;
   /** Zobel-Hoad HFM and separation of the variant's score over all verified candidate pairs. */
   hfm: number | null;
   lowestTrue: number | null;
@@ -56,12 +58,25 @@ const simhashScore = (e: Evidence) => (e.exact ? 1 : e.hamming === null ? null :
 
 /** Combined score for the profile rule: the strongest single similarity. */
 function combinedScore(e: Evidence): number | null {
-  const scores = [jaccardScore(e), simhashScore(e), e.imatch ? 1 : null].filter((x): x is number => x !== null);
+  const scores = [jaccardScore(e), simhashScore(e), e.imatch ? 1 : null].filter(
+    (x): x is number => x !== null,
+  );
   return scores.length === 0 ? null : Math.max(...scores);
 }
 
-function variant(base: DedupConfig, name: string, description: string, overrides: unknown, score: EvalVariant['score']): EvalVariant {
-  return { name, description, config: parseConfig(dedupConfigSchema, deepMerge(base, overrides), name), score };
+function variant(
+  base: DedupConfig,
+  name: string,
+  description: string,
+  overrides: unknown,
+  score: EvalVariant['score'],
+): EvalVariant {
+  return {
+    name,
+    description,
+    config: parseConfig(dedupConfigSchema, deepMerge(base, overrides), name),
+    score,
+  };
 }
 
 /**
@@ -78,7 +93,12 @@ export function evalVariants(base: DedupConfig): EvalVariant[] {
   });
   const noStory = { storyClustering: false };
   return [
-    { name: 'combined', description: `the ${base.profile} profile's rule`, config: base, score: combinedScore },
+    {
+      name: 'combined',
+      description: `the ${base.profile} profile's rule`,
+      config: base,
+      score: combinedScore,
+    },
     variant(
       base,
       'minhash-lsh',
@@ -130,7 +150,11 @@ export function evalVariants(base: DedupConfig): EvalVariant[] {
 }
 
 /** Runs one variant over the labelled stream, in order, on a fresh in-memory store. */
-export async function runVariant(items: readonly LabeledMessage[], v: EvalVariant, lexicons: LexiconSet): Promise<EvalResult> {
+export async function runVariant(
+  items: readonly LabeledMessage[],
+  v: EvalVariant,
+  lexicons: LexiconSet,
+): Promise<EvalResult> {
   const signer = new SignatureEngine(v.config.signatures, lexicons);
   const store = new MemoryStore(v.config.window, v.config.index);
   const engine = new DedupEngine(v.config, store, { collectEvidence: true });
@@ -168,14 +192,34 @@ export async function runVariant(items: readonly LabeledMessage[], v: EvalVarian
       if (score !== null) pairs.push({ a: verdict.id, b: m.id, score });
     }
   }
-  const decisions = verdicts.map((x) => (x.duplicateOf === undefined ? { id: x.id } : { id: x.id, duplicateOf: x.duplicateOf }));
+  const decisions = verdicts.map((x) =>
+    x.duplicateOf === undefined ? { id: x.id } : { id: x.id, duplicateOf: x.duplicateOf },
+  );
   const separation = hfmAndSeparation(pairs, gold);
+  const kindOf = new Map(
+    items.map((item) => [item.message.id, String(item.message.fields.variant ?? 'unlabelled')]),
+  );
+  const recallByKind: EvalResult['recallByKind'] = {};
+  const seenClusters = new Set<string>();
+  for (const x of verdicts) {
+    const cluster = gold.get(x.id)!;
+    if (seenClusters.has(cluster)) {
+      const kind = kindOf.get(x.id) ?? 'unlabelled';
+      const entry = recallByKind[kind] ?? { messages: 0, found: 0, recall: 0 };
+      recallByKind[kind] = entry;
+      entry.messages++;
+      if (x.duplicateOf !== undefined && gold.get(x.duplicateOf) === cluster) entry.found++;
+      entry.recall = entry.found / entry.messages;
+    }
+    seenClusters.add(cluster);
+  }
   return {
     name: v.name,
     description: v.description,
     messages: items.length,
     invalid,
     duplicates: duplicateOfScores(gold, decisions),
+    recallByKind,
     clusters: { ...pairwiseScores(gold, predicted), ari: adjustedRandIndex(gold, predicted) },
     ...separation,
     messagesPerSecond: items.length / seconds,

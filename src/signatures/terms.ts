@@ -59,7 +59,11 @@ export function termCosine(a: TermVector, b: TermVector): number {
 /** The `count` heaviest terms' hashes (the topic index keys). */
 export function heaviestTerms(v: TermVector, count: number): number[] {
   return [...v.hashes.keys()]
-    .sort((i, j) => (v.weights[j] as number) - (v.weights[i] as number) || (v.hashes[i] as number) - (v.hashes[j] as number))
+    .sort(
+      (i, j) =>
+        (v.weights[j] as number) - (v.weights[i] as number) ||
+        (v.hashes[i] as number) - (v.hashes[j] as number),
+    )
     .slice(0, count)
     .map((i) => v.hashes[i] as number);
 }

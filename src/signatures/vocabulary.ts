@@ -189,7 +189,9 @@ export class Vocabulary {
     }
     this.flags[slot] = flags;
     this.stemHash[slot] =
-      this.stemLength > 0 && word.length > this.stemLength ? stemHashOf(word.slice(0, this.stemLength)) : this.hashLo[slot]!;
+      this.stemLength > 0 && word.length > this.stemLength
+        ? stemHashOf(word.slice(0, this.stemLength))
+        : this.hashLo[slot]!;
     this.stamp[slot] = 0;
     this.words++;
     return slot;

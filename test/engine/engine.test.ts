@@ -48,7 +48,13 @@ describe('DedupEngine', () => {
       await input('d', edited, 30),
       await input('e', other, 40),
     ]);
-    expect(v.map((x) => x.verdict)).toEqual(['unique', 'near_duplicate', 'duplicate', 'near_duplicate', 'unique']);
+    expect(v.map((x) => x.verdict)).toEqual([
+      'unique',
+      'near_duplicate',
+      'duplicate',
+      'near_duplicate',
+      'unique',
+    ]);
     expect(v.slice(1, 4).map((x) => x.duplicateOf)).toEqual(['a', 'a', 'a']);
     expect(new Set(v.slice(0, 4).map((x) => x.clusterId))).toEqual(new Set(['a']));
     expect(v[4]!.clusterId).toBe('e');
@@ -63,7 +69,12 @@ describe('DedupEngine', () => {
       await input('c', other, 2),
       await input('d', story, 3),
     ];
-    const one = (await engine().processBatch(inputs)).map((v) => [v.id, v.verdict, v.clusterId, v.duplicateOf]);
+    const one = (await engine().processBatch(inputs)).map((v) => [
+      v.id,
+      v.verdict,
+      v.clusterId,
+      v.duplicateOf,
+    ]);
     const e = engine();
     const split = [];
     for (const i of inputs) split.push(...(await e.processBatch([i])));
@@ -75,7 +86,13 @@ describe('DedupEngine', () => {
     await e.processBatch([await input('a', story), await input('b', `${story} Read more.`, 1)]);
     const stats = await e.store.stats();
     const [again] = await e.processBatch([await input('b', other, 2)]);
-    expect(again).toMatchObject({ id: 'b', verdict: 'near_duplicate', clusterId: 'a', duplicateOf: 'a', replay: true });
+    expect(again).toMatchObject({
+      id: 'b',
+      verdict: 'near_duplicate',
+      clusterId: 'a',
+      duplicateOf: 'a',
+      replay: true,
+    });
     expect(await e.store.stats()).toMatchObject({ messages: stats.messages, buckets: stats.buckets });
   });
 

@@ -6,9 +6,10 @@ import type { Decision, DedupStore, IndexRequest, SignatureRecord } from '../../
  * The store conformance suite: every DedupStore implementation (memory, Redis) must pass it
  * unchanged, as BullMQ runs one adapter suite against each backend.
  */
-export interface StoreFactory {
-  (window: WindowConfig, limits: Pick<IndexConfig, 'maxBucketSize' | 'maxCandidates'>): Promise<DedupStore>;
-}
+export type StoreFactory = (
+  window: WindowConfig,
+  limits: Pick<IndexConfig, 'maxBucketSize' | 'maxCandidates'>,
+) => Promise<DedupStore>;
 
 const HOUR = 3_600_000;
 const WINDOW: WindowConfig = { windowMs: 10 * HOUR, generationMs: HOUR, maxMessages: 0 };
@@ -32,10 +33,21 @@ export function record(exact: string, overrides: Partial<SignatureRecord> = {}):
 }
 
 export function request(id: string, keys: string[], ts = T0, exact = id): IndexRequest {
-  return { id, ts, keys: keys.map((k) => ({ table: k.split('=')[0]!, value: k.split('=')[1]!.padStart(16, '0') })), record: record(exact) };
+  return {
+    id,
+    ts,
+    keys: keys.map((k) => ({ table: k.split('=')[0]!, value: k.split('=')[1]!.padStart(16, '0') })),
+    record: record(exact),
+  };
 }
 
-function decision(id: string, seq: number, joins: string[] = [], ts = T0, verdict: Decision['verdict'] = joins.length ? 'near_duplicate' : 'unique'): Decision {
+function decision(
+  id: string,
+  seq: number,
+  joins: string[] = [],
+  ts = T0,
+  verdict: Decision['verdict'] = joins.length ? 'near_duplicate' : 'unique',
+): Decision {
   const d: Decision = { id, seq, ts, verdict, joins };
   if (joins.length) d.duplicateOf = joins[0]!;
   return d;
@@ -87,7 +99,11 @@ export function storeConformance(name: string, factory: StoreFactory): void {
 
     it('ranks candidates by shared buckets, then age, and caps them', async () => {
       await open(WINDOW, { maxBucketSize: 100, maxCandidates: 2 });
-      await store.index([request('one', ['b0=1']), request('two', ['b0=1', 'b1=2']), request('three', ['b0=1'])]);
+      await store.index([
+        request('one', ['b0=1']),
+        request('two', ['b0=1', 'b1=2']),
+        request('three', ['b0=1']),
+      ]);
       const [r] = await store.index([request('q', ['b0=1', 'b1=2'])]);
       if (r?.status !== 'new') throw new Error('expected new');
       expect(r.candidates.map((c) => c.id)).toEqual(['two', 'one']);
@@ -99,7 +115,10 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       await store.commit([decision('a', a.seq)]);
       const before = await store.stats();
       const [again] = await store.index([request('a', ['b0=1', 'b9=9'])]);
-      expect(again).toMatchObject({ status: 'decided', verdict: { id: 'a', verdict: 'unique', clusterId: 'a', seq: a.seq } });
+      expect(again).toMatchObject({
+        status: 'decided',
+        verdict: { id: 'a', verdict: 'unique', clusterId: 'a', seq: a.seq },
+      });
       const after = await store.stats();
       expect(after.messages).toBe(before.messages);
       expect(after.buckets).toBe(before.buckets);
@@ -143,7 +162,11 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     });
 
     it('creates, grows and merges clusters; the older cluster keeps its id', async () => {
-      const rs = await store.index([request('a', ['b0=1']), request('b', ['b0=2']), request('c', ['b0=1', 'b0=2'])]);
+      const rs = await store.index([
+        request('a', ['b0=1']),
+        request('b', ['b0=2']),
+        request('c', ['b0=1', 'b0=2']),
+      ]);
       const seqs = rs.map((r) => (r.status === 'decided' ? -1 : r.seq));
       const [ca, cb] = await store.commit([decision('a', seqs[0]!), decision('b', seqs[1]!)]);
       expect(ca).toMatchObject({ clusterId: 'a', events: [{ type: 'created', clusterId: 'a', size: 1 }] });
@@ -154,7 +177,11 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(cc!.events[0]).toMatchObject({ clusterId: 'a', mergedFrom: ['b'] });
       expect(await store.resolveCluster('b')).toBe('a');
       expect(await store.cluster('b')).toMatchObject({ id: 'a', size: 3, representative: 'a' });
-      expect(await store.verdict('c')).toMatchObject({ clusterId: 'a', verdict: 'near_duplicate', duplicateOf: 'b' });
+      expect(await store.verdict('c')).toMatchObject({
+        clusterId: 'a',
+        verdict: 'near_duplicate',
+        duplicateOf: 'b',
+      });
     });
 
     it('lets a message join the cluster of an earlier, still undecided message', async () => {

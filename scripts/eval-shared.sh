@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Quality on real text: generates the near-duplicate benchmarks from ../shared/data with fixed
+# seeds and runs doppel eval on each (the profile's combined rule and single-method baselines).
+# Output: markdown tables (docs/quality.md records a run). Needs a build (npm run build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${DOPPEL_SHARED_DATA:-../shared/data}
+if [ ! -f "$DATA/README.md" ]; then
+  echo "eval:shared needs ../shared/data (looked in $DATA); set DOPPEL_SHARED_DATA" >&2
+  exit 2
+fi
+OUT=${EVAL_OUT:-.tmp/eval}
+mkdir -p "$OUT"
+doppel() { node bin/doppel.js "$@"; }
+
+doppel generate --seed 42 --variants 4 --story-pairs "$DATA/story-pairs.jsonl" "$DATA/news-ru.jsonl" "$DATA/news-en.jsonl" > "$OUT/news-ruen-s42.jsonl"
+doppel generate --seed 7 --variants 4 --story-pairs "$DATA/story-pairs.jsonl" "$DATA/news-ru.jsonl" "$DATA/news-en.jsonl" > "$OUT/news-ruen-s7.jsonl"
+doppel generate --seed 7 --variants 4 "$DATA/news-fa.jsonl" > "$OUT/news-fa-s7.jsonl"
+doppel generate --seed 7 --variants 4 "$DATA/mail-en.jsonl" > "$OUT/mail-en-s7.jsonl"
+
+echo "### Russian + English news, seed 42 (thresholds were tuned on this set), with story-pair hard negatives"
+doppel eval --profile news --input "$OUT/news-ruen-s42.jsonl"
+echo
+echo "### Russian + English news, seed 7 (held out), with story-pair hard negatives"
+doppel eval --profile news --input "$OUT/news-ruen-s7.jsonl"
+echo
+echo "### Persian news, seed 7"
+doppel eval --profile news --input "$OUT/news-fa-s7.jsonl"
+echo
+echo "### English mail (SpamAssassin), mail profile, seed 7"
+doppel eval --profile mail --input "$OUT/mail-en-s7.jsonl"
+echo
+echo "### Story level: judged same-story pairs (news profile)"
+doppel eval --profile news --pairs "$DATA/story-pairs.jsonl"
