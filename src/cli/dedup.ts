@@ -91,7 +91,8 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     if (!values.quiet && now - lastProgress > 5000) {
       lastProgress = now;
       process.stderr.write(
-        `doppel dedup: ${tally.messages} messages, ${Math.round(tally.messages / ((now - started) / 1000))}/s\n`,
+        `doppel dedup: ${tally.messages} messages, ${Math.round(tally.messages / ((now - started) / 1000))}/s, ` +
+          `RSS ${Math.round(process.memoryUsage.rss() / 1048576)} MB\n`,
       );
     }
   };
@@ -128,7 +129,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
-          `${stats.hotBucketEvents} hot-bucket skips; ${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s\n`,
+          `${stats.hotBucketEvents} hot-bucket skips; ${stats.messages} messages in the window; ` +
+          `${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s; ` +
+          `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
       );
     }
   }

@@ -43,8 +43,16 @@ export class LineWriter {
     this.size = 0;
     if (!this.stream.write(data)) {
       await new Promise<void>((resolve, reject) => {
-        this.stream.once('drain', resolve);
-        this.stream.once('error', reject);
+        const onError = (error: Error) => {
+          this.stream.off('drain', onDrain);
+          reject(error);
+        };
+        const onDrain = () => {
+          this.stream.off('error', onError);
+          resolve();
+        };
+        this.stream.once('drain', onDrain);
+        this.stream.once('error', onError);
       });
     }
   }

@@ -19,7 +19,7 @@ const PROFILES: Record<ProfileName, unknown> = {
     index: {
       methods: ['exact', 'simhash', 'imatch', 'bands', 'topic'],
       maxBucketSize: 64,
-      maxCandidates: 64,
+      maxCandidates: 24,
       topicKeys: 5,
     },
     decision: {
@@ -55,7 +55,7 @@ const PROFILES: Record<ProfileName, unknown> = {
     index: {
       methods: ['exact', 'simhash', 'imatch', 'bands', 'topic'],
       maxBucketSize: 128,
-      maxCandidates: 64,
+      maxCandidates: 24,
       topicKeys: 5,
     },
     decision: {

@@ -1,7 +1,6 @@
 import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import type { SignedMessage } from '../pipeline/sign.js';
 import type { Signatures } from '../signatures/compute.js';
-import { simhashHex } from '../signatures/simhash.js';
 import { matchLevel } from './decide.js';
 import { KeyBuilder } from './keys.js';
 import type {
@@ -51,7 +50,7 @@ export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
     lang,
     tokens: s.tokens,
     exact: s.exact,
-    simhash: s.simhash ? simhashHex(s.simhash) : null,
+    simhash: s.simhash,
     minhash: s.minhash,
     imatch: s.imatch.map((sig) => `${sig.lexicon}:${sig.hash}`),
     lexical: s.lexical,

@@ -1,9 +1,9 @@
 import type { IndexMethod } from '../config/dedup.js';
 import type { SignatureConfig } from '../config/signatures.js';
-import { combine64, hex64, parseHex64, type U64 } from '../hash/mix.js';
+import { hex64, parseHex64 } from '../hash/mix.js';
 import type { Signatures } from '../signatures/compute.js';
-import { minhashBandKeys } from '../signatures/minhash.js';
-import { type BlockTablePlan, blockTablePlan, simhashTableKeys } from '../signatures/simhash.js';
+import { minhashBandHashes } from '../signatures/minhash.js';
+import { type BlockTablePlan, blockTablePlan, simhashTableHashes } from '../signatures/simhash.js';
 import { heaviestTerms } from '../signatures/terms.js';
 
 /**
@@ -13,8 +13,8 @@ import { heaviestTerms } from '../signatures/terms.js';
  */
 export interface IndexKey {
   table: string;
-  /** 16 hex digits. */
-  value: string;
+  hi: number;
+  lo: number;
 }
 
 /** Tables of each method: `x` exact; `s<t>` SimHash table t; `i<k>` I-Match lexicon k; `m` mega-shingles; `b<t>` band t; `t` topic terms; `l`, `ls`, `lh` lexical, longest and heaviest sentences. */
@@ -37,6 +37,24 @@ export function methodOfTable(table: string): IndexMethod {
   }
 }
 
+export function keyHex(key: IndexKey): string {
+  return hex64(key.hi, key.lo);
+}
+
+/**
+ * 31 bits of a key for in-memory maps: a small integer V8 stores unboxed (a 53-bit key was a heap
+ * number per bucket). Two keys of one table that collide on 31 bits only share a bucket, which
+ * adds a candidate that verification then rejects; no match is ever lost.
+ */
+export function keyNumber(key: IndexKey): number {
+  return (key.lo ^ Math.imul(key.hi, 0x9e3779b1)) >>> 1;
+}
+
+function fromHex(table: string, hex: string): IndexKey {
+  const { hi, lo } = parseHex64(hex.length > 16 ? hex.slice(0, 16) : hex);
+  return { table, hi, lo };
+}
+
 export class KeyBuilder {
   private readonly plan: BlockTablePlan;
 
@@ -49,52 +67,29 @@ export class KeyBuilder {
   }
 
   keys(s: Signatures): IndexKey[] {
-    const keys: IndexKey[] = [{ table: 'x', value: s.exact }];
+    const keys: IndexKey[] = [fromHex('x', s.exact)];
     const m = this.methods;
     if (m.has('simhash') && s.simhash) {
-      const tableKeys = simhashTableKeys(s.simhash, this.plan);
-      for (let t = 0; t < tableKeys.length; t++)
-        keys.push({ table: `s${t}`, value: hashString(tableKeys[t] as string) });
+      const tables = simhashTableHashes(s.simhash, this.plan);
+      for (let t = 0; t < tables.length; t++)
+        keys.push({ table: `s${t}`, ...(tables[t] as { hi: number; lo: number }) });
     }
-    if (m.has('imatch')) {
-      // 128-bit signatures: the first 64 bits are plenty for bucketing; verification compares all.
-      for (const sig of s.imatch) keys.push({ table: `i${sig.lexicon}`, value: sig.hash.slice(0, 16) });
-    }
-    if (m.has('mega') && s.broder) for (const mega of s.broder.mega) keys.push({ table: 'm', value: mega });
+    // 128-bit I-Match signatures: the first 64 bits are plenty for bucketing; verification compares all.
+    if (m.has('imatch')) for (const sig of s.imatch) keys.push(fromHex(`i${sig.lexicon}`, sig.hash));
+    if (m.has('mega') && s.broder) for (const mega of s.broder.mega) keys.push(fromHex('m', mega));
     if (m.has('bands') && s.minhash) {
-      minhashBandKeys(s.minhash, this.config.minhash).forEach((key, t) => {
-        keys.push({ table: `b${t}`, value: key.slice(key.indexOf(':') + 1) });
-      });
+      const bands = minhashBandHashes(s.minhash, this.config.minhash);
+      for (let t = 0; t < bands.length; t++)
+        keys.push({ table: `b${t}`, ...(bands[t] as { hi: number; lo: number }) });
     }
     if (m.has('topic') && s.terms) {
-      for (const hash of heaviestTerms(s.terms, this.topicKeys))
-        keys.push({ table: 't', value: hex64(0, hash) });
+      for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', hi: 0, lo: hash });
     }
     if (m.has('lexical')) {
-      if (s.lexical) keys.push({ table: 'l', value: s.lexical });
-      if (s.longest) keys.push({ table: 'ls', value: s.longest });
-      if (s.heaviest) keys.push({ table: 'lh', value: s.heaviest });
+      if (s.lexical) keys.push(fromHex('l', s.lexical));
+      if (s.longest) keys.push(fromHex('ls', s.longest));
+      if (s.heaviest) keys.push(fromHex('lh', s.heaviest));
     }
     return keys;
   }
-}
-
-/** A short string key (SimHash block values) as 64 bits: FNV-1a then two fmix-style rounds. */
-function hashString(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  const out: U64 = { hi: 0, lo: 0 };
-  combine64(a >>> 0, b >>> 0, text.length, 0x6b657973, out); // "keys"
-  return hex64(out.hi, out.lo);
-}
-
-/** 52 bits of a key value as a JavaScript number (exact in a double), for in-memory maps. */
-export function keyNumber(value: string): number {
-  const { hi, lo } = parseHex64(value);
-  return (hi & 0xfffff) * 0x100000000 + lo;
 }

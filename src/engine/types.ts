@@ -1,3 +1,4 @@
+import type { Fingerprint64 } from '../signatures/simhash.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { IndexKey } from './keys.js';
 
@@ -9,8 +10,8 @@ export interface SignatureRecord {
   lang: string;
   tokens: number;
   exact: string;
-  /** SimHash-64 as 16 hex digits. */
-  simhash: string | null;
+  /** SimHash-64. */
+  simhash: Fingerprint64 | null;
   /** The min-hash vector (84 values by default). */
   minhash: Uint32Array | null;
   /** I-Match signatures as `<lexicon index>:<32 hex>`. */

@@ -1,37 +1,44 @@
-import { hamming64, parseHex64 } from '../hash/mix.js';
+import { hamming64 } from '../hash/mix.js';
 import { termCosine } from '../signatures/terms.js';
 import type { Evidence, SignatureRecord } from './types.js';
 
 /**
  * Every comparison between a message and one candidate, from their stored signatures. Candidates
  * come from shared buckets, which only say "maybe": this is the true evidence (Hamming distance,
- * Jaccard estimate, I-Match and lexical equality).
+ * Jaccard estimate, I-Match and lexical equality, tf*idf cosine). Runs up to maxCandidates times
+ * per message, so it allocates nothing but the result.
  */
 export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence {
-  let hamming: number | null = null;
-  if (a.simhash && b.simhash) {
-    const x = parseHex64(a.simhash);
-    const y = parseHex64(b.simhash);
-    hamming = hamming64(x.hi, x.lo, y.hi, y.lo);
-  }
+  const hamming =
+    a.simhash && b.simhash ? hamming64(a.simhash.hi, a.simhash.lo, b.simhash.hi, b.simhash.lo) : null;
   let jaccard: number | null = null;
-  if (a.minhash && b.minhash && a.minhash.length === b.minhash.length && a.minhash.length > 0) {
+  const ma = a.minhash;
+  const mb = b.minhash;
+  if (ma && mb && ma.length === mb.length && ma.length > 0) {
     let equal = 0;
-    for (let i = 0; i < a.minhash.length; i++) if (a.minhash[i] === b.minhash[i]) equal++;
-    jaccard = Math.round((equal / a.minhash.length) * 10_000) / 10_000;
+    for (let i = 0; i < ma.length; i++) if (ma[i] === mb[i]) equal++;
+    jaccard = Math.round((equal / ma.length) * 10_000) / 10_000;
   }
+  // At most 1 + K signatures a side: a nested loop beats building a Set.
   let imatch = false;
-  if (a.imatch.length > 0 && b.imatch.length > 0) {
-    const mine = new Set(a.imatch);
-    imatch = b.imatch.some((s) => mine.has(s));
+  for (let i = 0; i < a.imatch.length && !imatch; i++) {
+    for (let j = 0; j < b.imatch.length; j++) {
+      if (a.imatch[i] === b.imatch[j]) {
+        imatch = true;
+        break;
+      }
+    }
   }
-  const same = (x: string | null, y: string | null) => (x !== null && x === y ? 1 : 0);
+  let lexical = 0;
+  if (a.lexical !== null && a.lexical === b.lexical) lexical++;
+  if (a.longest !== null && a.longest === b.longest) lexical++;
+  if (a.heaviest !== null && a.heaviest === b.heaviest) lexical++;
   return {
     exact: a.exact === b.exact,
     hamming,
     jaccard,
     imatch,
-    lexical: same(a.lexical, b.lexical) + same(a.longest, b.longest) + same(a.heaviest, b.heaviest),
+    lexical,
     cosine: a.terms && b.terms ? Math.round(termCosine(a.terms, b.terms) * 10_000) / 10_000 : null,
   };
 }

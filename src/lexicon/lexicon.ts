@@ -93,6 +93,22 @@ export class Lexicon {
   }
 
   /** Words the I-Match ratio is taken over: lexicon-eligible by length. */
+  /**
+   * Everything the signature engine needs about a word, from one map lookup: idf (unknownIdf when
+   * absent), primary-lexicon membership and secondary rank (-1 when not in B).
+   */
+  describe(word: string): { idf: number; primary: boolean; secondaryRank: number } {
+    const idf = this.idfByWord.get(word);
+    if (idf === undefined) return { idf: this.unknownIdf, primary: false, secondaryRank: -1 };
+    const p = this.primary;
+    const inLength = word.length >= p.minWordLength && word.length <= p.maxWordLength;
+    return {
+      idf,
+      primary: inLength && idf >= p.idfLo && idf <= p.idfHi,
+      secondaryRank: inLength && idf > p.idfHi ? (this.secondaryRank.get(word) ?? -1) : -1,
+    };
+  }
+
   isEligible(word: string): boolean {
     return word.length >= this.primary.minWordLength && word.length <= this.primary.maxWordLength;
   }

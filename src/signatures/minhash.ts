@@ -157,17 +157,20 @@ function littleEndianBytes(bytes: Uint8Array, offset: number, length: number): U
  * General LSH banding: band t hashes min-hashes [t*r, (t+1)*r). A pair with Jaccard J shares at
  * least one band with probability 1 - (1 - J^r)^b; 20 x 4 puts the 50% point near J = 0.47.
  */
-export function minhashBandKeys(mins: Uint32Array, config: Pick<MinhashConfig, 'bands' | 'rows'>): string[] {
-  const keys: string[] = [];
-  const acc: U64 = { hi: 0, lo: 0 };
+export function minhashBandHashes(mins: Uint32Array, config: Pick<MinhashConfig, 'bands' | 'rows'>): U64[] {
+  const keys: U64[] = [];
   for (let t = 0; t < config.bands; t++) {
-    acc.hi = fmix32(t + 0x62616e64); // "band"
-    acc.lo = t;
+    const acc: U64 = { hi: fmix32(t + 0x62616e64), lo: t }; // "band"
     for (let r = 0; r < config.rows; r++)
       combine64(acc.hi, acc.lo, mins[t * config.rows + r] as number, r, acc);
-    keys.push(`${t}:${hex64(acc.hi, acc.lo)}`);
+    keys.push(acc);
   }
   return keys;
+}
+
+/** Band keys as `<band>:<16 hex>` strings. */
+export function minhashBandKeys(mins: Uint32Array, config: Pick<MinhashConfig, 'bands' | 'rows'>): string[] {
+  return minhashBandHashes(mins, config).map((k, t) => `${t}:${hex64(k.hi, k.lo)}`);
 }
 
 /** Share of equal min-hashes: an unbiased estimate of the Jaccard similarity of the shingle sets. */

@@ -207,7 +207,22 @@ function bitsAt(fp: Fingerprint64, start: number, length: number): number {
   return (hiPart * 2 ** loLen + loPart) >>> 0;
 }
 
-/** One key per table: "<table>:<block values in base 36>". */
+/** One 64-bit key per table: the table index and its blocks' bits, mixed. */
+export function simhashTableHashes(fp: Fingerprint64, plan: BlockTablePlan): U64[] {
+  const keys: U64[] = [];
+  for (let t = 0; t < plan.tables.length; t++) {
+    const acc: U64 = { hi: 0x73696d68, lo: t }; // "simh"
+    const table = plan.tables[t] as readonly number[];
+    for (let j = 0; j < table.length; j++) {
+      const block = plan.blocks[table[j] as number] as { start: number; length: number };
+      combine64(acc.hi, acc.lo, bitsAt(fp, block.start, block.length), table[j] as number, acc);
+    }
+    keys.push(acc);
+  }
+  return keys;
+}
+
+/** One key per table: "<table>:<block values in base 36>" (readable; tests and explanations). */
 export function simhashTableKeys(fp: Fingerprint64, plan: BlockTablePlan): string[] {
   const keys: string[] = [];
   for (let t = 0; t < plan.tables.length; t++) {

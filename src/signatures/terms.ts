@@ -12,30 +12,113 @@ export interface TermVector {
   weights: Float32Array;
 }
 
+// Scratch buffers reused across documents (one signature engine per thread): typed-array
+// allocation per document cost more than the arithmetic.
+let tableKey = new Uint32Array(1024);
+let tableIndex = new Int32Array(1024);
+let termKey = new Uint32Array(512);
+let termTf = new Uint32Array(512);
+let termIdf = new Float64Array(512);
+let termWeight = new Float64Array(512);
+let order = new Int32Array(512);
+
+/** Sorts order[from, to) by term hash; the ranges are at most `size` (32) long. */
+function insertionSortByKey(o: Int32Array, from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const v = o[i] as number;
+    const key = termKey[v] as number;
+    let j = i - 1;
+    while (j >= from && (termKey[o[j] as number] as number) > key) {
+      o[j + 1] = o[j] as number;
+      j--;
+    }
+    o[j + 1] = v;
+  }
+}
+
+function ensureCapacity(n: number, tableSize: number): void {
+  if (tableKey.length < tableSize) {
+    tableKey = new Uint32Array(tableSize);
+    tableIndex = new Int32Array(tableSize);
+  }
+  if (termKey.length < n) {
+    termKey = new Uint32Array(2 * n);
+    termTf = new Uint32Array(2 * n);
+    termIdf = new Float64Array(2 * n);
+    termWeight = new Float64Array(2 * n);
+    order = new Int32Array(2 * n);
+  }
+}
+
 export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): TermVector | null {
   const { flags, idf, stemHash } = vocab;
-  // Words of one stem (Russian and Ukrainian inflections) are one term: tf summed, highest idf.
-  const terms = new Map<number, { tf: number; idf: number }>();
+  const stamp = vocab.beginDocument();
+  const distinct: number[] = [];
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i] as number;
     const f = flags[slot] as number;
     if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
-    const key = stemHash[slot] as number;
-    const term = terms.get(key);
-    if (term) {
-      term.tf++;
-      if ((idf[slot] as number) > term.idf) term.idf = idf[slot] as number;
-    } else terms.set(key, { tf: 1, idf: idf[slot] as number });
+    if (vocab.count(slot, stamp) === 1) distinct.push(slot);
   }
-  if (terms.size === 0) return null;
-  const scored = [...terms].map(([hash, t]) => ({ hash, w: (1 + Math.log(t.tf)) * t.idf }));
-  // Heaviest first; ties by hash so that the choice never depends on word order.
-  scored.sort((a, b) => b.w - a.w || a.hash - b.hash);
-  const top = scored.slice(0, size).sort((a, b) => a.hash - b.hash);
+  const n = distinct.length;
+  if (n === 0) return null;
+  // Words of one stem (Russian and Ukrainian inflections) are one term: tf summed, highest idf.
+  // An open-addressing table keyed by the stem hash merges them without a Map.
+  let tableSize = 16;
+  while (tableSize < 2 * n) tableSize <<= 1;
+  ensureCapacity(n, tableSize);
+  const mask = tableSize - 1;
+  tableIndex.fill(-1, 0, tableSize);
+  let terms = 0;
+  for (const slot of distinct) {
+    const key = stemHash[slot] as number;
+    let at = (key ^ (key >>> 16)) & mask;
+    while ((tableIndex[at] as number) >= 0 && tableKey[at] !== key) at = (at + 1) & mask;
+    const t = tableIndex[at] as number;
+    const tf = vocab.tf[slot] as number;
+    const wordIdf = idf[slot] as number;
+    if (t < 0) {
+      tableIndex[at] = terms;
+      tableKey[at] = key;
+      termKey[terms] = key;
+      termTf[terms] = tf;
+      termIdf[terms] = wordIdf;
+      terms++;
+    } else {
+      termTf[t] = (termTf[t] as number) + tf;
+      if (wordIdf > (termIdf[t] as number)) termIdf[t] = wordIdf;
+    }
+  }
+  for (let t = 0; t < terms; t++) {
+    const tf = termTf[t] as number;
+    termWeight[t] = (tf === 1 ? 1 : 1 + Math.log(tf)) * (termIdf[t] as number);
+  }
+  // The `size` heaviest terms; at the cut, lower hashes first, so word order never matters. The
+  // cut comes from a native numeric sort: a comparator sort of ~150 terms cost more than the rest.
+  const count = Math.min(size, terms);
+  let chosen = 0;
+  if (terms <= size) for (let t = 0; t < terms; t++) order[chosen++] = t;
+  else {
+    const cut = termWeight.slice(0, terms).sort()[terms - size] as number;
+    for (let t = 0; t < terms; t++) if ((termWeight[t] as number) > cut) order[chosen++] = t;
+    const tiedFrom = chosen;
+    for (let t = 0; t < terms; t++) if (termWeight[t] === cut) order[chosen++] = t;
+    insertionSortByKey(order, tiedFrom, chosen);
+    chosen = count;
+  }
+  insertionSortByKey(order, 0, chosen);
+  const top = order.subarray(0, count);
   let norm = 0;
-  for (const t of top) norm += t.w * t.w;
+  for (let i = 0; i < count; i++) norm += (termWeight[top[i] as number] as number) ** 2;
   norm = Math.sqrt(norm) || 1;
-  return { hashes: Uint32Array.from(top, (t) => t.hash), weights: Float32Array.from(top, (t) => t.w / norm) };
+  const hashes = new Uint32Array(count);
+  const weights = new Float32Array(count);
+  for (let i = 0; i < count; i++) {
+    const t = top[i] as number;
+    hashes[i] = termKey[t] as number;
+    weights[i] = (termWeight[t] as number) / norm;
+  }
+  return { hashes, weights };
 }
 
 /** Cosine of two unit term vectors (sorted by hash): the sum of products of shared terms. */
@@ -56,14 +139,21 @@ export function termCosine(a: TermVector, b: TermVector): number {
   return Math.min(1, dot);
 }
 
-/** The `count` heaviest terms' hashes (the topic index keys). */
+/** The `count` heaviest terms' hashes (the topic index keys); ties: lower hash first. */
 export function heaviestTerms(v: TermVector, count: number): number[] {
-  return [...v.hashes.keys()]
-    .sort(
-      (i, j) =>
-        (v.weights[j] as number) - (v.weights[i] as number) ||
-        (v.hashes[i] as number) - (v.hashes[j] as number),
-    )
-    .slice(0, count)
-    .map((i) => v.hashes[i] as number);
+  const picked: number[] = [];
+  const n = v.hashes.length;
+  const better = (i: number, j: number) =>
+    (v.weights[i] as number) > (v.weights[j] as number) ||
+    (v.weights[i] === v.weights[j] && (v.hashes[i] as number) < (v.hashes[j] as number));
+  // Selection into a short sorted list: count is small (5), n at most the vector size (32).
+  for (let i = 0; i < n; i++) {
+    let at = picked.length;
+    while (at > 0 && better(i, picked[at - 1] as number)) at--;
+    if (at < count) {
+      picked.splice(at, 0, i);
+      if (picked.length > count) picked.pop();
+    }
+  }
+  return picked.map((i) => v.hashes[i] as number);
 }

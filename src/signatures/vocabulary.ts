@@ -53,7 +53,7 @@ export class Vocabulary {
   constructor(
     readonly lexicon: Lexicon | null,
     private readonly stopWords: ReadonlySet<string>,
-    private readonly capacity = 1 << 18,
+    private readonly capacity = 1 << 20,
     /** Longest stem kept for story terms (0 = whole word). */
     private readonly stemLength = 0,
   ) {}
@@ -179,10 +179,11 @@ export class Vocabulary {
     if (this.stopWords.has(word)) flags |= FLAG_STOP;
     if (hasLetter(word)) flags |= FLAG_LETTER;
     if (lexicon) {
-      if (lexicon.isPrimary(word)) flags |= FLAG_PRIMARY;
+      const info = lexicon.describe(word);
+      if (info.primary) flags |= FLAG_PRIMARY;
       if (lexicon.isEligible(word)) flags |= FLAG_ELIGIBLE;
-      this.idf[slot] = lexicon.idf(word);
-      this.secondaryRank[slot] = lexicon.secondaryRankOf(word);
+      this.idf[slot] = info.idf;
+      this.secondaryRank[slot] = info.secondaryRank;
     } else {
       this.idf[slot] = 1;
       this.secondaryRank[slot] = -1;

@@ -35,15 +35,38 @@ interface ClusterRecord {
   mergedInto: string | null;
 }
 
+/**
+ * The `limit` best candidates: most shared buckets first, then oldest (the likeliest matches and
+ * the earliest ones). A histogram of hit counts finds the cut without sorting every hit.
+ */
+export function rankCandidates(hits: ReadonlyMap<number, number>, limit: number): Array<[number, number]> {
+  let chosen: Array<[number, number]>;
+  if (hits.size <= limit) chosen = [...hits.entries()];
+  else {
+    let maxHits = 0;
+    for (const h of hits.values()) if (h > maxHits) maxHits = h;
+    const histogram = new Int32Array(maxHits + 1);
+    for (const h of hits.values()) histogram[h] = (histogram[h] as number) + 1;
+    let cut = maxHits;
+    let above = 0;
+    while (cut > 0 && above + (histogram[cut] as number) < limit) above += histogram[cut--] as number;
+    chosen = [];
+    for (const entry of hits) if (entry[1] >= cut) chosen.push(entry);
+  }
+  chosen.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return chosen.length > limit ? chosen.slice(0, limit) : chosen;
+}
+
 interface Generation {
-  /** table -> bucket key (52 bits) -> member sequence numbers, oldest first. */
-  tables: Map<string, Map<number, number[]>>;
   messages: string[];
+  /** Every bucket entry inserted while this generation was current: removed when it expires. */
+  tables: string[];
+  keys: number[];
 }
 
 /**
  * The embedded default store. Time-bucketed generations: a message and all its bucket entries
- * live in the generation of its event time and are dropped together when the generation leaves
+ * belong to the generation of its event time and are dropped together when the generation leaves
  * the window, so memory is bounded by the window, not the stream. Single-threaded, so each call
  * is atomic.
  */
@@ -52,10 +75,13 @@ export class MemoryStore implements DedupStore {
   private seq = 0;
   private readonly byId = new Map<string, StoredMessage>();
   private readonly bySeq = new Map<number, StoredMessage>();
+  /** table -> bucket key (53 bits of the 64-bit key) -> member sequence numbers, oldest first. */
+  private readonly tables = new Map<string, Map<number, number[]>>();
   private readonly generations = new Map<number, Generation>();
   private readonly clusters = new Map<string, ClusterRecord>();
   /** Latest event time seen: the store's clock (deterministic for a given input order). */
   private now = Number.NEGATIVE_INFINITY;
+  private currentGeneration = Number.NEGATIVE_INFINITY;
   private hotBucketEvents = 0;
   private expiredGenerations = 0;
   private roundTrips = 0;
@@ -69,10 +95,7 @@ export class MemoryStore implements DedupStore {
     this.roundTrips++;
     const results: IndexResult[] = [];
     for (const request of requests) {
-      if (request.ts > this.now) {
-        this.now = request.ts;
-        this.expire();
-      }
+      if (request.ts > this.now) this.advance(request.ts);
       const known = this.byId.get(request.id);
       if (known?.verdict) {
         results.push({ status: 'decided', verdict: known.verdict });
@@ -83,8 +106,9 @@ export class MemoryStore implements DedupStore {
       if (!known) this.insert(request, seq);
       results.push({ status: known ? 'pending' : 'new', seq, candidates, hotBuckets: hot });
     }
-    if (this.window.maxMessages > 0)
+    if (this.window.maxMessages > 0) {
       while (this.byId.size > this.window.maxMessages && this.dropOldestGeneration());
+    }
     return results;
   }
 
@@ -92,20 +116,13 @@ export class MemoryStore implements DedupStore {
     const hits = new Map<number, number>();
     let hot = 0;
     for (const key of request.keys) {
-      const k = keyNumber(key.value);
-      for (const generation of this.generations.values()) {
-        const members = generation.tables.get(key.table)?.get(k);
-        if (!members) continue;
-        if (members.length >= this.limits.maxBucketSize) hot++;
-        for (const member of members) if (member < seq) hits.set(member, (hits.get(member) ?? 0) + 1);
-      }
+      const members = this.tables.get(key.table)?.get(keyNumber(key));
+      if (!members) continue;
+      if (members.length >= this.limits.maxBucketSize) hot++;
+      for (const member of members) if (member < seq) hits.set(member, (hits.get(member) ?? 0) + 1);
     }
-    // Most shared buckets first, then oldest: both the likeliest matches and the earliest ones.
-    const ranked = [...hits.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, this.limits.maxCandidates);
     const candidates: Candidate[] = [];
-    for (const [memberSeq, count] of ranked) {
+    for (const [memberSeq, count] of rankCandidates(hits, this.limits.maxCandidates)) {
       const m = this.bySeq.get(memberSeq);
       if (m) candidates.push({ id: m.id, seq: m.seq, ts: m.ts, record: m.record, hits: count });
     }
@@ -116,20 +133,25 @@ export class MemoryStore implements DedupStore {
     const g = Math.floor(request.ts / this.window.generationMs);
     let generation = this.generations.get(g);
     if (!generation) {
-      generation = { tables: new Map(), messages: [] };
+      generation = { messages: [], tables: [], keys: [] };
       this.generations.set(g, generation);
     }
     for (const key of request.keys) {
-      let table = generation.tables.get(key.table);
+      let table = this.tables.get(key.table);
       if (!table) {
         table = new Map();
-        generation.tables.set(key.table, table);
+        this.tables.set(key.table, table);
       }
-      const k = keyNumber(key.value);
+      const k = keyNumber(key);
       const members = table.get(k);
       if (!members) table.set(k, [seq]);
       else if (members.length < this.limits.maxBucketSize) members.push(seq);
-      else this.hotBucketEvents++;
+      else {
+        this.hotBucketEvents++;
+        continue;
+      }
+      generation.tables.push(key.table);
+      generation.keys.push(k);
     }
     const stored: StoredMessage = {
       id: request.id,
@@ -144,14 +166,17 @@ export class MemoryStore implements DedupStore {
     this.bySeq.set(seq, stored);
   }
 
-  /** Drops generations whose every message is older than the window. */
-  private expire(): void {
-    const oldestLive = Math.floor((this.now - this.window.windowMs) / this.window.generationMs);
-    for (const g of [...this.generations.keys()]) if (g < oldestLive) this.dropGeneration(g);
-    for (const [id, cluster] of this.clusters) {
-      if (cluster.lastSeen < this.now - this.window.windowMs - this.window.generationMs)
-        this.clusters.delete(id);
-    }
+  /** Moves the clock; on entering a new generation, drops those wholly outside the window. */
+  private advance(ts: number): void {
+    this.now = ts;
+    const g = Math.floor(ts / this.window.generationMs);
+    if (g === this.currentGeneration) return;
+    this.currentGeneration = g;
+    const oldestLive = Math.floor((ts - this.window.windowMs) / this.window.generationMs);
+    for (const old of [...this.generations.keys()]) if (old < oldestLive) this.dropGeneration(old);
+    const clusterHorizon = ts - this.window.windowMs - this.window.generationMs;
+    for (const [id, cluster] of this.clusters)
+      if (cluster.lastSeen < clusterHorizon) this.clusters.delete(id);
   }
 
   private dropOldestGeneration(): boolean {
@@ -171,6 +196,16 @@ export class MemoryStore implements DedupStore {
         this.byId.delete(id);
         this.bySeq.delete(m.seq);
       }
+    }
+    // Entries of dropped messages leave their buckets; a bucket left empty goes too.
+    for (let i = 0; i < generation.keys.length; i++) {
+      const table = this.tables.get(generation.tables[i] as string);
+      const k = generation.keys[i] as number;
+      const members = table?.get(k);
+      if (!table || !members) continue;
+      const live = members.filter((seq) => this.bySeq.has(seq));
+      if (live.length === 0) table.delete(k);
+      else if (live.length !== members.length) table.set(k, live);
     }
     this.generations.delete(g);
     this.expiredGenerations++;
@@ -305,7 +340,7 @@ export class MemoryStore implements DedupStore {
 
   async stats(): Promise<StoreStats> {
     let buckets = 0;
-    for (const g of this.generations.values()) for (const t of g.tables.values()) buckets += t.size;
+    for (const t of this.tables.values()) buckets += t.size;
     let clusters = 0;
     for (const c of this.clusters.values()) if (!c.mergedInto) clusters++;
     return {

@@ -21,7 +21,7 @@ export function record(exact: string, overrides: Partial<SignatureRecord> = {}):
     lang: 'en',
     tokens: 50,
     exact: exact.padStart(16, '0'),
-    simhash: '0123456789abcdef',
+    simhash: { hi: 0x01234567, lo: 0x89abcdef },
     minhash: Uint32Array.from({ length: 84 }, (_, i) => i),
     imatch: ['0:00112233445566778899aabbccddeeff'],
     lexical: null,
@@ -33,12 +33,12 @@ export function record(exact: string, overrides: Partial<SignatureRecord> = {}):
 }
 
 export function request(id: string, keys: string[], ts = T0, exact = id): IndexRequest {
-  return {
-    id,
-    ts,
-    keys: keys.map((k) => ({ table: k.split('=')[0]!, value: k.split('=')[1]!.padStart(16, '0') })),
-    record: record(exact),
-  };
+  // 'b0=1f' -> table b0, value 0x1f.
+  const parsed = keys.map((k) => {
+    const [table, value] = k.split('=') as [string, string];
+    return { table, hi: 0, lo: Number.parseInt(value, 16) };
+  });
+  return { id, ts, keys: parsed, record: record(exact) };
 }
 
 function decision(

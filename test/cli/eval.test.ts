@@ -1,0 +1,99 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonLines, REPO_ROOT, runCli } from '../support/cli.js';
+
+const fixtures = resolve(REPO_ROOT, 'test/fixtures/articles.jsonl');
+
+describe('doppel generate + doppel eval + doppel explain (own fixtures)', () => {
+  it('generates a reproducible labelled benchmark and evaluates the engine on it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-eval-'));
+    const labelled = join(dir, 'labelled.jsonl');
+    const first = await runCli([
+      'generate',
+      '--seed',
+      '3',
+      '--variants',
+      '6',
+      '--output',
+      labelled,
+      fixtures,
+    ]);
+    expect(first.code).toBe(0);
+    const again = await runCli(['generate', '--seed', '3', '--variants', '6', fixtures]);
+    const lines = jsonLines(again.stdout);
+    expect(lines.length).toBeGreaterThan(20);
+    expect(new Set(lines.map((l) => l.cluster)).size).toBeGreaterThanOrEqual(4);
+
+    const result = await runCli(['eval', '--input', labelled, '--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      results: Array<{
+        name: string;
+        duplicates: { precision: number; recall: number };
+        clusters: { ari: number };
+      }>;
+    };
+    expect(report.results.map((r) => r.name)).toEqual([
+      'combined',
+      'minhash-lsh',
+      'broder-mega',
+      'simhash',
+      'i-match',
+      'exact',
+    ]);
+    const combined = report.results[0]!;
+    expect(combined.duplicates.precision).toBe(1);
+    expect(combined.duplicates.recall).toBeGreaterThan(0.9);
+    const exact = report.results.find((r) => r.name === 'exact')!;
+    expect(exact.duplicates.recall).toBeLessThan(combined.duplicates.recall);
+  });
+
+  it('prints a readable table without --json, and story-pair accuracy with --pairs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-eval-'));
+    const pairs = join(dir, 'pairs.jsonl');
+    const bank =
+      'The central bank raised its key interest rate by half a percentage point on Friday, saying inflation was still well above target, and analysts had expected a smaller move.';
+    const bank2 =
+      'Interest rates went up by half a point on Friday as the central bank fought inflation that stays well above its target; analysts had expected less.';
+    const flood =
+      'Heavy rain flooded roads across the northern region on Saturday, forcing the closure of two bridges and delaying trains for several hours.';
+    writeFileSync(
+      pairs,
+      [
+        JSON.stringify({ a: { text: bank, lang: 'en' }, b: { text: bank2, lang: 'en' }, sameStory: true }),
+        JSON.stringify({ a: { text: bank, lang: 'en' }, b: { text: flood, lang: 'en' }, sameStory: false }),
+      ].join('\n'),
+    );
+    const result = await runCli(['eval', '--pairs', pairs]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/story pairs: 2 judged pairs; accuracy 1\.000/);
+  });
+
+  it('explains why two messages are near-duplicates', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-explain-'));
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    const text =
+      'Экспорт зерна из России с начала сельскохозяйственного года вырос почти на пятую часть и превысил семнадцать миллионов тонн, сообщило министерство сельского хозяйства.';
+    writeFileSync(a, JSON.stringify({ id: 'a', text }));
+    writeFileSync(
+      b,
+      JSON.stringify({ id: 'b', text: `МОСКВА, 20 ноября. ${text} Подписывайтесь на наш канал.` }),
+    );
+    const result = await runCli(['explain', a, b]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      a: { canonical: string; lang: string };
+      similarity: { jaccard: number; jaccardExact: number; hamming: number; cosine: number };
+      verdict: { verdict: string; method: string };
+    };
+    expect(report.a.lang).toBe('ru');
+    expect(report.a.canonical.startsWith('экспорт зерна из россии')).toBe(true);
+    expect(report.similarity.jaccardExact).toBeGreaterThan(0.5);
+    expect(Math.abs(report.similarity.jaccard - report.similarity.jaccardExact)).toBeLessThan(0.25);
+    expect(report.verdict.verdict).toBe('near_duplicate');
+    expect((await runCli(['explain', a])).code).toBe(2);
+  });
+});
