@@ -1,6 +1,10 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { DedupConfig } from '../config/dedup.js';
 import { readConfigFile } from '../config/file.js';
+import { resolveDedupConfig } from '../config/profiles.js';
 import { DoppelError } from '../errors.js';
+import { initHashing } from '../hash/xxhash.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
 import { isSupportedLanguage, type Language } from '../text/language.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -47,3 +51,21 @@ export const IO_OPTIONS = {
   lexicon: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
+
+/**
+ * What every engine command starts with: the profile's config with the config file applied and
+ * validated, xxHash loaded, and the lexicons (shipped, or --lexicon overrides).
+ */
+export async function engineSetup(values: {
+  profile: string;
+  config?: string | undefined;
+  lexicon?: string[] | undefined;
+}): Promise<{ config: DedupConfig; lexicons: LexiconSet }> {
+  const config = resolveDedupConfig(
+    values.profile,
+    values.config ? readConfigFile(values.config) : {},
+    values.config ?? 'profile',
+  );
+  await initHashing();
+  return { config, lexicons: LexiconSet.defaults(parseLexiconFlags(values.lexicon)) };
+}

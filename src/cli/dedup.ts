@@ -1,16 +1,12 @@
-import { readConfigFile } from '../config/file.js';
-import { resolveDedupConfig } from '../config/profiles.js';
 import { DedupEngine, type EngineInput } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
 import { type DoppelError, isDoppelError, toDoppelError } from '../errors.js';
-import { initHashing } from '../hash/xxhash.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
-import { LexiconSet } from '../lexicon/lexicon.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
 import { signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { openStore } from '../store/open.js';
-import { parseCommandArgs, parseLexiconFlags } from './common.js';
+import { engineSetup, parseCommandArgs } from './common.js';
 import { LineWriter, readLines } from './jsonl.js';
 
 export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
@@ -51,16 +47,8 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${DEDUP_USAGE}\n`);
     return 0;
   }
-  const config = resolveDedupConfig(
-    values.profile,
-    values.config ? readConfigFile(values.config) : {},
-    values.config ?? 'profile',
-  );
-  await initHashing();
-  const signer = new SignatureEngine(
-    config.signatures,
-    LexiconSet.defaults(parseLexiconFlags(values.lexicon)),
-  );
+  const { config, lexicons } = await engineSetup(values);
+  const signer = new SignatureEngine(config.signatures, lexicons);
   const store: DedupStore = await openStore(values.store, { config, namespace: values.namespace });
   const engine = new DedupEngine(config, store);
   const out = new LineWriter(values.output);

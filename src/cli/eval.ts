@@ -1,5 +1,3 @@
-import { readConfigFile } from '../config/file.js';
-import { resolveDedupConfig } from '../config/profiles.js';
 import { DoppelError, isDoppelError } from '../errors.js';
 import {
   type EvalResult,
@@ -9,10 +7,8 @@ import {
   runVariant,
   type StoryPairResult,
 } from '../eval/run.js';
-import { initHashing } from '../hash/xxhash.js';
 import { type Message, parseMessageLine, parseMessageObject } from '../input/message.js';
-import { LexiconSet } from '../lexicon/lexicon.js';
-import { parseCommandArgs, parseLexiconFlags } from './common.js';
+import { engineSetup, parseCommandArgs } from './common.js';
 import { readLines } from './jsonl.js';
 
 export const EVAL_USAGE = `usage: doppel eval --input LABELLED.jsonl [--profile news|mail] [--config FILE] [--pairs PAIRS.jsonl]
@@ -50,13 +46,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   }
   if (!values.input && !values.pairs)
     throw new DoppelError('USAGE', 'eval needs --input LABELLED.jsonl and/or --pairs PAIRS.jsonl');
-  await initHashing();
-  const config = resolveDedupConfig(
-    values.profile,
-    values.config ? readConfigFile(values.config) : {},
-    values.config ?? 'profile',
-  );
-  const lexicons = LexiconSet.defaults(parseLexiconFlags(values.lexicon));
+  const { config, lexicons } = await engineSetup(values);
   const report: EvalReport = {
     input: values.input ?? null,
     profile: config.profile,

@@ -1,18 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { readConfigFile } from '../config/file.js';
-import { resolveDedupConfig } from '../config/profiles.js';
 import { matchLevel } from '../engine/decide.js';
 import { signatureRecord } from '../engine/engine.js';
 import { compareRecords } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
-import { initHashing } from '../hash/xxhash.js';
 import { parseMessageObject } from '../input/message.js';
-import { LexiconSet } from '../lexicon/lexicon.js';
 import { signRecord } from '../output/sign-record.js';
 import { type SignedMessage, signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { stopMask } from '../text/canonical.js';
-import { parseCommandArgs, parseLexiconFlags } from './common.js';
+import { engineSetup, parseCommandArgs } from './common.js';
 
 export const EXPLAIN_USAGE = `usage: doppel explain A.json B.json [--profile news|mail] [--config FILE] [--lexicon LANG=FILE ...]
 
@@ -67,16 +63,8 @@ export async function explainCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 2)
     throw new DoppelError('USAGE', 'explain takes two message files: A.json B.json');
-  const config = resolveDedupConfig(
-    values.profile,
-    values.config ? readConfigFile(values.config) : {},
-    values.config ?? 'profile',
-  );
-  await initHashing();
-  const signer = new SignatureEngine(
-    config.signatures,
-    LexiconSet.defaults(parseLexiconFlags(values.lexicon)),
-  );
+  const { config, lexicons } = await engineSetup(values);
+  const signer = new SignatureEngine(config.signatures, lexicons);
   const [a, b] = await Promise.all(positionals.map((p) => signMessage(readMessage(p), signer)));
   if (!a || !b) throw new DoppelError('INTERNAL', 'unreachable');
   const ra = signatureRecord(a.signatures, a.doc.lang);

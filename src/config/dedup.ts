@@ -65,6 +65,17 @@ export const windowSchema = z
     message: 'window.generationMs must not exceed window.windowMs',
   });
 
+/** Which signature each index method needs. */
+const METHOD_NEEDS: Record<IndexMethod, (s: DedupConfig['signatures']) => boolean> = {
+  exact: () => true,
+  simhash: (s) => s.simhash.enabled,
+  imatch: (s) => s.imatch.enabled,
+  mega: (s) => s.minhash.enabled,
+  bands: (s) => s.minhash.enabled,
+  lexical: (s) => s.lexical.enabled,
+  topic: (s) => s.terms.enabled,
+};
+
 export const dedupConfigSchema = z
   .object({
     profile: z.enum(['news', 'mail']),
@@ -77,7 +88,18 @@ export const dedupConfigSchema = z
     /** Messages per batch (CLI, consumers): one store round trip per batch. */
     batchSize: z.number().int().min(1).max(10_000),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    for (const method of c.index.methods) {
+      if (!METHOD_NEEDS[method](c.signatures)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['index', 'methods'],
+          message: `index method "${method}" needs its signature enabled (signatures.${method === 'bands' || method === 'mega' ? 'minhash' : method === 'topic' ? 'terms' : method}.enabled)`,
+        });
+      }
+    }
+  });
 
 export type DedupConfig = z.infer<typeof dedupConfigSchema>;
 export type Thresholds = z.infer<typeof thresholdsSchema>;

@@ -1,3 +1,5 @@
+import { fmix32 } from '../hash/mix.js';
+
 /**
  * A small seeded PRNG for the benchmark generator: xoshiro128** seeded through splitmix32.
  *
@@ -18,16 +20,6 @@ export function hashString(text: string, seed = 0x811c9dc5): number {
     h = Math.imul(h, 0x01000193);
   }
   return fmix32(h);
-}
-
-function fmix32(x: number): number {
-  let h = x >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 function splitmix32(state: { s: number }): number {

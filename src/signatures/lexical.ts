@@ -43,14 +43,8 @@ export function lexicalSignatures(
   config: Pick<LexicalConfig, 'topWords' | 'minSentenceTokens'>,
 ): LexicalSignatures {
   const { flags, idf } = vocab;
-  const stamp = vocab.beginDocument();
-  const distinct: number[] = [];
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i] as number;
-    const f = flags[slot] as number;
-    if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
-    if (vocab.count(slot, stamp) === 1) distinct.push(slot);
-  }
+  const distinct = vocab.distinctContentWords(slots);
+  const stamp = vocab.documentStamp;
   const score = (slot: number) =>
     vocab.stamp[slot] === stamp ? (vocab.tf[slot] as number) * (idf[slot] as number) : 0;
 

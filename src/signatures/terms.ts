@@ -1,4 +1,4 @@
-import { FLAG_LETTER, FLAG_STOP, type Vocabulary } from './vocabulary.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /**
  * A document's top tf*idf terms as a small unit vector (seed 004's vector space model): the
@@ -51,15 +51,8 @@ function ensureCapacity(n: number, tableSize: number): void {
 }
 
 export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): TermVector | null {
-  const { flags, idf, stemHash } = vocab;
-  const stamp = vocab.beginDocument();
-  const distinct: number[] = [];
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i] as number;
-    const f = flags[slot] as number;
-    if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
-    if (vocab.count(slot, stamp) === 1) distinct.push(slot);
-  }
+  const { idf, stemHash } = vocab;
+  const distinct = vocab.distinctContentWords(slots);
   const n = distinct.length;
   if (n === 0) return null;
   // Words of one stem (Russian and Ukrainian inflections) are one term: tf summed, highest idf.

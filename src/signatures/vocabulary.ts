@@ -136,6 +136,27 @@ export class Vocabulary {
     this.poolUsed = 0;
   }
 
+  /**
+   * Starts a document and returns its distinct content words (not stop words, with a letter),
+   * in first-seen order, with their term frequencies counted in tf[] under `documentStamp`.
+   */
+  distinctContentWords(slots: Int32Array): number[] {
+    const stamp = this.beginDocument();
+    const distinct: number[] = [];
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as number;
+      const f = this.flags[slot] as number;
+      if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
+      if (this.count(slot, stamp) === 1) distinct.push(slot);
+    }
+    return distinct;
+  }
+
+  /** The current document's stamp (tf[slot] counts this document where stamp[slot] equals it). */
+  get documentStamp(): number {
+    return this.currentStamp;
+  }
+
   /** A fresh stamp: tf[] counts are valid only for slots stamped with it. */
   beginDocument(): number {
     this.currentStamp = (this.currentStamp + 1) >>> 0;
