@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { matchLevel } from '../../src/engine/decide.js';
+import type { Evidence } from '../../src/engine/types.js';
+
+const news = resolveDedupConfig('news').decision;
+const evidence = (e: Partial<Evidence>): Evidence => ({
+  exact: false,
+  hamming: 40,
+  jaccard: 0,
+  imatch: false,
+  lexical: 0,
+  cosine: 0,
+  ...e,
+});
+
+describe('matchLevel (news profile)', () => {
+  it('calls equal canonical texts duplicates whatever the length', () => {
+    expect(matchLevel(evidence({ exact: true }), news, 2, 2)).toEqual({
+      level: 'duplicate',
+      method: 'exact',
+      similarity: 1,
+    });
+  });
+
+  it('never calls short texts near-duplicates', () => {
+    expect(matchLevel(evidence({ jaccard: 0.9 }), news, 5, 100).level).toBe('none');
+  });
+
+  it('accepts Jaccard alone at the threshold', () => {
+    expect(matchLevel(evidence({ jaccard: news.nearDuplicate.jaccard }), news, 100, 100)).toMatchObject({
+      level: 'near_duplicate',
+      method: 'minhash',
+    });
+  });
+
+  it('needs Jaccard corroboration for SimHash, I-Match and cosine', () => {
+    const t = news.nearDuplicate;
+    expect(
+      matchLevel(evidence({ hamming: t.hamming, jaccard: t.hammingMinJaccard }), news, 100, 100),
+    ).toMatchObject({
+      level: 'near_duplicate',
+      method: 'simhash',
+    });
+    expect(
+      matchLevel(evidence({ hamming: t.hamming, jaccard: t.hammingMinJaccard - 0.01 }), news, 100, 100).level,
+    ).not.toBe('near_duplicate');
+    expect(matchLevel(evidence({ imatch: true, jaccard: t.imatchMinJaccard }), news, 100, 100).method).toBe(
+      'imatch',
+    );
+    expect(matchLevel(evidence({ imatch: true, jaccard: 0.01 }), news, 100, 100).level).not.toBe(
+      'near_duplicate',
+    );
+    expect(
+      matchLevel(evidence({ cosine: t.cosine!, jaccard: t.cosineMinJaccard }), news, 100, 100).method,
+    ).toBe('cosine');
+    expect(matchLevel(evidence({ cosine: 0.99, jaccard: 0.1 }), news, 100, 100).level).toBe('story');
+  });
+
+  it('falls back to the story level, and to none below it', () => {
+    expect(matchLevel(evidence({ cosine: news.story.cosine!, jaccard: 0 }), news, 100, 100)).toMatchObject({
+      level: 'story',
+      method: 'cosine',
+    });
+    expect(matchLevel(evidence({ cosine: news.story.cosine! - 0.01 }), news, 100, 100).level).toBe('none');
+    const noStories = { ...news, storyClustering: false };
+    expect(matchLevel(evidence({ cosine: 0.9, jaccard: 0 }), noStories, 100, 100).level).toBe('none');
+  });
+
+  it('does not use cosine when the level has none (mail story level)', () => {
+    const mail = resolveDedupConfig('mail').decision;
+    expect(mail.story.cosine).toBeNull();
+    expect(matchLevel(evidence({ cosine: 1, jaccard: 0 }), mail, 100, 100).level).toBe('none');
+  });
+
+  it('treats missing signatures as no evidence rather than as a match', () => {
+    const none = evidence({ hamming: null, jaccard: null, cosine: null });
+    expect(matchLevel(none, news, 100, 100).level).toBe('none');
+  });
+});

@@ -1,0 +1,84 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { IndexMethod } from '../../src/config/dedup.js';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { KeyBuilder, keyHex, keyNumber, methodOfTable } from '../../src/engine/keys.js';
+import type { SignatureEngine } from '../../src/signatures/compute.js';
+import { rankCandidates } from '../../src/store/memory.js';
+import { signText, testEngine } from '../support/engine.js';
+
+let engine: SignatureEngine;
+const config = resolveDedupConfig('news');
+beforeAll(async () => {
+  engine = await testEngine(undefined, config.signatures);
+});
+
+const text =
+  'The central bank raised its key interest rate by half a percentage point on Friday, the third increase this year, saying inflation was still running above target.';
+
+describe('index keys', () => {
+  it('gives one key per table of every method, with stable table names', () => {
+    const all = new KeyBuilder(
+      config.signatures,
+      new Set<IndexMethod>(['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical', 'topic']),
+      5,
+    );
+    const keys = all.keys(signText(engine, text, 'en'));
+    const count = (m: IndexMethod) => keys.filter((k) => methodOfTable(k.table) === m).length;
+    expect(count('exact')).toBe(1);
+    expect(count('simhash')).toBe(20);
+    expect(count('bands')).toBe(20);
+    expect(count('mega')).toBe(15);
+    expect(count('topic')).toBe(5);
+    expect(count('lexical')).toBe(0); // lexical signatures are off in the news profile
+    for (const k of keys) expect(keyHex(k)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('indexes only the configured methods (news default: exact, bands, topic)', () => {
+    const keys = new KeyBuilder(
+      config.signatures,
+      new Set(config.index.methods),
+      config.index.topicKeys,
+    ).keys(signText(engine, text, 'en'));
+    expect(new Set(keys.map((k) => methodOfTable(k.table)))).toEqual(new Set(['exact', 'bands', 'topic']));
+  });
+
+  it('is deterministic and shares most keys between near-duplicates', () => {
+    const b = new KeyBuilder(config.signatures, new Set(config.index.methods), 5);
+    const a1 = b.keys(signText(engine, text, 'en')).map((k) => `${k.table}:${keyHex(k)}`);
+    const a2 = b.keys(signText(engine, text, 'en')).map((k) => `${k.table}:${keyHex(k)}`);
+    expect(a2).toEqual(a1);
+    const near = new Set(
+      b.keys(signText(engine, `${text} Read more.`, 'en')).map((k) => `${k.table}:${keyHex(k)}`),
+    );
+    expect(a1.filter((k) => near.has(k)).length).toBeGreaterThan(10);
+  });
+
+  it('maps keys to 31-bit numbers (unboxed in memory)', () => {
+    for (const k of [
+      { table: 'x', hi: 0xffffffff, lo: 0xffffffff },
+      { table: 'x', hi: 0, lo: 1 },
+    ]) {
+      const n = keyNumber(k);
+      expect(Number.isInteger(n) && n >= 0 && n < 2 ** 31).toBe(true);
+    }
+  });
+});
+
+describe('rankCandidates', () => {
+  it('keeps the most shared buckets first, then the oldest, up to the limit', () => {
+    const hits = new Map([
+      [5, 1],
+      [3, 4],
+      [9, 4],
+      [1, 2],
+      [7, 1],
+    ]);
+    expect(rankCandidates(hits, 3)).toEqual([
+      [3, 4],
+      [9, 4],
+      [1, 2],
+    ]);
+    expect(rankCandidates(hits, 10).map(([seq]) => seq)).toEqual([3, 9, 1, 5, 7]);
+    expect(rankCandidates(new Map(), 3)).toEqual([]);
+  });
+});
