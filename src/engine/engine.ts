@@ -68,7 +68,7 @@ interface Decided {
   matches?: EngineVerdict['matches'];
 }
 
-interface Scored {
+export interface Scored {
   candidate: Candidate;
   evidence: Evidence;
   level: ReturnType<typeof matchLevel>;
@@ -238,7 +238,7 @@ export class DedupEngine {
       seq,
       ts: request.ts,
       verdict: duplicate ? 'duplicate' : near ? 'near_duplicate' : 'unique',
-      joins: scored.map((s) => s.candidate.id),
+      joins: joinsOf(scored, story),
     };
     const match = duplicate ?? near;
     if (match) {
@@ -251,6 +251,17 @@ export class DedupEngine {
     }
     return { decision, best };
   }
+}
+
+/**
+ * Clusters a message joins: those of all its duplicate and near-duplicate matches (several
+ * clusters merge), but of only its best story-level match when it has no closer one, so that
+ * one message loosely related to two stories does not chain them together.
+ */
+export function joinsOf(scored: readonly Scored[], bestStory: Scored | null): string[] {
+  const close = scored.filter((s) => s.level.level === 'duplicate' || s.level.level === 'near_duplicate');
+  if (close.length > 0) return close.map((s) => s.candidate.id);
+  return bestStory ? [bestStory.candidate.id] : [];
 }
 
 function round(x: number): number {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { matchLevel } from '../../src/engine/decide.js';
+import { joinsOf, type Scored } from '../../src/engine/engine.js';
 import type { Evidence } from '../../src/engine/types.js';
 
 const news = resolveDedupConfig('news').decision;
@@ -76,5 +77,28 @@ describe('matchLevel (news profile)', () => {
   it('treats missing signatures as no evidence rather than as a match', () => {
     const none = evidence({ hamming: null, jaccard: null, cosine: null });
     expect(matchLevel(none, news, 100, 100).level).toBe('none');
+  });
+});
+
+describe('joinsOf (which clusters a message joins)', () => {
+  const scored = (
+    id: string,
+    level: 'duplicate' | 'near_duplicate' | 'story',
+    similarity: number,
+  ): Scored => ({
+    candidate: { id, seq: 1, ts: 0, hits: 1, record: {} as Scored['candidate']['record'] },
+    evidence: evidence({}),
+    level: { level, method: 'minhash', similarity },
+  });
+
+  it('joins every duplicate and near-duplicate match (their clusters merge)', () => {
+    const s = [scored('a', 'near_duplicate', 0.6), scored('b', 'duplicate', 1), scored('c', 'story', 0.9)];
+    expect(joinsOf(s, null)).toEqual(['a', 'b']);
+  });
+
+  it('joins only the best story match when there is no closer one', () => {
+    const best = scored('c', 'story', 0.9);
+    expect(joinsOf([scored('d', 'story', 0.4), best], best)).toEqual(['c']);
+    expect(joinsOf([], null)).toEqual([]);
   });
 });
