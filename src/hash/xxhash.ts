@@ -43,8 +43,3 @@ export function xxh64Bytes(bytes: Uint8Array, seed: bigint, out: U64): U64 {
 export function xxh64Hex(text: string, seed: bigint): string {
   return ready().h64ToString(text, seed);
 }
-
-/** XXH64 of raw bytes as 16 hex digits. */
-export function xxh64BytesHex(bytes: Uint8Array, seed: bigint): string {
-  return ready().h64Raw(bytes, seed).toString(16).padStart(16, '0');
-}

@@ -4,6 +4,15 @@ import { xxh64 } from '../hash/xxhash.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
 import { hasLetter } from '../text/tokenize.js';
 
+type SlotArray = Uint8Array | Uint32Array | Int32Array | Float64Array;
+
+/** A copy of `array` with room for `size` slots (same element type). */
+function grown<T extends SlotArray>(array: T, size: number): T {
+  const next = new (array.constructor as new (length: number) => T)(size);
+  next.set(array);
+  return next;
+}
+
 const STEM_SCRATCH: U64 = { hi: 0, lo: 0 };
 function stemHashOf(stem: string): number {
   return xxh64(stem, SEED_TOKEN, STEM_SCRATCH).lo;
@@ -221,31 +230,15 @@ export class Vocabulary {
 
   private grow(): void {
     const size = Math.min(this.capacity, this.hashHi.length * 2);
-    const grow32 = (a: Uint32Array) => {
-      const b = new Uint32Array(size);
-      b.set(a);
-      return b;
-    };
-    this.hashHi = grow32(this.hashHi);
-    this.hashLo = grow32(this.hashLo);
-    this.tf = grow32(this.tf);
-    this.stemHash = grow32(this.stemHash);
-    this.stamp = grow32(this.stamp);
-    const growInt = (a: Int32Array) => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    this.wordStart = growInt(this.wordStart);
-    this.wordLength = growInt(this.wordLength);
-    const idf = new Float64Array(size);
-    idf.set(this.idf);
-    this.idf = idf;
-    const flags = new Uint8Array(size);
-    flags.set(this.flags);
-    this.flags = flags;
-    const rank = new Int32Array(size);
-    rank.set(this.secondaryRank);
-    this.secondaryRank = rank;
+    this.hashHi = grown(this.hashHi, size);
+    this.hashLo = grown(this.hashLo, size);
+    this.tf = grown(this.tf, size);
+    this.stemHash = grown(this.stemHash, size);
+    this.stamp = grown(this.stamp, size);
+    this.wordStart = grown(this.wordStart, size);
+    this.wordLength = grown(this.wordLength, size);
+    this.idf = grown(this.idf, size);
+    this.flags = grown(this.flags, size);
+    this.secondaryRank = grown(this.secondaryRank, size);
   }
 }
