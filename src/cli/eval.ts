@@ -92,11 +92,23 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
   for await (const line of readLines(path)) {
     if (line.trim() === '') continue;
     n++;
-    const pair = JSON.parse(line) as {
-      a: Record<string, unknown>;
-      b: Record<string, unknown>;
-      sameStory: boolean;
-    };
+    let pair: { a: Record<string, unknown>; b: Record<string, unknown>; sameStory: boolean };
+    try {
+      pair = JSON.parse(line);
+    } catch (error) {
+      throw new DoppelError('INVALID_JSON', `${path}, pair ${n}: ${(error as Error).message}`);
+    }
+    if (
+      typeof pair !== 'object' ||
+      pair === null ||
+      typeof pair.a !== 'object' ||
+      typeof pair.b !== 'object'
+    ) {
+      throw new DoppelError(
+        'INVALID_MESSAGE',
+        `${path}, pair ${n}: needs {"a": message, "b": message, "sameStory": bool}`,
+      );
+    }
     const message = (m: Record<string, unknown>, side: string) =>
       parseMessageObject({ ...m, id: String(m.id ?? `pair${n}-${side}`) });
     pairs.push({ a: message(pair.a, 'a'), b: message(pair.b, 'b'), sameStory: Boolean(pair.sameStory) });

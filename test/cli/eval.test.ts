@@ -69,6 +69,15 @@ describe('doppel generate + doppel eval + doppel explain (own fixtures)', () => 
     const result = await runCli(['eval', '--pairs', pairs]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/story pairs: 2 judged pairs; accuracy 1\.000/);
+    const broken = join(dir, 'broken.jsonl');
+    writeFileSync(
+      broken,
+      `${JSON.stringify({ a: { text: bank }, b: { text: bank2 }, sameStory: true })}\nnot json\n`,
+    );
+    const bad = await runCli(['eval', '--pairs', broken]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('INVALID_JSON');
+    expect(bad.stderr).toContain('pair 2');
   });
 
   it('explains why two messages are near-duplicates', async () => {
