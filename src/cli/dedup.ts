@@ -1,6 +1,6 @@
 import { DedupEngine, type EngineInput } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
-import { type DoppelError, isDoppelError, toDoppelError } from '../errors.js';
+import { isDoppelError } from '../errors.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
 import { signMessage } from '../pipeline/sign.js';
@@ -100,9 +100,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         if (message.ts !== undefined && (lastTs === null || message.ts > lastTs)) lastTs = message.ts;
         batch.push({ line: lineNo, input: { signed, ts } });
       } catch (error) {
-        const e: DoppelError = toDoppelError(error);
+        // Input errors become invalid records; anything else is a bug and stops the run.
         if (!isDoppelError(error)) throw error;
-        batch.push({ line: lineNo, record: invalidRecord(id ?? salvageId(line), lineNo, e) });
+        batch.push({ line: lineNo, record: invalidRecord(id ?? salvageId(line), lineNo, error) });
       }
       if (batch.length >= config.batchSize) await flush();
     }
