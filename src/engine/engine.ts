@@ -3,6 +3,7 @@ import type { SignedMessage } from '../pipeline/sign.js';
 import type { Signatures } from '../signatures/compute.js';
 import { matchLevel } from './decide.js';
 import { KeyBuilder } from './keys.js';
+import { compactRecord } from './record.js';
 import type {
   Candidate,
   Decision,
@@ -45,19 +46,9 @@ export interface EngineInput {
   ts: number;
 }
 
+/** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
 export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
-  return {
-    lang,
-    tokens: s.tokens,
-    exact: s.exact,
-    simhash: s.simhash,
-    minhash: s.minhash,
-    imatch: s.imatch.map((sig) => `${sig.lexicon}:${sig.hash}`),
-    lexical: s.lexical,
-    longest: s.longest,
-    heaviest: s.heaviest,
-    terms: s.terms,
-  };
+  return compactRecord(s, lang);
 }
 
 interface Decided {

@@ -12,14 +12,14 @@ export interface SignatureRecord {
   exact: string;
   /** SimHash-64. */
   simhash: Fingerprint64 | null;
-  /** The min-hash vector (84 values by default). */
-  minhash: Uint32Array | null;
-  /** I-Match signatures as `<lexicon index>:<32 hex>`. */
+  /** The lowest 8 bits of each min-hash (84 by default; b-bit minwise hashing, engine/record.ts). */
+  minhash: Uint8Array | null;
+  /** I-Match signatures as `<lexicon index>:<16 hex>` (the first 64 bits). */
   imatch: string[];
   lexical: string | null;
   longest: string | null;
   heaviest: string | null;
-  /** Top tf*idf terms (unit vector) for story-level cosine. */
+  /** Top tf*idf terms (unit vector; 24-bit hashes, 8-bit weights) for story-level cosine. */
   terms: TermVector | null;
 }
 

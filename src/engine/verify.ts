@@ -1,5 +1,6 @@
 import { hamming64 } from '../hash/mix.js';
 import { termCosine } from '../signatures/terms.js';
+import { jaccardEstimate } from './record.js';
 import type { Evidence, SignatureRecord } from './types.js';
 
 /**
@@ -17,7 +18,7 @@ export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence
   if (ma && mb && ma.length === mb.length && ma.length > 0) {
     let equal = 0;
     for (let i = 0; i < ma.length; i++) if (ma[i] === mb[i]) equal++;
-    jaccard = Math.round((equal / ma.length) * 10_000) / 10_000;
+    jaccard = Math.round(jaccardEstimate(equal, ma.length) * 10_000) / 10_000;
   }
   // At most 1 + K signatures a side: a nested loop beats building a Set.
   let imatch = false;

@@ -130,7 +130,10 @@ export class MemoryStore implements DedupStore {
   }
 
   private insert(request: IndexRequest, seq: number): void {
-    const g = Math.floor(request.ts / this.window.generationMs);
+    // The generation of the store clock, not of the message's own time: generations then follow
+    // sequence numbers, so "live" is one sequence bound (the Redis store relies on this), and a
+    // late message is kept for a whole window after it arrives.
+    const g = this.currentGeneration;
     let generation = this.generations.get(g);
     if (!generation) {
       generation = { messages: [], tables: [], keys: [] };

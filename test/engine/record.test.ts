@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import {
+  compactRecord,
+  decodeRecord,
+  encodeRecord,
+  jaccardEstimate,
+  RecordFormatError,
+} from '../../src/engine/record.js';
+import { compareRecords } from '../../src/engine/verify.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { termCosine } from '../../src/signatures/terms.js';
+import { canonicalize } from '../../src/text/canonical.js';
+import { editWords, rng, syntheticDoc } from '../support/engine.js';
+
+const config = resolveDedupConfig('news');
+let signer: SignatureEngine;
+beforeAll(async () => {
+  await initHashing();
+  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+});
+
+const sign = (text: string) => signer.compute(canonicalize({ text, kind: 'text' }, config.signatures.canonical, 'en'));
+
+describe('signature record', () => {
+  it('encodes and decodes a compact record without loss', () => {
+    const random = rng(7);
+    for (let n = 0; n < 20; n++) {
+      const s = sign(syntheticDoc(random, 40 + n * 10).join(' '));
+      const record = compactRecord(s, 'en');
+      const bytes = encodeRecord(record);
+      expect(decodeRecord(bytes)).toEqual(record);
+      // The budget of issue 4: a news-sized record stays well under 300 bytes.
+      expect(bytes.length).toBeLessThan(300);
+    }
+  });
+
+  it('keeps the evidence of the full signatures within the quantization error', () => {
+    const random = rng(11);
+    const base = syntheticDoc(random, 300);
+    for (const share of [0.02, 0.1, 0.3, 0.6]) {
+      const a = sign(base.join(' '));
+      const b = sign(editWords(random, base, share).join(' '));
+      let equal = 0;
+      for (let i = 0; i < a.minhash!.length; i++) if (a.minhash![i] === b.minhash![i]) equal++;
+      const full = equal / a.minhash!.length;
+      const e = compareRecords(compactRecord(a, 'en'), compactRecord(b, 'en'));
+      expect(Math.abs(e.jaccard! - full)).toBeLessThan(0.05);
+      const cosine = termCosine(a.terms!, b.terms!);
+      expect(Math.abs(e.cosine! - cosine)).toBeLessThan(0.03);
+    }
+  });
+
+  it('corrects b-bit chance agreement: unrelated documents estimate near 0, equal ones 1', () => {
+    expect(jaccardEstimate(84, 84)).toBe(1);
+    expect(jaccardEstimate(0, 84)).toBe(0);
+    expect(jaccardEstimate(1, 84)).toBeLessThan(1 / 84);
+    const random = rng(3);
+    const a = compactRecord(sign(syntheticDoc(random, 200).join(' ')), 'en');
+    const b = compactRecord(sign(syntheticDoc(random, 200).join(' ')), 'en');
+    expect(compareRecords(a, b).jaccard!).toBeLessThan(0.05);
+  });
+
+  it('rejects truncated bytes and unknown versions with a typed error', () => {
+    const bytes = encodeRecord(compactRecord(sign('one two three four five six seven'), 'en'));
+    expect(() => decodeRecord(bytes.subarray(0, bytes.length - 3))).toThrow(RecordFormatError);
+    const other = bytes.slice();
+    other[0] = 99;
+    expect(() => decodeRecord(other)).toThrow(/unknown record version/);
+  });
+});
