@@ -28,6 +28,12 @@ export const ERROR_CODES = {
   USAGE: { retryable: false, description: 'command-line usage error' },
   /** An I/O failure on a local file or stream. */
   IO: { retryable: true, description: 'local I/O failed' },
+  /** The store (Redis) cannot be reached or dropped the connection. Retry the batch (replays are idempotent). */
+  STORE_UNAVAILABLE: { retryable: true, description: 'store unavailable' },
+  /** The store did not answer within the command timeout. */
+  STORE_TIMEOUT: { retryable: true, description: 'store command timed out' },
+  /** The store answered with an error that a retry will not fix (wrong key type, a script error, a layout mismatch). */
+  STORE_ERROR: { retryable: false, description: 'store error' },
   /** A bug: an invariant did not hold. Not retryable: the same input would fail the same way. */
   INTERNAL: { retryable: false, description: 'internal error' },
 } as const;

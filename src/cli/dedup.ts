@@ -24,7 +24,7 @@ const OPTIONS = {
   input: { type: 'string', short: 'i', default: '-' },
   output: { type: 'string', short: 'o', default: '-' },
   store: { type: 'string', default: 'memory' },
-  namespace: { type: 'string', default: 'default' },
+  namespace: { type: 'string' },
   stories: { type: 'string' },
   lexicon: { type: 'string', multiple: true },
   quiet: { type: 'boolean', short: 'q' },
@@ -49,7 +49,10 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   }
   const { config, lexicons } = await engineSetup(values);
   const signer = new SignatureEngine(config.signatures, lexicons);
-  const store: DedupStore = await openStore(values.store, { config, namespace: values.namespace });
+  const store: DedupStore = await openStore(
+    values.store,
+    values.namespace === undefined ? { config } : { config, namespace: values.namespace },
+  );
   const engine = new DedupEngine(config, store);
   const out = new LineWriter(values.output);
   const stories = values.stories ? new LineWriter(values.stories) : null;

@@ -65,6 +65,45 @@ export const windowSchema = z
     message: 'window.generationMs must not exceed window.windowMs',
   });
 
+/**
+ * The Redis store (`--store redis://...`). The layout settings (shards, clusterShards) are fixed
+ * for a namespace when it is first used; the store refuses to open it with others.
+ */
+export const redisSchema = z
+  .object({
+    /** First part of every key: `<prefix>:{<namespace>}:...`. */
+    prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+      .default('doppel'),
+    /** Namespace (feed or tenant) when the command line gives none; it is the hash tag. */
+    namespace: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/)
+      .default('default'),
+    /**
+     * Hashes that hold buckets and id fields. Size for at most ~200 fields each at the peak of
+     * the window (messages in the window x index keys per message / 200), so they stay listpacks.
+     */
+    shards: z.number().int().min(1).max(16_777_216).default(16_384),
+    /** Hashes that hold clusters of two or more messages. */
+    clusterShards: z.number().int().min(1).max(16_777_216).default(2_048),
+    /** ACL user and password (also accepted in the URL: redis://user:pass@host:port/db). */
+    username: z.string().optional(),
+    password: z.string().optional(),
+    /** TLS (also implied by a rediss:// URL). */
+    tls: z.boolean().default(false),
+    /** A command with no reply in this time fails with STORE_TIMEOUT (retryable). */
+    commandTimeoutMs: z.number().int().min(1).default(5_000),
+    /** Attempts per batch on a retryable store error, with exponential back-off, before giving up. */
+    maxRetries: z.number().int().min(0).max(100).default(5),
+    /** Candidate records kept by the client (they never change once written). */
+    recordCacheSize: z.number().int().min(0).default(100_000),
+  })
+  .strict();
+
+export type RedisConfig = z.infer<typeof redisSchema>;
+
 /** Which signature each index method needs. */
 const METHOD_NEEDS: Record<IndexMethod, (s: DedupConfig['signatures']) => boolean> = {
   exact: () => true,
@@ -85,6 +124,7 @@ export const dedupConfigSchema = z
     index: indexSchema,
     decision: decisionSchema,
     window: windowSchema,
+    redis: redisSchema.prefault({}),
     /** Messages per batch (CLI, consumers): one store round trip per batch. */
     batchSize: z.number().int().min(1).max(10_000),
   })

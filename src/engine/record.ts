@@ -23,7 +23,7 @@ export const RECORD_FORMAT_VERSION = 1;
 /** Bits kept of each min-hash. */
 export const MINHASH_BITS = 8;
 
-const enum Flag {
+enum Flag {
   Simhash = 1,
   Minhash = 2,
   Terms = 4,
@@ -230,7 +230,8 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     const hashes = new Uint32Array(m);
     const levels = new Uint8Array(m);
     for (let i = 0; i < m; i++) {
-      hashes[i] = (bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16);
+      hashes[i] =
+        (bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16);
       levels[i] = bytes[at + 3] as number;
       at += 4;
     }

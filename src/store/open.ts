@@ -2,17 +2,26 @@ import type { DedupConfig } from '../config/dedup.js';
 import type { DedupStore } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
 import { MemoryStore } from './memory.js';
+import { RedisStore } from './redis/store.js';
 
 export interface StoreOptions {
   config: DedupConfig;
-  namespace: string;
+  /** Overrides config.redis.namespace (the command line's --namespace). */
+  namespace?: string;
 }
 
-/** `memory` (the embedded default) or a redis:// URL. */
+/** `memory` (the embedded default) or a redis:// / rediss:// URL. */
 export async function openStore(spec: string, options: StoreOptions): Promise<DedupStore> {
-  if (spec === 'memory') return new MemoryStore(options.config.window, options.config.index);
+  const { config } = options;
+  if (spec === 'memory') return new MemoryStore(config.window, config.index);
   if (/^rediss?:\/\//.test(spec)) {
-    throw new DoppelError('USAGE', 'the Redis store is not available in this version (use --store memory)');
+    return RedisStore.open({
+      url: spec,
+      namespace: options.namespace ?? config.redis.namespace,
+      window: config.window,
+      limits: config.index,
+      redis: config.redis,
+    });
   }
   throw new DoppelError('USAGE', `--store takes "memory" or a redis:// URL, not "${spec}"`);
 }

@@ -22,7 +22,8 @@ beforeAll(async () => {
   signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
 });
 
-const sign = (text: string) => signer.compute(canonicalize({ text, kind: 'text' }, config.signatures.canonical, 'en'));
+const sign = (text: string) =>
+  signer.compute(canonicalize({ text, kind: 'text' }, config.signatures.canonical, 'en'));
 
 describe('signature record', () => {
   it('encodes and decodes a compact record without loss', () => {

@@ -20,7 +20,8 @@ export function record(exact: string, overrides: Partial<SignatureRecord> = {}):
   return {
     lang: 'en',
     tokens: 50,
-    exact: exact.padStart(16, '0'),
+    // Stored records hold 64-bit values: any label becomes 16 hex digits.
+    exact: Buffer.from(exact).toString('hex').slice(-16).padStart(16, '0'),
     simhash: { hi: 0x01234567, lo: 0x89abcdef },
     minhash: Uint8Array.from({ length: 84 }, (_, i) => i),
     imatch: ['0:0011223344556677'],

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what the test suites start themselves: Debian's redis-server (the tests run it on a free
+# loopback port; nothing is left running). Run by `npm test`; a no-op when it is already installed.
+set -euo pipefail
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "== installing redis-server (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  elif command -v sudo >/dev/null 2>&1; then
+    echo "== installing redis-server (sudo apt-get)"
+    sudo apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "redis-server is missing and this user cannot install it: apt-get install -y redis-server" >&2
+    exit 1
+  fi
+fi
+# Debian's package starts a service on 6379 where systemd runs; the tests use their own server.
+echo "== $(redis-server --version | cut -d' ' -f1-3)"

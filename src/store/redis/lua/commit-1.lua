@@ -1,0 +1,124 @@
+--[[
+  commit: store each decision and update clusters, in order (one script call per batch).
+  A decided id is never changed: a second commit returns its current cluster and no events.
+  Clusters merge into the oldest (lowest root sequence number); the merged ones stay as aliases
+  (field m) until the sweep drops clusters last seen before the window. A message whose cluster
+  has only itself has no cluster record (its verdict says so): most messages are unique.
+
+  KEYS[1]  <base>meta (hash; reads live, counts clusters formed less clusters merged)
+  ARGV[1]  base       ARGV[2] cluster shards      ARGV[3] n, the number of decisions
+  then per decision: id, seq, ts, verdict (unique|duplicate|near_duplicate), duplicateOf ("" none),
+  similarity ("" none), method ("" none), njoins, njoins x (idShard, idField) of the messages it joins
+  Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, c:<shard>.
+
+  Returns one JSON string per decision: {"c": current cluster id, "e": [story events]}
+  Errors: none of its own (see index-1.lua).
+]]
+local meta = KEYS[1]
+local base = ARGV[1]
+local cshards = tonumber(ARGV[2])
+local n = tonumber(ARGV[3])
+local live = tonumber(redis.call('HGET', meta, 'live')) or 1
+
+--- @include _cluster
+
+local function event(kind, root, c, messageId)
+  return { type = kind, clusterId = c.i, messageId = messageId, size = c.z, firstSeen = c.f, lastSeen = c.l,
+    representative = c.i }
+end
+
+local results = {}
+local formed = 0
+local p = 4
+for r = 1, n do
+  local id, seq, ts, kind, dup, sim, method, njoins =
+    ARGV[p], tonumber(ARGV[p + 1]), tonumber(ARGV[p + 2]), ARGV[p + 3], ARGV[p + 4], ARGV[p + 5], ARGV[p + 6],
+    tonumber(ARGV[p + 7])
+  p = p + 8
+  local b, slot = blockOf(seq)
+  local vkey = base .. 'v:' .. b
+  local existing = redis.call('HGET', vkey, slot)
+  if existing then
+    p = p + 2 * njoins
+    local v = cjson.decode(existing)
+    local root = resolve(v.r)
+    results[r] = cjson.encode({ c = clusterIdOf(root) or v.c or id, e = {} })
+  else
+    local roots, list = {}, {}
+    for j = 1, njoins do
+      local joined = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[p], ARGV[p + 1]))
+      p = p + 2
+      if joined and joined >= live and joined ~= seq then
+        local jv = verdictOf(joined)
+        local root = resolve(jv and jv.r or joined)
+        if not roots[root] then
+          roots[root] = true
+          list[#list + 1] = root
+        end
+      end
+    end
+    -- A later message joined this one's tentative cluster before it was decided.
+    if clusterGet(seq) then
+      local root = resolve(seq)
+      if not roots[root] then
+        roots[root] = true
+        list[#list + 1] = root
+      end
+    end
+    local events = {}
+    local target, targetRoot
+    if #list == 0 then
+      target = { i = id, z = 1, f = ts, l = ts }
+      targetRoot = seq
+      events[1] = event('created', seq, target, id)
+      formed = formed + 1
+    else
+      table.sort(list)
+      local records = {}
+      for x = 1, #list do
+        local root = list[x]
+        local c = clusterGet(root)
+        if not c then
+          -- An implicit singleton (decided) or an undecided message's tentative cluster.
+          local rid, rts = headerOf(root)
+          local decided = verdictOf(root) ~= nil
+          c = { i = rid or tostring(root), z = decided and 1 or 0, f = rts or ts, l = rts or ts }
+          -- A tentative cluster of an undecided message is formed now (a decided one was at its commit).
+          if not decided then formed = formed + 1 end
+        end
+        records[x] = c
+      end
+      target, targetRoot = records[1], list[1]
+      local absorbed = {}
+      for x = 2, #list do
+        local other = records[x]
+        other.m = targetRoot
+        target.z = target.z + other.z
+        if other.f < target.f then target.f = other.f end
+        if other.l > target.l then target.l = other.l end
+        absorbed[#absorbed + 1] = other.i
+        clusterPut(list[x], other)
+        formed = formed - 1
+      end
+      target.z = target.z + 1
+      if ts < target.f then target.f = ts end
+      if ts > target.l then target.l = ts end
+      clusterPut(targetRoot, target)
+      if #absorbed > 0 then
+        local merged = event('merged', targetRoot, target, id)
+        merged.mergedFrom = absorbed
+        events[#events + 1] = merged
+      end
+      events[#events + 1] = event('grown', targetRoot, target, id)
+    end
+    local v = { k = kind, r = targetRoot, t = ts, s = seq }
+    if target.i ~= id then v.c = target.i end
+    if dup ~= '' then v.d = dup end
+    if sim ~= '' then v.y = tonumber(sim) end
+    if method ~= '' then v.m = method end
+    redis.call('HSET', vkey, slot, cjson.encode(v))
+    results[r] = cjson.encode({ c = target.i, e = events })
+  end
+end
+if formed ~= 0 then redis.call('HINCRBY', meta, 'clusters', formed) end
+return results

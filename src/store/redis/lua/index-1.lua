@@ -1,0 +1,279 @@
+--[[
+  index: insert-then-query for a batch of messages, atomically (one script call per batch).
+  For each request in order: if its id is known and decided, return the first verdict; if known
+  and undecided, return candidates again (nothing inserted); else take the next sequence number,
+  collect candidates (live members of its buckets with a lower sequence number) and insert it.
+  "First" is the sequence order, so two near-duplicates indexed at the same moment by two
+  processes are ordered, and the later one always sees the earlier one (docs/redis.md).
+
+  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate
+  ARGV[1]  base: key prefix with the namespace hash tag, e.g. "doppel:{news}:"
+  ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
+  ARGV[5]  maxCandidates     ARGV[6] maxMessages (0: no cap)
+  ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
+  then per request: id, idShard, idField, ts, record, nkeys, nkeys x (shard, field)
+  Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
+
+  Returns one array per request:
+    {"d", verdict}                          decided before: its stored verdict (JSON)
+    {"n" | "p", seq, hot, s1, h1, s2, h2 ...}
+        new (inserted now) or pending (indexed before, undecided): its sequence number, how many
+        of its buckets were full, and candidates (sequence number, shared buckets), best first
+  Errors: none of its own; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
+  after it (scripts stop at the first error; the batch is then retried as a replay).
+]]
+local meta = KEYS[1]
+local base = ARGV[1]
+local windowMs = tonumber(ARGV[2])
+local genMs = tonumber(ARGV[3])
+local maxBucket = tonumber(ARGV[4])
+local maxCandidates = tonumber(ARGV[5])
+local maxMessages = tonumber(ARGV[6])
+local shards = tonumber(ARGV[7])
+local cshards = tonumber(ARGV[8])
+local n = tonumber(ARGV[9])
+local gens = base .. 'gens'
+if n == 0 then return {} end
+
+local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate')
+local seq = tonumber(m[1]) or 0
+local now = tonumber(m[2])
+local gen = tonumber(m[3])
+local live = tonumber(m[4]) or 1
+local hotEvents = tonumber(m[5]) or 0
+local expired = tonumber(m[6]) or 0
+local buckets = tonumber(m[7]) or 0
+local freed = tonumber(m[8]) or 0
+local sweep = tonumber(m[9]) or -1
+local rate = tonumber(m[10]) or 0
+
+-- The live bound: the first sequence number of the oldest generation in the window. Generations
+-- follow the store clock (the latest event time seen), so they follow sequence numbers too.
+local function dropGenerations(oldestLive, dropOne)
+  local all = redis.call('HGETALL', gens)
+  local oldest, oldestField = nil, nil
+  local minFirst = nil
+  for i = 1, #all, 2 do
+    local g = tonumber(all[i])
+    if oldestLive and g < oldestLive then
+      redis.call('HDEL', gens, all[i])
+      expired = expired + 1
+    else
+      if oldest == nil or g < oldest then oldest, oldestField = g, all[i] end
+      local first = tonumber(all[i + 1])
+      if minFirst == nil or first < minFirst then minFirst = first end
+    end
+  end
+  if dropOne and oldestField then
+    redis.call('HDEL', gens, oldestField)
+    expired = expired + 1
+    return dropGenerations(nil, false)
+  end
+  live = minFirst or (seq + 1)
+  -- Record and verdict blocks wholly below the bound go at once.
+  local last = math.floor(live / 64) - 1
+  for b = freed, last do
+    redis.call('DEL', base .. 'r:' .. b, base .. 'v:' .. b)
+  end
+  if last + 1 > freed then freed = last + 1 end
+end
+
+local function advance(ts)
+  now = ts
+  local g = math.floor(ts / genMs)
+  if g == gen then return end
+  local previousFirst = gen and tonumber(redis.call('HGET', gens, gen)) or nil
+  gen = g
+  redis.call('HSET', gens, g, seq + 1)
+  dropGenerations(math.floor((ts - windowMs) / genMs), false)
+  -- Start a sweep of every shard, paced to finish in about one generation's worth of messages.
+  local perGeneration = previousFirst and (seq + 1 - previousFirst) or 0
+  if perGeneration < 64 then perGeneration = 64 end
+  rate = (shards + cshards) / perGeneration
+  sweep = 0
+end
+
+local function parseMembers(v)
+  local list, count = {}, 0
+  for s in string.gmatch(v, '%d+') do
+    count = count + 1
+    list[count] = tonumber(s)
+  end
+  return list, count
+end
+
+-- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
+local function sweepShard(i)
+  if i < shards then
+    local key = base .. 'k:' .. i
+    local all = redis.call('HGETALL', key)
+    for j = 1, #all, 2 do
+      local field, v = all[j], all[j + 1]
+      if string.byte(field, 1) == 255 then
+        if tonumber(v) < live then redis.call('HDEL', key, field) end
+      else
+        local list, count = parseMembers(v)
+        local kept, k = {}, 0
+        for x = 1, count do
+          if list[x] >= live then
+            k = k + 1
+            kept[k] = list[x]
+          end
+        end
+        if k == 0 then
+          redis.call('HDEL', key, field)
+          buckets = buckets - 1
+        elseif k < count then
+          redis.call('HSET', key, field, table.concat(kept, ','))
+        end
+      end
+    end
+  else
+    local key = base .. 'c:' .. (i - shards)
+    local horizon = now - windowMs - genMs
+    local all = redis.call('HGETALL', key)
+    for j = 1, #all, 2 do
+      local c = cjson.decode(all[j + 1])
+      if c.l < horizon then redis.call('HDEL', key, all[j]) end
+    end
+  end
+end
+
+-- The best `maxCandidates`: most shared buckets first, then oldest. A histogram of hit counts
+-- finds the cut without sorting every hit (memory store: rankCandidates, the same order).
+local function rank(hits, order, count)
+  local chosen, c = {}, 0
+  if count <= maxCandidates then
+    chosen, c = order, count
+  else
+    local maxHits = 0
+    local histogram = {}
+    for x = 1, count do
+      local h = hits[order[x]]
+      if h > maxHits then maxHits = h end
+      histogram[h] = (histogram[h] or 0) + 1
+    end
+    local cut, above = maxHits, 0
+    while cut > 0 and above + (histogram[cut] or 0) < maxCandidates do
+      above = above + (histogram[cut] or 0)
+      cut = cut - 1
+    end
+    for x = 1, count do
+      if hits[order[x]] >= cut then
+        c = c + 1
+        chosen[c] = order[x]
+      end
+    end
+  end
+  table.sort(chosen, function(a, b)
+    local ha, hb = hits[a], hits[b]
+    if ha ~= hb then return ha > hb end
+    return a < b
+  end)
+  if c > maxCandidates then c = maxCandidates end
+  return chosen, c
+end
+
+local results = {}
+local p = 10
+for r = 1, n do
+  local id, idShard, idField, ts, record, nkeys =
+    ARGV[p], ARGV[p + 1], ARGV[p + 2], tonumber(ARGV[p + 3]), ARGV[p + 4], tonumber(ARGV[p + 5])
+  p = p + 6
+  if now == nil or ts > now then advance(ts) end
+  local idKey = base .. 'k:' .. idShard
+  local known = tonumber(redis.call('HGET', idKey, idField))
+  if known and known < live then known = nil end
+  local decided = nil
+  if known then
+    local b, slot = math.floor(known / 64), known % 64
+    decided = redis.call('HGET', base .. 'v:' .. b, slot)
+  end
+  if decided then
+    results[r] = { 'd', decided }
+    p = p + 2 * nkeys
+  else
+    local isNew = known == nil
+    local mySeq = known
+    if isNew then
+      seq = seq + 1
+      mySeq = seq
+    end
+    local hits, order, count, hot = {}, {}, 0, 0
+    for j = 1, nkeys do
+      local key = base .. 'k:' .. ARGV[p]
+      local field = ARGV[p + 1]
+      p = p + 2
+      local v = redis.call('HGET', key, field)
+      local members, size, changed = {}, 0, false
+      if v then
+        for s in string.gmatch(v, '%d+') do
+          local x = tonumber(s)
+          if x >= live then
+            size = size + 1
+            members[size] = x
+            if x < mySeq then
+              local h = hits[x]
+              if h then
+                hits[x] = h + 1
+              else
+                hits[x] = 1
+                count = count + 1
+                order[count] = x
+              end
+            end
+          else
+            changed = true
+          end
+        end
+      end
+      if size >= maxBucket then hot = hot + 1 end
+      if isNew and size < maxBucket then
+        size = size + 1
+        members[size] = mySeq
+        redis.call('HSET', key, field, table.concat(members, ','))
+        if not v then buckets = buckets + 1 end
+      else
+        if isNew then hotEvents = hotEvents + 1 end
+        if changed then
+          if size == 0 then
+            redis.call('HDEL', key, field)
+            buckets = buckets - 1
+          else
+            redis.call('HSET', key, field, table.concat(members, ','))
+          end
+        end
+      end
+    end
+    if isNew then
+      redis.call('HSET', idKey, idField, mySeq)
+      redis.call('HSET', base .. 'r:' .. math.floor(mySeq / 64), mySeq % 64, record)
+    end
+    local chosen, c = rank(hits, order, count)
+    local out = { isNew and 'n' or 'p', mySeq, hot }
+    for x = 1, c do
+      out[2 * x + 2] = chosen[x]
+      out[2 * x + 3] = hits[chosen[x]]
+    end
+    results[r] = out
+  end
+end
+
+if maxMessages > 0 then
+  while seq - live + 1 > maxMessages and redis.call('HLEN', gens) > 0 do
+    dropGenerations(nil, true)
+  end
+end
+
+if sweep >= 0 then
+  local total = shards + cshards
+  local stop = sweep + math.ceil(rate * n)
+  if stop > total then stop = total end
+  for i = sweep, stop - 1 do sweepShard(i) end
+  sweep = stop
+  if sweep >= total then sweep = -1 end
+end
+
+redis.call('HSET', meta, 'seq', seq, 'now', now, 'gen', gen, 'live', live, 'hot', hotEvents, 'expired', expired,
+  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate)
+return results

@@ -1,0 +1,40 @@
+--[[
+  read: one message's verdict, or one cluster, by id (not on the hot path: CLI, HTTP API, tests).
+
+  KEYS[1]  <base>meta (hash; reads live)
+  ARGV[1]  base     ARGV[2] cluster shards     ARGV[3] mode: verdict | cluster | resolve
+  ARGV[4]  idShard  ARGV[5] idField            ARGV[6] id
+  Returns:
+    verdict:  the stored verdict (JSON), or nil when the id is unknown, expired or undecided
+    cluster:  the current cluster of a cluster id as JSON {i, z, f, l}, or nil
+    resolve:  the current id of a cluster id (the id itself when it is no cluster's)
+]]
+local meta = KEYS[1]
+local base = ARGV[1]
+local cshards = tonumber(ARGV[2])
+local mode = ARGV[3]
+local live = tonumber(redis.call('HGET', meta, 'live')) or 1
+
+--- @include _cluster
+
+local seq = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[4], ARGV[5]))
+if seq and seq < live then seq = nil end
+if mode == 'verdict' then
+  if not seq then return nil end
+  local b, slot = blockOf(seq)
+  return redis.call('HGET', base .. 'v:' .. b, slot)
+end
+if mode == 'resolve' then
+  if not seq then return ARGV[6] end
+  local root = resolve(seq)
+  return clusterIdOf(root) or ARGV[6]
+end
+if not seq then return nil end
+local root, c = resolve(seq)
+if c then return cjson.encode({ i = c.i, z = c.z, f = c.f, l = c.l }) end
+local v = verdictOf(seq)
+if v and v.r == seq then
+  local id, ts = headerOf(seq)
+  return cjson.encode({ i = id, z = 1, f = ts, l = ts })
+end
+return nil

@@ -1,0 +1,21 @@
+--[[
+  records: the stored records of candidate messages, by sequence number (the client caches them,
+  so this asks only for those it has not seen).
+
+  KEYS[1]  <base>meta (hash; reads live)
+  ARGV[1]  base    ARGV[2..] sequence numbers
+  Returns: one record (binary: <d ts, <H id length, id, signatures) per sequence number, or false
+  when it expired in the meantime (the candidate is then skipped).
+]]
+local base = ARGV[1]
+local live = tonumber(redis.call('HGET', KEYS[1], 'live')) or 1
+local out = {}
+for i = 2, #ARGV do
+  local seq = tonumber(ARGV[i])
+  if seq >= live then
+    out[i - 1] = redis.call('HGET', base .. 'r:' .. math.floor(seq / 64), seq % 64) or false
+  else
+    out[i - 1] = false
+  end
+end
+return out

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+/**
+ * The store's Lua scripts: one file per script in lua/, named `<name>-<numkeys>.lua`, each with a
+ * header listing KEYS, ARGV and the reply. A line `--- @include <file>` pastes a shared chunk
+ * (lua/<file>.lua) in at load time, as BullMQ's loader does. ioredis `defineCommand` sends them
+ * by EVALSHA and falls back to EVAL once after a server restart (NOSCRIPT).
+ */
+
+const LUA_DIR = new URL('../../../src/store/redis/lua/', import.meta.url);
+
+export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records'] as const;
+export type ScriptName = (typeof SCRIPT_NAMES)[number];
+
+type Arg = string | Buffer | number;
+
+/** The commands defineCommand adds (the `Buffer` variants reply with Buffers, for binary records). */
+export interface ScriptCommands {
+  doppelIndex(...args: Arg[]): Promise<unknown>;
+  doppelCommit(...args: Arg[]): Promise<unknown>;
+  doppelRead(...args: Arg[]): Promise<unknown>;
+  doppelRecordsBuffer(...args: Arg[]): Promise<unknown>;
+}
+
+export function loadScript(file: string): string {
+  const text = readFileSync(new URL(file, LUA_DIR), 'utf8');
+  return text.replace(/^--- @include (\w+)\s*$/gm, (_, name: string) => loadScript(`${name}.lua`));
+}
+
+function commandName(name: ScriptName): string {
+  return `doppel${name[0]?.toUpperCase()}${name.slice(1)}`;
+}
+
+export function defineScripts(redis: Redis): ScriptCommands {
+  for (const name of SCRIPT_NAMES) {
+    const lua = loadScript(`${name}-1.lua`);
+    redis.defineCommand(commandName(name), { numberOfKeys: 1, lua });
+  }
+  return redis as unknown as ScriptCommands;
+}

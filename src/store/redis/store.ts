@@ -1,0 +1,349 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
+import { decodeRecord, encodeRecord } from '../../engine/record.js';
+import type {
+  Candidate,
+  ClusterView,
+  CommitResult,
+  Decision,
+  DedupStore,
+  IndexRequest,
+  IndexResult,
+  SignatureRecord,
+  StoredVerdict,
+  StoreStats,
+  StoryEvent,
+} from '../../engine/types.js';
+import { DoppelError } from '../../errors.js';
+import { initHashing } from '../../hash/xxhash.js';
+import { storeError } from './errors.js';
+import { bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
+import { defineScripts, type ScriptCommands } from './scripts.js';
+
+export interface RedisStoreOptions {
+  /** redis://[user:pass@]host:port[/db] or rediss:// for TLS. */
+  url: string;
+  namespace: string;
+  window: WindowConfig;
+  limits: Pick<IndexConfig, 'maxBucketSize' | 'maxCandidates'>;
+  redis: RedisConfig;
+}
+
+interface CachedRecord {
+  id: string;
+  ts: number;
+  record: SignatureRecord;
+}
+
+type StoredVerdictJson = {
+  k: StoredVerdict['verdict'];
+  r: number;
+  t: number;
+  s: number;
+  c?: string;
+  d?: string;
+  y?: number;
+  m?: string;
+};
+
+/** Layout settings a namespace is created with; opening it with others would scramble it. */
+const LAYOUT_VERSION = 1;
+
+/**
+ * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
+ * and one for `commit`, plus one for the candidate records the client has not cached. Layout,
+ * protocol and failure handling: docs/redis.md.
+ */
+export class RedisStore implements DedupStore {
+  readonly kind = 'redis';
+  private readonly base: string;
+  private readonly meta: string;
+  private readonly cache = new Map<number, CachedRecord>();
+  private roundTrips = 0;
+
+  private constructor(
+    private readonly client: Redis,
+    private readonly scripts: ScriptCommands,
+    private readonly options: RedisStoreOptions,
+  ) {
+    this.base = namespaceBase(options.redis.prefix, options.namespace);
+    this.meta = metaKey(this.base);
+  }
+
+  static async open(options: RedisStoreOptions): Promise<RedisStore> {
+    await initHashing();
+    try {
+      namespaceBase(options.redis.prefix, options.namespace);
+    } catch (e) {
+      throw new DoppelError('INVALID_CONFIG', (e as Error).message);
+    }
+    const r = options.redis;
+    const redisOptions: RedisOptions = {
+      lazyConnect: true,
+      // Fail fast while disconnected (a typed, retryable error) instead of queueing without bound.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: r.commandTimeoutMs,
+      connectTimeout: r.commandTimeoutMs,
+      retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2_000),
+    };
+    if (r.username !== undefined) redisOptions.username = r.username;
+    if (r.password !== undefined) redisOptions.password = r.password;
+    if (r.tls || options.url.startsWith('rediss://')) redisOptions.tls = {};
+    const client = new Redis(options.url, redisOptions);
+    // Errors reach callers as rejected commands; the event only reports reconnect attempts.
+    client.on('error', () => {});
+    try {
+      await client.connect();
+    } catch (e) {
+      client.disconnect();
+      throw storeError(e, `connect to ${redactUrl(options.url)}`);
+    }
+    const store = new RedisStore(client, defineScripts(client), options);
+    try {
+      await store.checkLayout();
+    } catch (e) {
+      client.disconnect();
+      throw e;
+    }
+    return store;
+  }
+
+  private async checkLayout(): Promise<void> {
+    const r = this.options.redis;
+    const layout = `${LAYOUT_VERSION}:${r.shards}:${r.clusterShards}:${this.options.window.generationMs}`;
+    const set = await this.run('layout check', () => this.client.hsetnx(this.meta, 'layout', layout));
+    if (set === 1) return;
+    const existing = await this.run('layout check', () => this.client.hget(this.meta, 'layout'));
+    if (existing !== layout) {
+      throw new DoppelError(
+        'STORE_ERROR',
+        `namespace "${this.options.namespace}" was created with layout ${existing} (version:shards:clusterShards:generationMs), not ${layout}: use the same redis.shards, redis.clusterShards and window.generationMs, or another namespace`,
+      );
+    }
+  }
+
+  /** One command with bounded retries of retryable failures (exponential back-off). */
+  private async run<T>(what: string, command: () => Promise<T>): Promise<T> {
+    const attempts = this.options.redis.maxRetries + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.roundTrips++;
+        return await command();
+      } catch (e) {
+        const error = storeError(e, what);
+        if (!error.retryable || attempt >= attempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 2_000)));
+      }
+    }
+  }
+
+  async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
+    if (requests.length === 0) return [];
+    const { window, limits, redis } = this.options;
+    const args: Array<string | Buffer | number> = [
+      this.meta,
+      this.base,
+      window.windowMs,
+      window.generationMs,
+      limits.maxBucketSize,
+      limits.maxCandidates,
+      window.maxMessages,
+      redis.shards,
+      redis.clusterShards,
+      requests.length,
+    ];
+    for (const request of requests) {
+      const id = idAddress(request.id, redis.shards);
+      args.push(request.id, id.shard, id.field, request.ts, recordBlob(request), request.keys.length);
+      for (const key of request.keys) {
+        const bucket = bucketAddress(key, redis.shards);
+        args.push(bucket.shard, bucket.field);
+      }
+    }
+    const replies = (await this.run('index', () => this.scripts.doppelIndex(...args))) as unknown[][];
+    // Records of candidates this client has not seen: one more call for the whole batch.
+    const missing = new Set<number>();
+    replies.forEach((reply, r) => {
+      if (reply[0] === 'd') return;
+      const request = requests[r] as IndexRequest;
+      if (reply[0] === 'n')
+        this.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
+      for (let x = 3; x < reply.length; x += 2) {
+        const seq = Number(reply[x]);
+        if (!this.cache.has(seq)) missing.add(seq);
+      }
+    });
+    if (missing.size > 0) await this.fetchRecords([...missing]);
+    return replies.map((reply, r): IndexResult => {
+      const request = requests[r] as IndexRequest;
+      if (reply[0] === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
+      const candidates: Candidate[] = [];
+      for (let x = 3; x < reply.length; x += 2) {
+        const seq = Number(reply[x]);
+        const cached = this.cache.get(seq);
+        if (cached) candidates.push({ ...cached, seq, hits: Number(reply[x + 1]) });
+      }
+      return {
+        status: reply[0] === 'n' ? 'new' : 'pending',
+        seq: Number(reply[1]),
+        candidates,
+        hotBuckets: Number(reply[2]),
+      };
+    });
+  }
+
+  private remember(seq: number, record: CachedRecord): void {
+    const capacity = this.options.redis.recordCacheSize;
+    if (capacity === 0) return;
+    this.cache.set(seq, record);
+    if (this.cache.size > capacity) {
+      // Oldest inserted first: sequence numbers arrive roughly in order, and old ones expire first.
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+  }
+
+  private async fetchRecords(seqs: number[]): Promise<void> {
+    const blobs = (await this.run('records', () =>
+      this.scripts.doppelRecordsBuffer(this.meta, this.base, ...seqs),
+    )) as Array<Buffer | null>;
+    seqs.forEach((seq, i) => {
+      const blob = blobs[i];
+      if (!blob) return;
+      try {
+        const record = parseRecordBlob(blob);
+        if (this.options.redis.recordCacheSize === 0) this.cache.set(seq, record);
+        else this.remember(seq, record);
+      } catch (e) {
+        throw new DoppelError('STORE_ERROR', `record ${seq} in Redis is unreadable: ${(e as Error).message}`);
+      }
+    });
+  }
+
+  async commit(decisions: readonly Decision[]): Promise<CommitResult[]> {
+    if (decisions.length === 0) return [];
+    const { redis } = this.options;
+    const args: Array<string | Buffer | number> = [
+      this.meta,
+      this.base,
+      redis.clusterShards,
+      decisions.length,
+    ];
+    for (const d of decisions) {
+      args.push(
+        d.id,
+        d.seq,
+        d.ts,
+        d.verdict,
+        d.duplicateOf ?? '',
+        d.similarity === undefined ? '' : String(d.similarity),
+        d.method ?? '',
+        d.joins.length,
+      );
+      for (const join of d.joins) {
+        const address = idAddress(join, redis.shards);
+        args.push(address.shard, address.field);
+      }
+    }
+    const replies = (await this.run('commit', () => this.scripts.doppelCommit(...args))) as string[];
+    if (redis.recordCacheSize === 0) this.cache.clear();
+    return replies.map((reply, i) => {
+      const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never> };
+      return {
+        id: (decisions[i] as Decision).id,
+        clusterId: parsed.c,
+        events: Array.isArray(parsed.e) ? parsed.e : [],
+      };
+    });
+  }
+
+  private async read(mode: 'verdict' | 'cluster' | 'resolve', id: string): Promise<string | null> {
+    const { redis } = this.options;
+    const address = idAddress(id, redis.shards);
+    const reply = await this.run(`read ${mode}`, () =>
+      this.scripts.doppelRead(
+        this.meta,
+        this.base,
+        redis.clusterShards,
+        mode,
+        address.shard,
+        address.field,
+        id,
+      ),
+    );
+    return reply === null || reply === undefined ? null : String(reply);
+  }
+
+  async verdict(id: string): Promise<StoredVerdict | null> {
+    const json = await this.read('verdict', id);
+    return json === null ? null : parseVerdict(id, json);
+  }
+
+  async cluster(id: string): Promise<ClusterView | null> {
+    const json = await this.read('cluster', id);
+    if (json === null) return null;
+    const c = JSON.parse(json) as { i: string; z: number; f: number; l: number };
+    return { id: c.i, size: c.z, firstSeen: c.f, lastSeen: c.l, representative: c.i };
+  }
+
+  async resolveCluster(id: string): Promise<string> {
+    return (await this.read('resolve', id)) ?? id;
+  }
+
+  async stats(): Promise<StoreStats> {
+    const [seq, live, hot, expired, buckets, clusters] = await this.run('stats', () =>
+      this.client.hmget(this.meta, 'seq', 'live', 'hot', 'expired', 'buckets', 'clusters'),
+    );
+    const last = Number(seq ?? 0);
+    return {
+      messages: Math.max(0, last - Number(live ?? 1) + 1),
+      clusters: Number(clusters ?? 0),
+      buckets: Number(buckets ?? 0),
+      hotBucketEvents: Number(hot ?? 0),
+      expiredGenerations: Number(expired ?? 0),
+      roundTrips: this.roundTrips,
+    };
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+}
+
+/** Record as stored: <f64 ts><u16 id length><id UTF-8><signature record> (little-endian). */
+function recordBlob(request: IndexRequest): Buffer {
+  const id = Buffer.from(request.id, 'utf8');
+  if (id.length > 0xffff) throw new DoppelError('INVALID_MESSAGE', 'message id longer than 65,535 bytes');
+  const record = encodeRecord(request.record);
+  const blob = Buffer.allocUnsafe(10 + id.length + record.length);
+  blob.writeDoubleLE(request.ts, 0);
+  blob.writeUInt16LE(id.length, 8);
+  id.copy(blob, 10);
+  blob.set(record, 10 + id.length);
+  return blob;
+}
+
+function parseRecordBlob(blob: Buffer): CachedRecord {
+  const ts = blob.readDoubleLE(0);
+  const length = blob.readUInt16LE(8);
+  const id = blob.toString('utf8', 10, 10 + length);
+  return { id, ts, record: decodeRecord(blob.subarray(10 + length)) };
+}
+
+function parseVerdict(id: string, json: string): StoredVerdict {
+  const v = JSON.parse(json) as StoredVerdictJson;
+  const verdict: StoredVerdict = { id, seq: v.s, ts: v.t, verdict: v.k, clusterId: v.c ?? id };
+  if (v.d !== undefined) verdict.duplicateOf = v.d;
+  if (v.y !== undefined) verdict.similarity = v.y;
+  if (v.m !== undefined) verdict.method = v.m;
+  return verdict;
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
