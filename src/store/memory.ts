@@ -226,7 +226,9 @@ export class MemoryStore implements DedupStore {
     // Roots of the clusters joined, plus this message's own tentative cluster if a later message
     // already joined it before this one was decided (possible across processes or in a batch).
     const roots = new Set<string>();
-    for (const id of d.joins) roots.add(this.clusterOfMessage(id));
+    // A join to a message that left the window since it was a candidate (a later message of the
+    // same batch moved the clock) is dropped: its cluster is no longer reachable by id.
+    for (const id of d.joins) if (this.byId.has(id)) roots.add(this.clusterOfMessage(id));
     if (this.clusters.has(d.id)) roots.add(this.resolve(d.id));
     let target: ClusterRecord;
     if (roots.size === 0) {

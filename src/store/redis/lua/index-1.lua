@@ -86,11 +86,11 @@ local function advance(ts)
   gen = g
   redis.call('HSET', gens, g, seq + 1)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
-  -- Start a sweep of every shard, paced to finish in about one generation's worth of messages.
+  -- The sweep runs round the shards continuously, paced to go round once in about one
+  -- generation's worth of messages (the last generation's count).
   local perGeneration = previousFirst and (seq + 1 - previousFirst) or 0
   if perGeneration < 64 then perGeneration = 64 end
   rate = (shards + cshards) / perGeneration
-  sweep = 0
 end
 
 local function parseMembers(v)
@@ -265,13 +265,15 @@ if maxMessages > 0 then
   end
 end
 
-if sweep >= 0 then
+do
   local total = shards + cshards
-  local stop = sweep + math.ceil(rate * n)
-  if stop > total then stop = total end
-  for i = sweep, stop - 1 do sweepShard(i) end
-  sweep = stop
-  if sweep >= total then sweep = -1 end
+  local steps = math.ceil(rate * n)
+  if steps > total then steps = total end
+  if sweep < 0 then sweep = 0 end
+  for _ = 1, steps do
+    sweepShard(sweep)
+    sweep = (sweep + 1) % total
+  end
 end
 
 redis.call('HSET', meta, 'seq', seq, 'now', now, 'gen', gen, 'live', live, 'hot', hotEvents, 'expired', expired,

@@ -1,0 +1,184 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../../src/config/profiles.js';
+import { DedupEngine, type EngineInput } from '../../../src/engine/engine.js';
+import { initHashing } from '../../../src/hash/xxhash.js';
+import { parseMessageObject } from '../../../src/input/message.js';
+import { LexiconSet } from '../../../src/lexicon/lexicon.js';
+import { signMessage } from '../../../src/pipeline/sign.js';
+import { SignatureEngine } from '../../../src/signatures/compute.js';
+import { MemoryStore } from '../../../src/store/memory.js';
+import { RedisStore } from '../../../src/store/redis/store.js';
+import { editWords, rng, syntheticDoc } from '../../support/engine.js';
+import { redisUrl, uniqueNamespace } from '../../support/redis.js';
+
+const HOUR = 3_600_000;
+const config = resolveDedupConfig('news', { redis: { shards: 256, clusterShards: 32 } });
+const T0 = Date.UTC(2026, 10, 1);
+let signer: SignatureEngine;
+const stores: RedisStore[] = [];
+
+beforeAll(async () => {
+  await initHashing();
+  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+});
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+});
+
+async function redisStore(namespace: string, overrides = {}): Promise<RedisStore> {
+  const c = resolveDedupConfig('news', { redis: { shards: 256, clusterShards: 32 }, ...overrides });
+  const store = await RedisStore.open({ url: redisUrl(), namespace, window: c.window, limits: c.index, redis: c.redis });
+  stores.push(store);
+  return store;
+}
+
+/** Base stories with syndicated copies (word edits, headers) and exact repeats, in stream order. */
+async function stream(seed: number, stories: number, hoursApart = 0.05): Promise<EngineInput[]> {
+  const random = rng(seed);
+  const texts: Array<{ id: string; text: string }> = [];
+  for (let s = 0; s < stories; s++) {
+    const base = syntheticDoc(random, 120 + Math.floor(random() * 200), 3000);
+    texts.push({ id: `s${s}`, text: base.join(' ') });
+    const copies = Math.floor(random() * 4);
+    for (let c = 0; c < copies; c++) {
+      const kind = random();
+      const text =
+        kind < 0.2
+          ? base.join(' ')
+          : kind < 0.5
+            ? `AGENCY WIRE ${base.join(' ')} more news at our site`
+            : editWords(random, base, 0.03 + random() * 0.25).join(' ');
+      texts.push({ id: `s${s}c${c}`, text });
+    }
+  }
+  // Shuffle copies among stories but keep each story's original first, as feeds do.
+  for (let i = texts.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [texts[i], texts[j]] = [texts[j]!, texts[i]!];
+  }
+  const out: EngineInput[] = [];
+  for (const [i, t] of texts.entries()) {
+    const signed = await signMessage(parseMessageObject({ id: t.id, text: t.text, lang: 'en' }), signer);
+    out.push({ signed, ts: T0 + i * hoursApart * HOUR });
+  }
+  return out;
+}
+
+async function run(engine: DedupEngine, inputs: EngineInput[], batch: number) {
+  const out = [];
+  for (let i = 0; i < inputs.length; i += batch) out.push(...(await engine.processBatch(inputs.slice(i, i + batch))));
+  return out.map((v) => ({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, duplicateOf: v.duplicateOf }));
+}
+
+describe('the engine on the Redis store', () => {
+  it('gives the same verdicts, duplicateOf and clusters as the in-memory store', async () => {
+    const inputs = await stream(1, 150, 0.5);
+    const memory = await run(new DedupEngine(config, new MemoryStore(config.window, config.index)), inputs, 32);
+    const store = await redisStore(uniqueNamespace('same'));
+    const redis = await run(new DedupEngine(config, store), inputs, 32);
+    expect(redis).toEqual(memory);
+    // The stream spans 8+ days in a 3-day window: generations expired along the way.
+    expect((await store.stats()).expiredGenerations).toBeGreaterThan(0);
+    const flagged = memory.filter((v) => v.verdict !== 'unique').length;
+    expect(flagged).toBeGreaterThan(50);
+    // Round trips: index + records + commit per batch, not per key.
+    const batches = Math.ceil(inputs.length / 32);
+    expect((await store.stats()).roundTrips).toBeLessThanOrEqual(3 * batches + 2);
+  });
+
+  it('replays a batch idempotently: the first verdicts, nothing inserted again', async () => {
+    const inputs = await stream(2, 20);
+    const store = await redisStore(uniqueNamespace('replay'));
+    const engine = new DedupEngine(config, store);
+    const first = await run(engine, inputs, 16);
+    const before = await store.stats();
+    const again = await engine.processBatch(inputs);
+    expect(again.map((v) => v.replay)).toEqual(inputs.map(() => true));
+    expect(again.map((v) => [v.id, v.verdict, v.duplicateOf])).toEqual(
+      first.map((v) => [v.id, v.verdict, v.duplicateOf]),
+    );
+    const after = await store.stats();
+    expect([after.messages, after.buckets]).toEqual([before.messages, before.buckets]);
+  });
+
+  it('never judges both of two near-duplicates unique when two clients index them at once', async () => {
+    const namespace = uniqueNamespace('race');
+    const [one, two, three] = [await redisStore(namespace), await redisStore(namespace), await redisStore(namespace)];
+    const engines = [one, two, three].map((s) => new DedupEngine(config, s));
+    const random = rng(9);
+    const triples: Array<[EngineInput, EngineInput, EngineInput]> = [];
+    for (let i = 0; i < 40; i++) {
+      const base = syntheticDoc(random, 150, 3000);
+      const make = async (id: string, words: string[]) => ({
+        signed: await signMessage(parseMessageObject({ id, text: words.join(' '), lang: 'en' }), signer),
+        ts: T0 + i * 1000,
+      });
+      triples.push([
+        await make(`r${i}a`, base),
+        await make(`r${i}b`, editWords(random, base, 0.05)),
+        await make(`r${i}c`, editWords(random, base, 0.08)),
+      ]);
+    }
+    // Every round, three clients index the three copies of one story in the same instant.
+    const verdicts = [];
+    for (let b = 0; b < triples.length; b += 4) {
+      const rounds = triples.slice(b, b + 4);
+      const results = await Promise.all(
+        engines.map((e, k) => e.processBatch(rounds.map((t) => t[k] as EngineInput))),
+      );
+      for (let r = 0; r < rounds.length; r++) verdicts.push(results.map((res) => res[r]!));
+    }
+    for (const triple of verdicts) {
+      expect(triple.filter((v) => v.verdict === 'unique')).toHaveLength(1);
+      // ...and all three end in one cluster.
+      const clusters = await Promise.all(triple.map((v) => one.resolveCluster(v.clusterId)));
+      expect(new Set(clusters).size).toBe(1);
+    }
+  });
+
+  it('expires whole generations: records, verdicts, ids and bucket entries go', async () => {
+    const namespace = uniqueNamespace('expiry');
+    const store = await redisStore(namespace, {
+      window: { windowMs: 6 * HOUR, generationMs: HOUR, maxMessages: 0 },
+    });
+    const engine = new DedupEngine(config, store);
+    const inputs = await stream(3, 60, 0.25);
+    await run(engine, inputs, 8);
+    const stats = await store.stats();
+    // A 6-hour window at one message per 15 minutes holds about 24-28 messages.
+    expect(stats.messages).toBeLessThanOrEqual(28);
+    expect(await store.verdict(inputs[0]!.signed.message.id)).toBeNull();
+    // The sweep goes round every shard once per generation's worth of messages (64 at least):
+    // after that many more messages, nothing that was dead before them is left.
+    const client = new Redis(redisUrl());
+    const before = await client.hget(`doppel:{${namespace}}:meta`, 'live');
+    const more = (await stream(4, 40, 0)).map((x, i) => ({
+      signed: x.signed,
+      ts: inputs.at(-1)!.ts + i,
+    }));
+    for (const m of more) m.signed.message.id = `more-${m.signed.message.id}`;
+    await run(engine, more, 8);
+    try {
+      const keys = await client.keys(`doppel:{${namespace}}:r:*`);
+      const blocks = keys.map((k) => Number(k.split(':').pop()));
+      const meta = await client.hgetall(`doppel:{${namespace}}:meta`);
+      // No record block lies wholly below the live bound.
+      for (const b of blocks) expect((b + 1) * 64 - 1).toBeGreaterThanOrEqual(Number(meta.live));
+      // Every bucket member and id left in the shards is live (the sweep ran over them).
+      let entries = 0;
+      for (const key of await client.keys(`doppel:{${namespace}}:k:*`)) {
+        const fields = await client.hgetallBuffer(key);
+        for (const v of Object.values(fields)) {
+          for (const s of v.toString().split(',')) {
+            entries++;
+            expect(Number(s)).toBeGreaterThanOrEqual(Number(before));
+          }
+        }
+      }
+      expect(entries).toBeGreaterThan(0);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
