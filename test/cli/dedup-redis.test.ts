@@ -33,11 +33,16 @@ const flagged = (out: string) =>
 describe('doppel dedup --store redis://', () => {
   it('two processes on two halves of a stream flag every pair that one process alone flags', async () => {
     const { lines, halves } = feed();
-    const alone = await runCli(['dedup', '--quiet', '--store', redisUrl(), '--namespace', uniqueNamespace('alone')], `${lines.join('\n')}\n`);
+    const alone = await runCli(
+      ['dedup', '--quiet', '--store', redisUrl(), '--namespace', uniqueNamespace('alone')],
+      `${lines.join('\n')}\n`,
+    );
     expect(alone.code, alone.stderr).toBe(0);
     const single = jsonLines(alone.stdout);
     expect(single).toHaveLength(lines.length);
-    const pairs = single.filter((v) => v.duplicateOf).map((v) => [String(v.duplicateOf), String(v.id)] as const);
+    const pairs = single
+      .filter((v) => v.duplicateOf)
+      .map((v) => [String(v.duplicateOf), String(v.id)] as const);
     expect(pairs.length).toBeGreaterThanOrEqual(100);
 
     const namespace = uniqueNamespace('halves');

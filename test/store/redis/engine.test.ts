@@ -28,7 +28,13 @@ afterAll(async () => {
 
 async function redisStore(namespace: string, overrides = {}): Promise<RedisStore> {
   const c = resolveDedupConfig('news', { redis: { shards: 256, clusterShards: 32 }, ...overrides });
-  const store = await RedisStore.open({ url: redisUrl(), namespace, window: c.window, limits: c.index, redis: c.redis });
+  const store = await RedisStore.open({
+    url: redisUrl(),
+    namespace,
+    window: c.window,
+    limits: c.index,
+    redis: c.redis,
+  });
   stores.push(store);
   return store;
 }
@@ -67,14 +73,24 @@ async function stream(seed: number, stories: number, hoursApart = 0.05): Promise
 
 async function run(engine: DedupEngine, inputs: EngineInput[], batch: number) {
   const out = [];
-  for (let i = 0; i < inputs.length; i += batch) out.push(...(await engine.processBatch(inputs.slice(i, i + batch))));
-  return out.map((v) => ({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, duplicateOf: v.duplicateOf }));
+  for (let i = 0; i < inputs.length; i += batch)
+    out.push(...(await engine.processBatch(inputs.slice(i, i + batch))));
+  return out.map((v) => ({
+    id: v.id,
+    verdict: v.verdict,
+    clusterId: v.clusterId,
+    duplicateOf: v.duplicateOf,
+  }));
 }
 
 describe('the engine on the Redis store', () => {
   it('gives the same verdicts, duplicateOf and clusters as the in-memory store', async () => {
     const inputs = await stream(1, 150, 0.5);
-    const memory = await run(new DedupEngine(config, new MemoryStore(config.window, config.index)), inputs, 32);
+    const memory = await run(
+      new DedupEngine(config, new MemoryStore(config.window, config.index)),
+      inputs,
+      32,
+    );
     const store = await redisStore(uniqueNamespace('same'));
     const redis = await run(new DedupEngine(config, store), inputs, 32);
     expect(redis).toEqual(memory);
@@ -104,7 +120,11 @@ describe('the engine on the Redis store', () => {
 
   it('never judges both of two near-duplicates unique when two clients index them at once', async () => {
     const namespace = uniqueNamespace('race');
-    const [one, two, three] = [await redisStore(namespace), await redisStore(namespace), await redisStore(namespace)];
+    const [one, two, three] = [
+      await redisStore(namespace),
+      await redisStore(namespace),
+      await redisStore(namespace),
+    ];
     const engines = [one, two, three].map((s) => new DedupEngine(config, s));
     const random = rng(9);
     const triples: Array<[EngineInput, EngineInput, EngineInput]> = [];
@@ -149,11 +169,11 @@ describe('the engine on the Redis store', () => {
     // A 6-hour window at one message per 15 minutes holds about 24-28 messages.
     expect(stats.messages).toBeLessThanOrEqual(28);
     expect(await store.verdict(inputs[0]!.signed.message.id)).toBeNull();
-    // The sweep goes round every shard once per generation's worth of messages (64 at least):
+    // The sweep goes round every shard once per window's worth of messages (256 at least):
     // after that many more messages, nothing that was dead before them is left.
     const client = new Redis(redisUrl());
     const before = await client.hget(`doppel:{${namespace}}:meta`, 'live');
-    const more = (await stream(4, 40, 0)).map((x, i) => ({
+    const more = (await stream(4, 110, 0)).map((x, i) => ({
       signed: x.signed,
       ts: inputs.at(-1)!.ts + i,
     }));

@@ -86,11 +86,12 @@ local function advance(ts)
   gen = g
   redis.call('HSET', gens, g, seq + 1)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
-  -- The sweep runs round the shards continuously, paced to go round once in about one
-  -- generation's worth of messages (the last generation's count).
-  local perGeneration = previousFirst and (seq + 1 - previousFirst) or 0
-  if perGeneration < 64 then perGeneration = 64 end
-  rate = (shards + cshards) / perGeneration
+  -- The sweep runs round the shards continuously, paced to go round once in about one window's
+  -- worth of messages (the last generation's count times generations per window): each entry
+  -- is read about once by the sweep, and a dead entry lingers at most about one window.
+  local perWindow = (previousFirst and (seq + 1 - previousFirst) or 0) * math.ceil(windowMs / genMs)
+  if perWindow < 256 then perWindow = 256 end
+  rate = (shards + cshards) / perWindow
 end
 
 local function parseMembers(v)
@@ -158,11 +159,26 @@ local function rank(hits, order, count)
       above = above + (histogram[cut] or 0)
       cut = cut - 1
     end
+    -- Above the cut all go in; of the ties at the cut, the oldest (a plain numeric sort, which
+    -- runs in C, instead of a comparator over hundreds of topic-bucket ties).
+    local ties, t = {}, 0
     for x = 1, count do
-      if hits[order[x]] >= cut then
+      local h = hits[order[x]]
+      if h > cut then
         c = c + 1
         chosen[c] = order[x]
+      elseif h == cut then
+        t = t + 1
+        ties[t] = order[x]
       end
+    end
+    if c + t > maxCandidates then
+      table.sort(ties)
+      t = maxCandidates - c
+    end
+    for x = 1, t do
+      c = c + 1
+      chosen[c] = ties[x]
     end
   end
   table.sort(chosen, function(a, b)

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:redis`: the default news profile on the Redis store, two client processes, one
+ * redis-server (Debian's, started here on a free loopback port with the settings docs/redis.md
+ * recommends). The stream is bench:dedup's (new Markov-generated articles and 30% near-duplicate
+ * variants), all within one 3-day window so that every message stays indexed and Redis memory per
+ * message is the memory of a live message. Each client signs its half first (untimed: signing is
+ * bench:signatures' subject); the timed part is the engine on pre-signed messages: index keys,
+ * the store round trips, verification and verdicts. Prints messages per second, round trips per
+ * batch, Redis memory and Redis CPU per message.
+ */
+import { fork } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { resolveDedupConfig } from '../config/profiles.js';
+import { startLocalRedis } from '../dev/redis-server.js';
+import { DedupEngine, type EngineInput } from '../engine/engine.js';
+import type { SourceDoc } from '../eval/generate.js';
+import { initHashing } from '../hash/xxhash.js';
+import { parseMessageLine } from '../input/message.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
+import { signMessage } from '../pipeline/sign.js';
+import { SignatureEngine } from '../signatures/compute.js';
+import { RedisStore } from '../store/redis/store.js';
+import { readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
+import { writeStream } from './stream.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, '../..');
+const OUT = resolve(ROOT, '.bench-out');
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2);
+const NAMESPACE = 'bench';
+
+interface ClientReport {
+  messages: number;
+  seconds: number;
+  batches: number;
+  roundTrips: number;
+  flagged: number;
+  startedAt: number;
+  endedAt: number;
+}
+
+async function client(file: string, url: string): Promise<void> {
+  const config = resolveDedupConfig('news');
+  await initHashing();
+  const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  const inputs: EngineInput[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const message = parseMessageLine(line);
+    inputs.push({ signed: await signMessage(message, signer), ts: message.ts ?? 0 });
+  }
+  const store = await RedisStore.open({
+    url,
+    namespace: NAMESPACE,
+    window: config.window,
+    limits: config.index,
+    redis: config.redis,
+  });
+  const engine = new DedupEngine(config, store);
+  process.send?.({ ready: inputs.length });
+  await new Promise<void>((go) => process.once('message', () => go()));
+  const startedAt = Date.now();
+  const before = (await store.stats()).roundTrips;
+  let flagged = 0;
+  let batches = 0;
+  for (let i = 0; i < inputs.length; i += config.batchSize) {
+    const verdicts = await engine.processBatch(inputs.slice(i, i + config.batchSize));
+    for (const v of verdicts) if (v.verdict !== 'unique') flagged++;
+    batches++;
+  }
+  const endedAt = Date.now();
+  const roundTrips = (await store.stats()).roundTrips - before - 1;
+  await store.close();
+  const report: ClientReport = {
+    messages: inputs.length,
+    seconds: (endedAt - startedAt) / 1000,
+    batches,
+    roundTrips,
+    flagged,
+    startedAt,
+    endedAt,
+  };
+  process.send?.({ report });
+  process.disconnect?.();
+}
+
+function info(text: string, field: string): number {
+  return Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+}
+
+async function main(): Promise<void> {
+  if (!sharedDataAvailable()) {
+    console.error(`bench:redis needs ../shared/data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`);
+    process.exitCode = 2;
+    return;
+  }
+  mkdirSync(OUT, { recursive: true });
+  const sources: SourceDoc[] = [];
+  for (const name of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl']) {
+    for (const d of readJsonl(name)) sources.push({ id: d.id, lang: d.lang ?? 'und', text: d.text });
+  }
+  const all = resolve(OUT, `redis-stream-${MESSAGES}.jsonl`);
+  // 2.5 days: the whole stream stays inside the news profile's 3-day window.
+  await writeStream(all, MESSAGES, 2.5, sources);
+  const lines = readFileSync(all, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const files: string[] = [];
+  for (let c = 0; c < CLIENTS; c++) {
+    const file = resolve(OUT, `redis-stream-${MESSAGES}-part${c}.jsonl`);
+    // Interleaved halves: both clients move through the same hours, as consumers of two partitions do.
+    writeFileSync(file, `${lines.filter((_, i) => i % CLIENTS === c).join('\n')}\n`);
+    files.push(file);
+  }
+  const redis = await startLocalRedis();
+  const admin = new Redis(redis.url);
+  try {
+    const memoryBefore = info(await admin.info('memory'), 'used_memory');
+    const cpuText = await admin.info('cpu');
+    const cpuBefore = info(cpuText, 'used_cpu_user') + info(cpuText, 'used_cpu_sys');
+    console.log(
+      `bench:redis: ${lines.length} messages, news profile, ${CLIENTS} client processes, redis-server ${redis.url}; node ${process.version}`,
+    );
+    const children = files.map((file) =>
+      fork(fileURLToPath(import.meta.url), ['--client', file, redis.url], { stdio: 'inherit' }),
+    );
+    const ready = children.map((child) => new Promise<void>((ok) => child.once('message', () => ok())));
+    const signStart = Date.now();
+    await Promise.all(ready);
+    console.log(`signed in ${((Date.now() - signStart) / 1000).toFixed(1)} s (untimed); indexing...`);
+    const reports = children.map(
+      (child) =>
+        new Promise<ClientReport>((ok, fail) => {
+          child.on('message', (m: { report?: ClientReport }) => m.report && ok(m.report));
+          child.once('exit', (code) => code !== 0 && fail(new Error(`client exited ${code}`)));
+        }),
+    );
+    for (const child of children) child.send('go');
+    const results = await Promise.all(reports);
+    const total = results.reduce((s, r) => s + r.messages, 0);
+    const span =
+      (Math.max(...results.map((r) => r.endedAt)) - Math.min(...results.map((r) => r.startedAt))) / 1000;
+    const batches = results.reduce((s, r) => s + r.batches, 0);
+    const trips = results.reduce((s, r) => s + r.roundTrips, 0);
+    const flagged = results.reduce((s, r) => s + r.flagged, 0);
+    const memoryAfter = info(await admin.info('memory'), 'used_memory');
+    const cpuAfter =
+      info(await admin.info('cpu'), 'used_cpu_user') + info(await admin.info('cpu'), 'used_cpu_sys');
+    const live = Number(await admin.hget(`doppel:{${NAMESPACE}}:meta`, 'seq'));
+    const hot = Number(await admin.hget(`doppel:{${NAMESPACE}}:meta`, 'hot'));
+    const keys = await admin.dbsize();
+    console.log(
+      '| messages | clients | wall s | messages/s | round trips per batch | Redis bytes per message | Redis CPU µs per message | flagged | hot-bucket events | keys |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log(
+      `| ${total} | ${CLIENTS} | ${span.toFixed(1)} | ${Math.round(total / span)} | ${(trips / batches).toFixed(2)} | ${Math.round((memoryAfter - memoryBefore) / live)} | ${Math.round(((cpuAfter - cpuBefore) * 1e6) / total)} | ${flagged} | ${hot} | ${keys} |`,
+    );
+    console.log(
+      `indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
+    );
+  } finally {
+    admin.disconnect();
+    await redis.stop();
+  }
+}
+
+if (process.argv[2] === '--client') await client(process.argv[3] as string, process.argv[4] as string);
+else await main();
