@@ -9,9 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SourceDoc } from '../eval/generate.js';
-import { readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
-import { writeStream } from './stream.js';
+import { SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
+import { newsSources, writeStream } from './stream.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '../..');
@@ -59,10 +58,7 @@ async function main(): Promise<void> {
     return;
   }
   mkdirSync(OUT, { recursive: true });
-  const sources: SourceDoc[] = [];
-  for (const file of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl']) {
-    for (const d of readJsonl(file)) sources.push({ id: d.id, lang: d.lang ?? 'und', text: d.text });
-  }
+  const sources = newsSources();
   console.log(
     `bench:dedup: doppel dedup --profile news (3-day window), embedded store, one process; node ${process.version}`,
   );

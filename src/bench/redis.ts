@@ -16,15 +16,14 @@ import { Redis } from 'ioredis';
 import { resolveDedupConfig } from '../config/profiles.js';
 import { startLocalRedis } from '../dev/redis-server.js';
 import { DedupEngine, type EngineInput } from '../engine/engine.js';
-import type { SourceDoc } from '../eval/generate.js';
 import { initHashing } from '../hash/xxhash.js';
 import { parseMessageLine } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { RedisStore } from '../store/redis/store.js';
-import { readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
-import { writeStream } from './stream.js';
+import { SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
+import { newsSources, writeStream } from './stream.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '../..');
@@ -99,10 +98,7 @@ async function main(): Promise<void> {
     return;
   }
   mkdirSync(OUT, { recursive: true });
-  const sources: SourceDoc[] = [];
-  for (const name of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl']) {
-    for (const d of readJsonl(name)) sources.push({ id: d.id, lang: d.lang ?? 'und', text: d.text });
-  }
+  const sources = newsSources();
   const all = resolve(OUT, `redis-stream-${MESSAGES}.jsonl`);
   // 2.5 days: the whole stream stays inside the news profile's 3-day window.
   await writeStream(all, MESSAGES, 2.5, sources);

@@ -2,6 +2,7 @@
 import { createWriteStream } from 'node:fs';
 import { generateVariants, type SourceDoc } from '../eval/generate.js';
 import { Random } from '../eval/random.js';
+import { readJsonl } from './data.js';
 
 const DAY = 86_400_000;
 
@@ -78,4 +79,13 @@ export async function writeStream(
     }
   }
   await new Promise<void>((resolvePromise) => out.end(resolvePromise));
+}
+
+/** The real news articles (ru, en, fa) the stream's Markov models learn from. */
+export function newsSources(): SourceDoc[] {
+  const sources: SourceDoc[] = [];
+  for (const file of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl']) {
+    for (const d of readJsonl(file)) sources.push({ id: d.id, lang: d.lang ?? 'und', text: d.text });
+  }
+  return sources;
 }
