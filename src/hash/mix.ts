@@ -33,22 +33,48 @@ export function combine64(aHi: number, aLo: number, bHi: number, bLo: number, ou
   return out;
 }
 
-const HEX = '0123456789abcdef';
+// Character codes of the 16 hex digits: a hex string is built by one String.fromCharCode call,
+// not by 8 or 16 one-character concatenations (which cost more than the hashing they print).
+const HEX_CODES = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const hexDigit = (v: number, shift: number): number => HEX_CODES[(v >>> shift) & 15] as number;
 
 /** Unsigned 32-bit integer as 8 lower-case hex digits. */
 export function hex32(value: number): string {
-  let v = value >>> 0;
-  let s = '';
-  for (let i = 0; i < 8; i++) {
-    s = HEX[v & 15] + s;
-    v >>>= 4;
-  }
-  return s;
+  const v = value >>> 0;
+  return String.fromCharCode(
+    hexDigit(v, 28),
+    hexDigit(v, 24),
+    hexDigit(v, 20),
+    hexDigit(v, 16),
+    hexDigit(v, 12),
+    hexDigit(v, 8),
+    hexDigit(v, 4),
+    hexDigit(v, 0),
+  );
 }
 
 /** 64-bit value (two halves) as 16 lower-case hex digits, high half first. */
 export function hex64(hi: number, lo: number): string {
-  return hex32(hi) + hex32(lo);
+  const h = hi >>> 0;
+  const l = lo >>> 0;
+  return String.fromCharCode(
+    hexDigit(h, 28),
+    hexDigit(h, 24),
+    hexDigit(h, 20),
+    hexDigit(h, 16),
+    hexDigit(h, 12),
+    hexDigit(h, 8),
+    hexDigit(h, 4),
+    hexDigit(h, 0),
+    hexDigit(l, 28),
+    hexDigit(l, 24),
+    hexDigit(l, 20),
+    hexDigit(l, 16),
+    hexDigit(l, 12),
+    hexDigit(l, 8),
+    hexDigit(l, 4),
+    hexDigit(l, 0),
+  );
 }
 
 /** Parses 16 hex digits into halves; throws on anything else. */

@@ -7,6 +7,12 @@ import { fmix32, type U64 } from './mix.js';
  * a few multiplications per word. Sums of pseudo-random lanes collide for two different sets
  * with probability about 2^-32 per lane; a caller that needs 64 or 128 bits takes 2 or 4 lanes.
  */
+/** A member's contribution to each of the four lanes. */
+export const laneA = (lo: number): number => fmix32(lo ^ 0x3c6ef372);
+export const laneB = (hi: number): number => fmix32(hi ^ 0xa54ff53a);
+export const laneC = (hi: number, lo: number): number => fmix32(lo ^ Math.imul(hi, 0x9e3779b1) ^ 0x510e527f);
+export const laneD = (hi: number, lo: number): number => fmix32(hi ^ Math.imul(lo, 0x85ebca77) ^ 0x9b05688c);
+
 export class SetHasher {
   private a = 0;
   private b = 0;
@@ -24,11 +30,23 @@ export class SetHasher {
   }
 
   add(hi: number, lo: number): void {
-    this.a = (this.a + fmix32(lo ^ 0x3c6ef372)) | 0;
-    this.b = (this.b + fmix32(hi ^ 0xa54ff53a)) | 0;
-    this.c = (this.c + fmix32(lo ^ Math.imul(hi, 0x9e3779b1) ^ 0x510e527f)) | 0;
-    this.d = (this.d + fmix32(hi ^ Math.imul(lo, 0x85ebca77) ^ 0x9b05688c)) | 0;
+    this.a = (this.a + laneA(lo)) | 0;
+    this.b = (this.b + laneB(hi)) | 0;
+    this.c = (this.c + laneC(hi, lo)) | 0;
+    this.d = (this.d + laneD(hi, lo)) | 0;
     this.n++;
+  }
+
+  /**
+   * Adds `count` members whose lane values (laneA..laneD of each, summed mod 2^32) were computed
+   * elsewhere: one member's lanes can then serve several sets (I-Match's lexicons).
+   */
+  addLanes(a: number, b: number, c: number, d: number, count: number): void {
+    this.a = (this.a + a) | 0;
+    this.b = (this.b + b) | 0;
+    this.c = (this.c + c) | 0;
+    this.d = (this.d + d) | 0;
+    this.n += count;
   }
 
   /** 64-bit result; `seed` separates contexts (lexicon version, lexicon index, signature kind). */

@@ -6,11 +6,11 @@ import type { LexiconSet } from '../lexicon/lexicon.js';
 import type { CanonicalDoc } from '../text/canonical.js';
 import type { Language } from '../text/language.js';
 import { stopWords } from '../text/stopwords.js';
-import { type ImatchSignature, imatchSignatures, lexiconVersionSeed } from './imatch.js';
+import { type ImatchSignature, imatchOfDistinct, lexiconVersionSeed } from './imatch.js';
 import { lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
-import { type Fingerprint64, simhash64 } from './simhash.js';
-import { type TermVector, topTerms } from './terms.js';
+import { type Fingerprint64, simhashOfCounts } from './simhash.js';
+import { type TermVector, topTermsOfDistinct } from './terms.js';
 import { FLAG_STOP, Vocabulary } from './vocabulary.js';
 
 /** Every signature of one document. Null where a method is disabled or has nothing to work on. */
@@ -50,6 +50,8 @@ export class SignatureEngine {
   private readonly languages = new Map<Language, LanguageState>();
   private slots = new Int32Array(4096);
   private content = new Int32Array(4096);
+  private distinct = new Int32Array(4096);
+  private tf = new Uint32Array(4096);
 
   constructor(
     readonly config: SignatureConfig,
@@ -84,19 +86,40 @@ export class SignatureEngine {
     vocab.lookupSpans(doc.canonical, doc.tokenStarts, slots);
 
     // Content tokens: stop words out (seed 003). A text of nothing but stop words keeps them all,
-    // so that it still has near-duplicate signatures.
+    // so that it still has near-duplicate signatures. The same pass counts the content words
+    // (distinct slots in first-seen order, tf) for SimHash, I-Match and the term vector.
+    if (this.distinct.length < total) {
+      this.distinct = new Int32Array(total * 2);
+      this.tf = new Uint32Array(total * 2);
+    }
+    const { flags, stamp: stamps, tf: counts } = vocab;
+    const distinct = this.distinct;
+    const stamp = vocab.beginDocument();
     let n = 0;
+    let d = 0;
     for (let i = 0; i < total; i++) {
       const slot = slots[i] as number;
-      if (!((vocab.flags[slot] as number) & FLAG_STOP)) this.content[n++] = slot;
+      if ((flags[slot] as number) & FLAG_STOP) continue;
+      this.content[n++] = slot;
+      if (stamps[slot] !== stamp) {
+        stamps[slot] = stamp;
+        counts[slot] = 1;
+        distinct[d++] = slot;
+      } else counts[slot] = (counts[slot] as number) + 1;
     }
     let content: Int32Array;
     if (n === 0) {
       content = slots;
       n = total;
-    } else content = this.content.subarray(0, n);
+      d = vocab.countDistinct(slots, total, distinct, this.tf);
+    } else {
+      content = this.content.subarray(0, n);
+      for (let j = 0; j < d; j++) this.tf[j] = counts[distinct[j] as number] as number;
+    }
 
-    const simhash = config.simhash.enabled ? simhash64(vocab, content, config.simhash) : null;
+    const simhash = config.simhash.enabled
+      ? simhashOfCounts(vocab, content, distinct, this.tf, d, config.simhash)
+      : null;
 
     let minhash: Uint32Array | null = null;
     let broder: BroderShingles | null = null;
@@ -110,8 +133,11 @@ export class SignatureEngine {
 
     const imatch =
       config.imatch.enabled && vocab.lexicon
-        ? imatchSignatures(vocab, content, config.imatch, versionSeed)
+        ? imatchOfDistinct(vocab, distinct, d, config.imatch, versionSeed)
         : [];
+    const terms = config.terms.enabled
+      ? topTermsOfDistinct(vocab, distinct, this.tf, d, config.terms.size)
+      : null;
 
     const lexical = config.lexical.enabled
       ? lexicalSignatures(vocab, slots, doc.sentenceEnds, config.lexical)
@@ -125,7 +151,7 @@ export class SignatureEngine {
       imatch,
       lexiconVersion: version,
       ...lexical,
-      terms: config.terms.enabled ? topTerms(vocab, slots, config.terms.size) : null,
+      terms,
       tokens: total,
       contentTokens: n,
     };

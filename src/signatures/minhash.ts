@@ -2,6 +2,7 @@ import type { MinhashConfig } from '../config/signatures.js';
 import { combine64, fmix32, hex64, type U64 } from '../hash/mix.js';
 import { SEED_SUPER, seededWords } from '../hash/seeds.js';
 import { xxh64Bytes } from '../hash/xxhash.js';
+import { minhashValuesSimd } from './minhash-simd.js';
 
 /**
  * Broder shingles and min-wise hashing (Broder 1997/2000; seeds 002, 003, 004): 84 min-hashes,
@@ -46,6 +47,14 @@ export function shingleHashes(hashLo: Uint32Array, count: number, shingleSize: n
  * Jaccard estimate's error against its theoretical spread.
  */
 export function minhashValues(shingles: Uint32Array, numHashes: number): Uint32Array {
+  return (
+    minhashValuesSimd(shingles, numHashes, PERMUTATION_MULTIPLIERS, PERMUTATION_SEEDS) ??
+    minhashValuesScalar(shingles, numHashes)
+  );
+}
+
+/** minhashValues in plain JavaScript: where WebAssembly SIMD is missing, and the reference in tests. */
+export function minhashValuesScalar(shingles: Uint32Array, numHashes: number): Uint32Array {
   const mins = new Uint32Array(numHashes);
   const count = shingles.length;
   const A = PERMUTATION_MULTIPLIERS;

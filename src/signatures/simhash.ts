@@ -51,6 +51,9 @@ function ensureBigramCapacity(n: number, tableSize: number): void {
   }
 }
 
+let distinctScratch = new Int32Array(512);
+let tfScratch = new Uint32Array(512);
+
 /**
  * SimHash-64 of a document's content tokens (slots of `vocab`). Features are word unigrams and,
  * optionally, bigrams (hash = combine64 of the two word hashes); weight (1 + ln tf) * idf, a
@@ -62,19 +65,34 @@ export function simhash64(
   content: Int32Array,
   config: Pick<SimhashConfig, 'bigrams'>,
 ): Fingerprint64 {
+  if (distinctScratch.length < content.length) {
+    distinctScratch = new Int32Array(content.length * 2);
+    tfScratch = new Uint32Array(content.length * 2);
+  }
+  const d = vocab.countDistinct(content, content.length, distinctScratch, tfScratch);
+  return simhashOfCounts(vocab, content, distinctScratch, tfScratch, d, config);
+}
+
+/**
+ * simhash64 given the content tokens' distinct slots in first-seen order and their term
+ * frequencies (Vocabulary.countDistinct), which the signature engine counts once for all methods.
+ */
+export function simhashOfCounts(
+  vocab: Vocabulary,
+  content: Int32Array,
+  distinct: Int32Array,
+  tf: Uint32Array,
+  distinctCount: number,
+  config: Pick<SimhashConfig, 'bigrams'>,
+): Fingerprint64 {
   const { hashHi, hashLo, idf } = vocab;
   const n = content.length;
   sums.fill(0);
   let total = 0;
 
-  const stamp = vocab.beginDocument();
-  const distinct: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const slot = content[i] as number;
-    if (vocab.count(slot, stamp) === 1) distinct.push(slot);
-  }
-  for (const slot of distinct) {
-    const w = tfWeight(vocab.tf[slot] as number) * (idf[slot] as number);
+  for (let j = 0; j < distinctCount; j++) {
+    const slot = distinct[j] as number;
+    const w = tfWeight(tf[j] as number) * (idf[slot] as number);
     total += w;
     addFeature(sums, hashHi[slot] as number, hashLo[slot] as number, w);
   }

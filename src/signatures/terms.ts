@@ -1,4 +1,4 @@
-import type { Vocabulary } from './vocabulary.js';
+import { FLAG_LETTER, FLAG_STOP, type Vocabulary } from './vocabulary.js';
 
 /**
  * A document's top tf*idf terms as a small unit vector (seed 004's vector space model): the
@@ -21,6 +21,36 @@ let termTf = new Uint32Array(512);
 let termIdf = new Float64Array(512);
 let termWeight = new Float64Array(512);
 let order = new Int32Array(512);
+let selectScratch = new Float64Array(512);
+
+/**
+ * The k-th smallest (0-based) of a[0, n), by quickselect; reorders a. Only the value is used, and
+ * an order statistic does not depend on the algorithm: this replaces a full sort of ~150 weights.
+ */
+function kthSmallest(a: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i] = a[j] as number;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k] as number;
+  }
+  return a[k] as number;
+}
 
 /** Sorts order[from, to) by term hash; the ranges are at most `size` (32) long. */
 function insertionSortByKey(o: Int32Array, from: number, to: number): void {
@@ -51,9 +81,30 @@ function ensureCapacity(n: number, tableSize: number): void {
 }
 
 export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): TermVector | null {
-  const { idf, stemHash } = vocab;
-  const distinct = vocab.distinctContentWords(slots);
-  const n = distinct.length;
+  const distinct = new Int32Array(slots.length);
+  const tf = new Uint32Array(slots.length);
+  const d = vocab.countDistinct(slots, slots.length, distinct, tf);
+  return topTermsOfDistinct(vocab, distinct, tf, d, size);
+}
+
+/**
+ * topTerms given the document's distinct slots in first-seen order and their term frequencies
+ * (Vocabulary.countDistinct over all tokens or over the content tokens: a content word's count is
+ * the same either way). Stop words and tokens without a letter are not terms.
+ */
+export function topTermsOfDistinct(
+  vocab: Vocabulary,
+  distinct: Int32Array,
+  tfs: Uint32Array,
+  distinctCount: number,
+  size: number,
+): TermVector | null {
+  const { idf, stemHash, flags } = vocab;
+  let n = 0;
+  for (let j = 0; j < distinctCount; j++) {
+    const f = flags[distinct[j] as number] as number;
+    if (!(f & FLAG_STOP) && f & FLAG_LETTER) n++;
+  }
   if (n === 0) return null;
   // Words of one stem (Russian and Ukrainian inflections) are one term: tf summed, highest idf.
   // An open-addressing table keyed by the stem hash merges them without a Map.
@@ -63,12 +114,15 @@ export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): Te
   const mask = tableSize - 1;
   tableIndex.fill(-1, 0, tableSize);
   let terms = 0;
-  for (const slot of distinct) {
+  for (let j = 0; j < distinctCount; j++) {
+    const slot = distinct[j] as number;
+    const f = flags[slot] as number;
+    if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
     const key = stemHash[slot] as number;
     let at = (key ^ (key >>> 16)) & mask;
     while ((tableIndex[at] as number) >= 0 && tableKey[at] !== key) at = (at + 1) & mask;
     const t = tableIndex[at] as number;
-    const tf = vocab.tf[slot] as number;
+    const tf = tfs[j] as number;
     const wordIdf = idf[slot] as number;
     if (t < 0) {
       tableIndex[at] = terms;
@@ -87,12 +141,14 @@ export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): Te
     termWeight[t] = (tf === 1 ? 1 : 1 + Math.log(tf)) * (termIdf[t] as number);
   }
   // The `size` heaviest terms; at the cut, lower hashes first, so word order never matters. The
-  // cut comes from a native numeric sort: a comparator sort of ~150 terms cost more than the rest.
+  // cut is an order statistic (quickselect): a comparator sort of ~150 terms cost more than the rest.
   const count = Math.min(size, terms);
   let chosen = 0;
   if (terms <= size) for (let t = 0; t < terms; t++) order[chosen++] = t;
   else {
-    const cut = termWeight.slice(0, terms).sort()[terms - size] as number;
+    if (selectScratch.length < terms) selectScratch = new Float64Array(2 * terms);
+    selectScratch.set(termWeight.subarray(0, terms));
+    const cut = kthSmallest(selectScratch, terms, terms - size);
     for (let t = 0; t < terms; t++) if ((termWeight[t] as number) > cut) order[chosen++] = t;
     const tiedFrom = chosen;
     for (let t = 0; t < terms; t++) if (termWeight[t] === cut) order[chosen++] = t;

@@ -161,6 +161,29 @@ export class Vocabulary {
     return distinct;
   }
 
+  /**
+   * Starts a document and collects the distinct slots of `slots[0, length)` in first-seen order
+   * into `distinct`, with their term frequencies into `tf` (also left in this.tf[] under the new
+   * stamp). Returns the number of distinct slots. One pass serves SimHash, I-Match and the term
+   * vector, which all want the same counts.
+   */
+  countDistinct(slots: Int32Array, length: number, distinct: Int32Array, tf: Uint32Array): number {
+    const stamp = this.beginDocument();
+    const stamps = this.stamp;
+    const counts = this.tf;
+    let d = 0;
+    for (let i = 0; i < length; i++) {
+      const slot = slots[i] as number;
+      if (stamps[slot] !== stamp) {
+        stamps[slot] = stamp;
+        counts[slot] = 1;
+        distinct[d++] = slot;
+      } else counts[slot] = (counts[slot] as number) + 1;
+    }
+    for (let j = 0; j < d; j++) tf[j] = counts[distinct[j] as number] as number;
+    return d;
+  }
+
   /** The current document's stamp (tf[slot] counts this document where stamp[slot] equals it). */
   get documentStamp(): number {
     return this.currentStamp;

@@ -1,10 +1,10 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
-import { detectLanguage, type Language, languageFromTag } from './language.js';
+import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
-import { normalizeText } from './normalize.js';
+import { normalizeText, normalizeTextCodes } from './normalize.js';
 import { stopWords } from './stopwords.js';
-import { tokenize, tokenWords } from './tokenize.js';
+import { tokenizeCodes, tokenWords } from './tokenize.js';
 
 /** Decoded text, before canonicalization: what the decode layer hands over. */
 export interface TextSource {
@@ -16,18 +16,30 @@ export interface TextSource {
 /** The canonical form every signature is computed from. */
 export class CanonicalDoc {
   private wordCache: string[] | undefined;
+  private clean: string | (() => string);
 
   constructor(
     readonly lang: Language,
-    /** Clean text: normalized, lower case; white space not collapsed. */
-    readonly cleanText: string,
+    /**
+     * Clean text: normalized, lower case; white space not collapsed. Or a function that makes it:
+     * signing never reads it, so canonicalize builds it only when asked.
+     */
+    cleanText: string | (() => string),
     /** The canonical text: tokens joined by one space. The exact signature hashes this. */
     readonly canonical: string,
     /** Offset of each token in `canonical`. */
     readonly tokenStarts: Int32Array,
     /** Exclusive token index where each sentence ends. */
     readonly sentenceEnds: number[],
-  ) {}
+  ) {
+    this.clean = cleanText;
+  }
+
+  /** Clean text: normalized, lower case; white space not collapsed. */
+  get cleanText(): string {
+    if (typeof this.clean === 'function') this.clean = this.clean();
+    return this.clean;
+  }
 
   get tokenCount(): number {
     return this.tokenStarts.length;
@@ -58,11 +70,19 @@ export function canonicalize(
   const mail = config.mailCleanup === 'always' || (config.mailCleanup === 'auto' && source.kind === 'mail');
   if (mail) body = cleanMailBody(body);
   if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
-  const cleanText = normalizeText(body, { zwnj: config.zwnj });
-  const tokens = tokenize(cleanText, config.maxTokenLength);
+  const options = { zwnj: config.zwnj };
+  const clean = normalizeTextCodes(body, options);
+  const tokens = tokenizeCodes(clean.codes, clean.length, config.maxTokenLength);
   if (tokens.count === 0) throw new DoppelError('EMPTY_TEXT', 'no words left after canonicalization');
-  const lang = languageFromTag(declaredLang) ?? detectLanguage(cleanText);
-  return new CanonicalDoc(lang, cleanText, tokens.joined, tokens.starts, tokens.sentenceEnds);
+  const lang = languageFromTag(declaredLang) ?? detectLanguageOfCodes(clean.codes, clean.length);
+  const text = body;
+  return new CanonicalDoc(
+    lang,
+    () => normalizeText(text, options),
+    tokens.joined,
+    tokens.starts,
+    tokens.sentenceEnds,
+  );
 }
 
 /**

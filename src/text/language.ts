@@ -32,14 +32,22 @@ export function languageFromTag(tag: string | undefined): SupportedLanguage | un
 
 /** Decides the language of lower-cased clean text from its first few thousand characters. */
 export function detectLanguage(text: string): Language {
+  const end = Math.min(text.length, 4000);
+  const codes = new Uint16Array(end);
+  for (let i = 0; i < end; i++) codes[i] = text.charCodeAt(i);
+  return detectLanguageOfCodes(codes, end);
+}
+
+/** detectLanguage of the clean text held as UTF-16 code units codes[0, length). */
+export function detectLanguageOfCodes(codes: Uint16Array, length: number): Language {
   let cyrillic = 0;
   let arabic = 0;
   let latin = 0;
   let ukOnly = 0;
   let ruOnly = 0;
-  const end = Math.min(text.length, 4000);
+  const end = Math.min(length, 4000);
   for (let i = 0; i < end; i++) {
-    const c = text.charCodeAt(i);
+    const c = codes[i] as number;
     if (c >= 0x0400 && c <= 0x04ff) {
       cyrillic++;
       // Letters only Ukrainian uses (і ї є ґ), and letters only Russian uses (ы э ъ ё).

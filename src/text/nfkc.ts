@@ -11,7 +11,8 @@
  * and on random strings.
  */
 
-const INERT = new Uint8Array(0x10000);
+/** 1 where a code unit is inert (see above): NFKC of a run of inert characters is the run itself. */
+export const INERT = new Uint8Array(0x10000);
 {
   const mark = /\p{M}/u;
   for (let code = 0; code < 0x10000; code++) {

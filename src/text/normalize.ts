@@ -1,4 +1,4 @@
-import { fastNfkc } from './nfkc.js';
+import { fastNfkc, INERT } from './nfkc.js';
 
 /**
  * Unicode and language normalization (ALGORITHMS.md section 1, steps 3-4). Pure; the output is
@@ -169,4 +169,134 @@ export function collapseWhitespace(text: string): string {
 /** Layout clean-up and letter normalization; white space is left as is (the tokenizer does not need it collapsed). */
 export function normalizeText(text: string, options: NormalizeOptions): string {
   return normalizeLetters(cleanLayout(text), options);
+}
+
+// normalizeTextCodes' one-pass table: the FOLD entry of a code unit that NFKC leaves alone;
+// EXPAND for a character NFKC replaces by characters it leaves alone (… -> ..., № -> No, no-break
+// space -> space), DROP for an Arabic mark the letter rules remove and that composes with nothing;
+// SLOW for any other, and for the rare layout characters cleanLayout rewrites.
+//
+// Why the one-pass result equals NFKC: an EXPAND character is neither a mark nor a Hangul jamo, so
+// it never composes with the character before it (only marks and conjoining jamo are second
+// members of canonical compositions), and its replacement consists of inert characters, which
+// compose with nothing; the droppable marks compose with no character (checked exhaustively in
+// test/text/normalize.test.ts) and are removed whatever their canonical order. Anything else
+// takes the full path.
+const SLOW = 0xfffc;
+const EXPAND = 0xfffb;
+// Arabic marks that compose with a preceding letter (madda and hamza: alef + U+0654 = U+0623).
+const COMPOSING_MARKS = new Set([0x0653, 0x0654, 0x0655]);
+const FAST_FOLD = FOLD.slice();
+/** Folded NFKC replacement of each EXPAND character. */
+const EXPANSIONS = new Map<number, Uint16Array>();
+{
+  const mark = /\p{M}/u;
+  for (let code = 0; code < 0x10000; code++) {
+    if (INERT[code]) continue;
+    FAST_FOLD[code] = SLOW;
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    if ((code >= 0x1100 && code <= 0x11ff) || (code >= 0x3130 && code <= 0x318f)) continue;
+    const ch = String.fromCharCode(code);
+    if (mark.test(ch)) {
+      if (FOLD[code] === DROP && !COMPOSING_MARKS.has(code) && ch.normalize('NFKC') === ch)
+        FAST_FOLD[code] = DROP;
+      continue;
+    }
+    const replacement = ch.normalize('NFKC');
+    const folded: number[] = [];
+    let ok = true;
+    for (let i = 0; i < replacement.length && ok; i++) {
+      const unit = replacement.charCodeAt(i);
+      const mapped = FOLD[unit] as number;
+      if (!INERT[unit] || mapped === COMPLEX) ok = false;
+      else if (mapped === KEEP) folded.push(unit);
+      else if (mapped !== DROP) folded.push(mapped);
+    }
+    if (!ok) continue;
+    EXPANSIONS.set(code, Uint16Array.from(folded));
+    FAST_FOLD[code] = EXPAND;
+  }
+}
+for (const ch of '\r\f\v\u2028\u2029\u0085\u00ad\u200b\u2060\ufeff\u200d') FAST_FOLD[ch.charCodeAt(0)] = SLOW;
+FAST_FOLD[ZWNJ_CODE] = COMPLEX;
+// The characters cleanLayout's other two pre-checks look at (a hyphen at a line end; a short line
+// with a digit): tracked during the pass so that most texts need no regex at all.
+const LAYOUT_NEWLINE = 1;
+const LAYOUT_DIGIT = 2;
+const LAYOUT_HYPHEN = 3;
+const LAYOUT_BLANK = 4;
+const LAYOUT = new Uint8Array(0x10000);
+LAYOUT[10] = LAYOUT_NEWLINE;
+for (let code = 48; code <= 57; code++) LAYOUT[code] = LAYOUT_DIGIT;
+for (const code of [0x2d, 0x2010, 0x2011]) LAYOUT[code] = LAYOUT_HYPHEN;
+LAYOUT[0x20] = LAYOUT_BLANK;
+LAYOUT[0x09] = LAYOUT_BLANK;
+
+let textBytes = Buffer.alloc(8192);
+let textCodes = new Uint16Array(textBytes.buffer, textBytes.byteOffset, 4096);
+let foldCodes = new Uint16Array(8192);
+
+/** HAS_SHORT_DIGIT_LINE for the line [start, end) whose first ASCII digit is at `digit` (-1: none). */
+const shortDigitLine = (start: number, digit: number, end: number): boolean =>
+  digit >= 0 && digit - start <= 20 && end - digit - 1 <= 23;
+
+/**
+ * normalizeText as UTF-16 code units: codes[0, length) of a scratch buffer that the next call
+ * reuses. Text that cleanLayout leaves alone and in which NFKC only replaces characters one by
+ * one (most news text) takes one pass over its code units, with no regex and no intermediate
+ * string; any other text goes through normalizeText itself. Equal to normalizeText (test/text/normalize.test.ts).
+ */
+export function normalizeTextCodes(
+  text: string,
+  options: NormalizeOptions,
+): { codes: Uint16Array; length: number } {
+  const n = text.length;
+  if (textCodes.length < n) {
+    textBytes = Buffer.alloc(4 * n);
+    textCodes = new Uint16Array(textBytes.buffer, textBytes.byteOffset, 2 * n);
+  }
+  if (foldCodes.length < 2 * n + 64) foldCodes = new Uint16Array(4 * n + 64);
+  const out = foldCodes;
+  if (!BIG_ENDIAN_HOST) {
+    textBytes.write(text, 0, 'utf16le');
+    const length = foldOnePass(textCodes, n, out, options.zwnj === 'space' ? 0x20 : DROP);
+    if (length >= 0) return { codes: out, length };
+  }
+  const clean = normalizeText(text, options);
+  if (out.length < clean.length) foldCodes = new Uint16Array(2 * clean.length);
+  for (let i = 0; i < clean.length; i++) foldCodes[i] = clean.charCodeAt(i);
+  return { codes: foldCodes, length: clean.length };
+}
+
+/** The fast path of normalizeTextCodes: folds codes[0, n) into out; -1 when the text needs the full path. */
+function foldOnePass(codes: Uint16Array, n: number, out: Uint16Array, zwnj: number): number {
+  let length = 0;
+  let hyphen = false; // a hyphen followed so far only by spaces and tabs
+  let lineStart = 0;
+  let digit = -1;
+  for (let i = 0; i < n; i++) {
+    const code = codes[i] as number;
+    const mapped = FAST_FOLD[code] as number;
+    if (mapped === KEEP) out[length++] = code;
+    else if (mapped === SLOW) return -1;
+    else if (mapped === EXPAND) {
+      const replacement = EXPANSIONS.get(code) as Uint16Array;
+      if (length + replacement.length + (n - i) > out.length) return -1;
+      for (let j = 0; j < replacement.length; j++) out[length++] = replacement[j] as number;
+    } else if (mapped === COMPLEX) {
+      if (code !== ZWNJ_CODE) return -1;
+      if (zwnj !== DROP) out[length++] = zwnj;
+    } else if (mapped !== DROP) out[length++] = mapped;
+    const layout = LAYOUT[code] as number;
+    if (layout === 0) hyphen = false;
+    else if (layout === LAYOUT_NEWLINE) {
+      if (hyphen || shortDigitLine(lineStart, digit, i)) return -1;
+      lineStart = i + 1;
+      digit = -1;
+    } else if (layout === LAYOUT_DIGIT) {
+      hyphen = false;
+      if (digit < 0) digit = i;
+    } else if (layout === LAYOUT_HYPHEN) hyphen = true;
+  }
+  return shortDigitLine(lineStart, digit, n) ? -1 : length;
 }

@@ -5,6 +5,7 @@ import {
   jaccardEstimate,
   minhashBandKeys,
   minhashValues,
+  minhashValuesScalar,
   shingleHashes,
 } from '../../src/signatures/minhash.js';
 import { Vocabulary } from '../../src/signatures/vocabulary.js';
@@ -101,5 +102,19 @@ describe('b x r bands', () => {
     const kc = new Set(minhashBandKeys(c, { bands: 20, rows: 4 }));
     expect(ka.some((k) => kb.has(k))).toBe(true);
     expect(ka.some((k) => kc.has(k))).toBe(false);
+  });
+});
+
+describe('min-hash values (WebAssembly SIMD)', () => {
+  it('equal the scalar computation bit for bit', () => {
+    const random = rng(7);
+    const word = () => Math.floor(random() * 0x100000000) >>> 0;
+    const inputs = [new Uint32Array(0), Uint32Array.from([0, 1, 0x7fffffff, 0x80000000, 0xffffffff])];
+    for (let i = 0; i < 300; i++)
+      inputs.push(Uint32Array.from({ length: 1 + Math.floor(random() * 500) }, word));
+    inputs.push(Uint32Array.from({ length: 40000 }, word)); // past the first memory page
+    for (const numHashes of [84, 1, 6, 255, 256, 257, 1024])
+      for (const input of inputs)
+        expect(minhashValues(input, numHashes)).toEqual(minhashValuesScalar(input, numHashes));
   });
 });

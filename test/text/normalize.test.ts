@@ -6,6 +6,7 @@ import {
   normalizeLetters,
   normalizeLettersReference,
   normalizeText,
+  normalizeTextCodes,
 } from '../../src/text/normalize.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/shared-data.js';
 
@@ -124,6 +125,110 @@ describe('foldLetters (one-pass letter rules)', () => {
         for (const doc of readSharedJsonl(file)) {
           expect(normalizeLetters(doc.text, opts)).toBe(normalizeLettersReference(doc.text, opts));
         }
+      }
+    });
+  });
+});
+
+describe('normalizeTextCodes (one-pass fast path)', () => {
+  const both = [{ zwnj: 'space' as const }, { zwnj: 'remove' as const }];
+  const viaCodes = (text: string, options: { zwnj: 'space' | 'remove' }) => {
+    const { codes, length } = normalizeTextCodes(text, options);
+    return String.fromCharCode(...codes.subarray(0, length));
+  };
+  it('equals normalizeText around every layout rule and special character', () => {
+    const cases = [
+      'сельскохозяй-\nственного года',
+      'inter- \t\n  national',
+      'a-b\nc- x\nd',
+      'конец\n\n- 12 -\n\nначало',
+      'short 1\nline',
+      'x'.repeat(20) + '1' + 'y'.repeat(23),
+      'x'.repeat(21) + '1' + 'y'.repeat(23),
+      'x'.repeat(20) + '1' + 'y'.repeat(24),
+      `${'long line with no digit '.repeat(3)}\n${'x'.repeat(30)}7${'y'.repeat(30)}`,
+      '7',
+      'a\r\nb\fc',
+      'пере\u00adнос\u200bслова\u200d',
+      'ΟΔΥΣΣΕΥΣ Σ ﬁle ＡＢＣ مُحَمَّد كـــتاب ۱۳۹۸ می\u200cشود Ёлка М’ЯСО',
+      '',
+    ];
+    // Page-number lines at the edges of cleanLayout's short-line pre-check.
+    for (const before of [19, 20, 21])
+      for (const after of [22, 23, 24]) {
+        const line = `${' '.repeat(before)}7${' '.repeat(after)}`;
+        cases.push(`text\n${line}\nmore`, line, `${line}\nmore`, `text\n${line}`);
+      }
+    for (const options of both)
+      for (const text of cases) expect(viaCodes(text, options)).toBe(normalizeText(text, options));
+  });
+  it('equals normalizeText on random strings', () => {
+    const alphabet = fc.constantFrom(
+      ...'Aaё1 9\t\n\n-\u2010\u2011\rΣςİ’يك\u064b\u0640۱\u200c\u200d\u00adﬁ.'.split(''),
+      'word',
+      'стр.',
+      '😀',
+    );
+    // Mostly characters of the one-pass path, so that its layout tracking is what gets tested.
+    const fastAlphabet = fc.constantFrom(
+      ...'Aaё1 9\t\n\n\n-\u2010\u2011’يك۱\u200c.'.split(''),
+      'word',
+      'стр.',
+    );
+    for (const options of both) {
+      for (const chars of [alphabet, fastAlphabet]) {
+        fc.assert(
+          fc.property(fc.array(chars, { maxLength: 60 }), (list) => {
+            const text = list.join('');
+            expect(viaCodes(text, options)).toBe(normalizeText(text, options));
+          }),
+          { numRuns: 3000 },
+        );
+      }
+    }
+  });
+  it('equals normalizeText around characters NFKC replaces and Arabic marks', () => {
+    // Replaced one by one (… № no-break space ½ ﬁ Ａ ″, alef isolated form), droppable harakat,
+    // composing hamza and madda, a composing Latin accent, and their neighbours.
+    const alphabet = fc.constantFrom(
+      ...'…№\u00a0½ﬁＡ″\ufe8d\u064b\u0651\u064e\u0670\u0653\u0654\u0655\u0301اويeE .\n'.split(''),
+    );
+    for (const options of both) {
+      fc.assert(
+        fc.property(fc.array(alphabet, { maxLength: 40 }), (list) => {
+          const text = list.join('');
+          expect(viaCodes(text, options)).toBe(normalizeText(text, options));
+        }),
+        { numRuns: 5000 },
+      );
+    }
+  });
+  it('drops only Arabic marks that compose with no character', () => {
+    // The one-pass path drops these marks before NFKC: valid only if no character composes with them.
+    const droppable: number[] = [];
+    for (let code = 0x0600; code <= 0x06ff; code++) {
+      const ch = String.fromCharCode(code);
+      if (/\p{M}/u.test(ch) && normalizeLetters(ch, opts) === '' && ![0x0653, 0x0654, 0x0655].includes(code))
+        droppable.push(code);
+    }
+    expect(droppable.length).toBeGreaterThan(30);
+    const composing: string[] = [];
+    for (const mark of droppable) {
+      const m = String.fromCharCode(mark);
+      for (let code = 0; code < 0x10000; code++) {
+        if (code >= 0xd800 && code <= 0xdfff) continue;
+        const x = String.fromCharCode(code);
+        if ((x + m).normalize('NFKC').length !== x.normalize('NFKC').length + 1)
+          composing.push(`${code.toString(16)}+${mark.toString(16)}`);
+      }
+    }
+    expect(composing).toEqual([]);
+  });
+  describe.skipIf(!hasSharedData())('on real articles (../shared/data)', () => {
+    it('equals normalizeText for every article', () => {
+      for (const file of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl', 'mail-en.jsonl']) {
+        for (const doc of readSharedJsonl(file))
+          expect(viaCodes(doc.text, opts)).toBe(normalizeText(doc.text, opts));
       }
     });
   });
