@@ -144,10 +144,11 @@ async function main(): Promise<void> {
     const trips = results.reduce((s, r) => s + r.roundTrips, 0);
     const flagged = results.reduce((s, r) => s + r.flagged, 0);
     const memoryAfter = info(await admin.info('memory'), 'used_memory');
-    const cpuAfter =
-      info(await admin.info('cpu'), 'used_cpu_user') + info(await admin.info('cpu'), 'used_cpu_sys');
-    const live = Number(await admin.hget(`doppel:{${NAMESPACE}}:meta`, 'seq'));
-    const hot = Number(await admin.hget(`doppel:{${NAMESPACE}}:meta`, 'hot'));
+    const cpuAfterText = await admin.info('cpu');
+    const cpuAfter = info(cpuAfterText, 'used_cpu_user') + info(cpuAfterText, 'used_cpu_sys');
+    const [seq, hotEvents] = await admin.hmget(`doppel:{${NAMESPACE}}:meta`, 'seq', 'hot');
+    const live = Number(seq);
+    const hot = Number(hotEvents);
     const keys = await admin.dbsize();
     console.log(
       '| messages | clients | wall s | messages/s | round trips per batch | Redis bytes per message | Redis CPU µs per message | flagged | hot-bucket events | keys |',

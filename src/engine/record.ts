@@ -1,4 +1,4 @@
-import { parseHex64 } from '../hash/mix.js';
+import { hex64, parseHex64 } from '../hash/mix.js';
 import type { Signatures } from '../signatures/compute.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
@@ -113,7 +113,7 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   const out = new Uint8Array(encodedSizeBound(r));
   const view = new DataView(out.buffer);
   let at = 0;
-  const hex64 = (hex: string) => {
+  const putHex64 = (hex: string) => {
     const { hi, lo } = parseHex64(hex.padStart(16, '0'));
     view.setUint32(at, hi, true);
     view.setUint32(at + 4, lo, true);
@@ -134,7 +134,7 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   out[at++] = lang.length;
   out.set(lang, at);
   at += lang.length;
-  hex64(r.exact);
+  putHex64(r.exact);
   if (r.simhash) {
     view.setUint32(at, r.simhash.hi >>> 0, true);
     view.setUint32(at + 4, r.simhash.lo >>> 0, true);
@@ -149,11 +149,11 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   for (const sig of r.imatch) {
     const colon = sig.indexOf(':');
     out[at++] = Number(sig.slice(0, colon));
-    hex64(sig.slice(colon + 1));
+    putHex64(sig.slice(colon + 1));
   }
-  if (r.lexical !== null) hex64(r.lexical);
-  if (r.longest !== null) hex64(r.longest);
-  if (r.heaviest !== null) hex64(r.heaviest);
+  if (r.lexical !== null) putHex64(r.lexical);
+  if (r.longest !== null) putHex64(r.longest);
+  if (r.heaviest !== null) putHex64(r.heaviest);
   if (r.terms) {
     const { hashes, weights } = r.terms;
     let max = 0;
@@ -179,11 +179,9 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
   const need = (n: number) => {
     if (at + n > bytes.length) throw new RecordFormatError(`record truncated at byte ${at}`);
   };
-  const hex = (hi: number, lo: number) =>
-    (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
-  const hex64 = () => {
+  const readHex64 = () => {
     need(8);
-    const s = hex(view.getUint32(at, true), view.getUint32(at + 4, true));
+    const s = hex64(view.getUint32(at, true), view.getUint32(at + 4, true));
     at += 8;
     return s;
   };
@@ -196,7 +194,7 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
   need(langLength);
   const lang = new TextDecoder().decode(bytes.subarray(at, at + langLength));
   at += langLength;
-  const exact = hex64();
+  const exact = readHex64();
   let simhash: SignatureRecord['simhash'] = null;
   if (flags & Flag.Simhash) {
     need(8);
@@ -217,11 +215,11 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
   for (let i = 0; i < k; i++) {
     need(1);
     const lexicon = bytes[at++] as number;
-    imatch.push(`${lexicon}:${hex64()}`);
+    imatch.push(`${lexicon}:${readHex64()}`);
   }
-  const lexical = flags & Flag.Lexical ? hex64() : null;
-  const longest = flags & Flag.Longest ? hex64() : null;
-  const heaviest = flags & Flag.Heaviest ? hex64() : null;
+  const lexical = flags & Flag.Lexical ? readHex64() : null;
+  const longest = flags & Flag.Longest ? readHex64() : null;
+  const heaviest = flags & Flag.Heaviest ? readHex64() : null;
   let terms: TermVector | null = null;
   if (flags & Flag.Terms) {
     need(1);
