@@ -14,7 +14,7 @@ import type {
   StoryEvent,
   VerdictKind,
 } from './types.js';
-import { compareRecords } from './verify.js';
+import { Verifier } from './verify.js';
 
 /** One message's outcome. */
 export interface EngineVerdict {
@@ -71,6 +71,7 @@ export interface Scored {
  */
 export class DedupEngine {
   private readonly keys: KeyBuilder;
+  private readonly verifier = new Verifier();
 
   constructor(
     readonly config: DedupConfig,
@@ -120,9 +121,10 @@ export class DedupEngine {
         hot: result.hotBuckets,
       };
       if (this.options.collectEvidence) {
+        const verifier = this.verifier.load(request.record);
         decided.matches = result.candidates.map((c) => ({
           id: c.id,
-          evidence: compareRecords(request.record, c.record),
+          evidence: verifier.compare(c.record),
         }));
       }
       decisionOf.set(request.id, decided);
@@ -204,8 +206,9 @@ export class DedupEngine {
     candidates: readonly Candidate[],
   ): { decision: Decision; best: Scored | null } {
     const scored: Scored[] = [];
+    const verifier = this.verifier.load(request.record);
     for (const candidate of candidates) {
-      const evidence = compareRecords(request.record, candidate.record);
+      const evidence = verifier.compare(candidate.record);
       const level = matchLevel(
         evidence,
         this.config.decision,
