@@ -122,7 +122,10 @@ async function main(): Promise<void> {
       `bench:redis: ${lines.length} messages, news profile, ${CLIENTS} client processes, redis-server ${redis.url}; node ${process.version}`,
     );
     const children = files.map((file) =>
-      fork(fileURLToPath(import.meta.url), ['--client', file, redis.url], { stdio: 'inherit' }),
+      fork(fileURLToPath(import.meta.url), ['--client', file, redis.url], {
+        stdio: 'inherit',
+        execArgv: process.env.BENCH_CLIENT_NODE_ARGS ? process.env.BENCH_CLIENT_NODE_ARGS.split(' ') : [],
+      }),
     );
     const ready = children.map((child) => new Promise<void>((ok) => child.once('message', () => ok())));
     const signStart = Date.now();

@@ -18,6 +18,7 @@ type Arg = string | Buffer | number;
 /** The commands defineCommand adds (the `Buffer` variants reply with Buffers, for binary records). */
 export interface ScriptCommands {
   doppelIndex(...args: Arg[]): Promise<unknown>;
+  doppelIndexBuffer(...args: Arg[]): Promise<unknown>;
   doppelCommit(...args: Arg[]): Promise<unknown>;
   doppelRead(...args: Arg[]): Promise<unknown>;
   doppelRecordsBuffer(...args: Arg[]): Promise<unknown>;

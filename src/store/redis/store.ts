@@ -16,8 +16,10 @@ import type {
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
+import { HitCounter } from '../rank.js';
 import { storeError } from './errors.js';
 import { bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
+import { addMembers } from './members.js';
 import { defineScripts, type ScriptCommands } from './scripts.js';
 
 export interface RedisStoreOptions {
@@ -47,7 +49,7 @@ type StoredVerdictJson = {
 };
 
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
-const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 2;
 
 /**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
@@ -59,6 +61,7 @@ export class RedisStore implements DedupStore {
   private readonly base: string;
   private readonly meta: string;
   private readonly cache = new Map<number, CachedRecord>();
+  private readonly hits = new HitCounter();
   private roundTrips = 0;
 
   private constructor(
@@ -155,40 +158,51 @@ export class RedisStore implements DedupStore {
     ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
-      args.push(request.id, id.shard, id.field, request.ts, recordBlob(request), request.keys.length);
-      for (const key of request.keys) {
-        const bucket = bucketAddress(key, redis.shards);
-        args.push(bucket.shard, bucket.field);
-      }
+      args.push(
+        request.id,
+        id.shard,
+        id.field,
+        request.ts,
+        recordBlob(request),
+        request.keys.length,
+        bucketAddresses(request, redis.shards),
+      );
     }
-    const replies = (await this.run('index', () => this.scripts.doppelIndex(...args))) as unknown[][];
-    // Records of candidates this client has not seen: one more call for the whole batch.
+    const replies = (await this.run('index', () => this.scripts.doppelIndexBuffer(...args))) as Array<
+      Array<Buffer | number>
+    >;
+    // Candidates: members of the message's buckets, ranked here as the memory store ranks them.
+    const ranked: Array<Array<[number, number]>> = [];
     const missing = new Set<number>();
     replies.forEach((reply, r) => {
-      if (reply[0] === 'd') return;
+      const status = String(reply[0]);
+      if (status === 'd') return;
       const request = requests[r] as IndexRequest;
-      if (reply[0] === 'n')
-        this.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
-      for (let x = 3; x < reply.length; x += 2) {
-        const seq = Number(reply[x]);
-        if (!this.cache.has(seq)) missing.add(seq);
-      }
+      const seq = Number(reply[1]);
+      if (status === 'n') this.remember(seq, { id: request.id, ts: request.ts, record: request.record });
+      const live = Number(reply[2]);
+      this.hits.reset();
+      for (let x = 4; x < reply.length; x++) addMembers(this.hits, reply[x] as Buffer, live, seq);
+      const best = this.hits.rank(limits.maxCandidates);
+      ranked[r] = best;
+      for (const [member] of best) if (!this.cache.has(member)) missing.add(member);
     });
+    // Records of candidates this client has not seen: one more call for the whole batch.
     if (missing.size > 0) await this.fetchRecords([...missing]);
     return replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
-      if (reply[0] === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
+      const status = String(reply[0]);
+      if (status === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
       const candidates: Candidate[] = [];
-      for (let x = 3; x < reply.length; x += 2) {
-        const seq = Number(reply[x]);
+      for (const [seq, hits] of ranked[r] ?? []) {
         const cached = this.cache.get(seq);
-        if (cached) candidates.push({ ...cached, seq, hits: Number(reply[x + 1]) });
+        if (cached) candidates.push({ id: cached.id, seq, ts: cached.ts, record: cached.record, hits });
       }
       return {
-        status: reply[0] === 'n' ? 'new' : 'pending',
+        status: status === 'n' ? 'new' : 'pending',
         seq: Number(reply[1]),
         candidates,
-        hotBuckets: Number(reply[2]),
+        hotBuckets: Number(reply[3]),
       };
     });
   }
@@ -313,6 +327,17 @@ export class RedisStore implements DedupStore {
       this.client.disconnect();
     }
   }
+}
+
+/** The buckets of a message as index-1.lua reads them: per key, u32le shard and the 6-byte field. */
+function bucketAddresses(request: IndexRequest, shards: number): Buffer {
+  const out = Buffer.allocUnsafe(10 * request.keys.length);
+  request.keys.forEach((key, j) => {
+    const bucket = bucketAddress(key, shards);
+    out.writeUInt32LE(bucket.shard, 10 * j);
+    bucket.field.copy(out, 10 * j + 4);
+  });
+  return out;
 }
 
 /** Record as stored: <f64 ts><u16 id length><id UTF-8><signature record> (little-endian). */
