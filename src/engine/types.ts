@@ -78,6 +78,15 @@ export type IndexResult =
   /** Indexed and decided before: the first verdict. */
   | { status: 'decided'; verdict: StoredVerdict };
 
+/**
+ * A read-only look-up (`DedupStore.query`): what `index` would return, with nothing inserted,
+ * no sequence number taken and the store clock not moved. Candidates are every live member of
+ * the message's buckets (it has no sequence number to be later than).
+ */
+export type QueryResult =
+  | { status: 'unseen'; candidates: Candidate[]; hotBuckets: number }
+  | { status: 'decided'; verdict: StoredVerdict };
+
 export interface Decision {
   id: string;
   seq: number;
@@ -139,6 +148,8 @@ export interface StoreStats {
 export interface DedupStore {
   readonly kind: string;
   index(requests: readonly IndexRequest[]): Promise<IndexResult[]>;
+  /** Candidates without indexing (the HTTP API's /v1/check); see QueryResult. */
+  query(requests: readonly IndexRequest[]): Promise<QueryResult[]>;
   commit(decisions: readonly Decision[]): Promise<CommitResult[]>;
   verdict(id: string): Promise<StoredVerdict | null>;
   cluster(id: string): Promise<ClusterView | null>;

@@ -8,6 +8,7 @@ import type {
   DedupStore,
   IndexRequest,
   IndexResult,
+  QueryResult,
   SignatureRecord,
   StoredVerdict,
   StoreStats,
@@ -110,6 +111,17 @@ export class MemoryStore implements DedupStore {
       while (this.byId.size > this.window.maxMessages && this.dropOldestGeneration());
     }
     return results;
+  }
+
+  async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
+    this.roundTrips++;
+    return requests.map((request): QueryResult => {
+      const known = this.byId.get(request.id);
+      if (known?.verdict) return { status: 'decided', verdict: known.verdict };
+      // An indexed but undecided id sees only what is older than it, as index() would show it.
+      const { candidates, hot } = this.candidates(request, known ? known.seq : Number.POSITIVE_INFINITY);
+      return { status: 'unseen', candidates, hotBuckets: hot };
+    });
   }
 
   private candidates(request: IndexRequest, seq: number): { candidates: Candidate[]; hot: number } {

@@ -9,6 +9,7 @@ import type {
   DedupStore,
   IndexRequest,
   IndexResult,
+  QueryResult,
   SignatureRecord,
   StoredVerdict,
   StoreStats,
@@ -16,6 +17,7 @@ import type {
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
+import { rankCandidates } from '../memory.js';
 import { storeError } from './errors.js';
 import { bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
 import { defineScripts, type ScriptCommands } from './scripts.js';
@@ -190,6 +192,41 @@ export class RedisStore implements DedupStore {
         candidates,
         hotBuckets: Number(reply[2]),
       };
+    });
+  }
+
+  /** The read-only half of index (lua/query-1.lua): nothing is written. */
+  async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
+    if (requests.length === 0) return [];
+    const { limits, redis } = this.options;
+    const args: Array<string | Buffer | number> = [this.meta, this.base, requests.length, limits.maxBucketSize];
+    for (const request of requests) {
+      const id = idAddress(request.id, redis.shards);
+      args.push(id.shard, id.field, request.keys.length);
+      for (const key of request.keys) {
+        const bucket = bucketAddress(key, redis.shards);
+        args.push(bucket.shard, bucket.field);
+      }
+    }
+    const replies = (await this.run('query', () => this.scripts.doppelQuery(...args))) as unknown[][];
+    const ranked = replies.map((reply) => {
+      if (reply[0] === 'd') return [];
+      const hits = new Map<number, number>();
+      for (let x = 2; x < reply.length; x += 2) hits.set(Number(reply[x]), Number(reply[x + 1]));
+      return rankCandidates(hits, limits.maxCandidates);
+    });
+    const missing = new Set<number>();
+    for (const list of ranked) for (const [seq] of list) if (!this.cache.has(seq)) missing.add(seq);
+    if (missing.size > 0) await this.fetchRecords([...missing]);
+    return replies.map((reply, r): QueryResult => {
+      if (reply[0] === 'd')
+        return { status: 'decided', verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])) };
+      const candidates: Candidate[] = [];
+      for (const [seq, hits] of ranked[r] as Array<[number, number]>) {
+        const cached = this.cache.get(seq);
+        if (cached) candidates.push({ ...cached, seq, hits });
+      }
+      return { status: 'unseen', candidates, hotBuckets: Number(reply[1]) };
     });
   }
 
