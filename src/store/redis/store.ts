@@ -199,7 +199,12 @@ export class RedisStore implements DedupStore {
   async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
     if (requests.length === 0) return [];
     const { limits, redis } = this.options;
-    const args: Array<string | Buffer | number> = [this.meta, this.base, requests.length, limits.maxBucketSize];
+    const args: Array<string | Buffer | number> = [
+      this.meta,
+      this.base,
+      requests.length,
+      limits.maxBucketSize,
+    ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
       args.push(id.shard, id.field, request.keys.length);
@@ -220,7 +225,10 @@ export class RedisStore implements DedupStore {
     if (missing.size > 0) await this.fetchRecords([...missing]);
     return replies.map((reply, r): QueryResult => {
       if (reply[0] === 'd')
-        return { status: 'decided', verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])) };
+        return {
+          status: 'decided',
+          verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
+        };
       const candidates: Candidate[] = [];
       for (const [seq, hits] of ranked[r] as Array<[number, number]>) {
         const cached = this.cache.get(seq);
