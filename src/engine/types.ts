@@ -128,6 +128,14 @@ export interface ClusterView {
   representative: string;
 }
 
+/** One page of a cluster's member ids, in the order they joined. */
+export interface ClusterMembersPage {
+  items: string[];
+  /** Cursor of the next page, null on the last one. */
+  next: number | null;
+  total: number;
+}
+
 export interface StoreStats {
   messages: number;
   clusters: number;
@@ -153,6 +161,11 @@ export interface DedupStore {
   commit(decisions: readonly Decision[]): Promise<CommitResult[]>;
   verdict(id: string): Promise<StoredVerdict | null>;
   cluster(id: string): Promise<ClusterView | null>;
+  /**
+   * Member ids of a (current) cluster, `limit` from `cursor`. Optional: the memory store keeps
+   * member lists; the Redis store does not (yet), and the HTTP API then answers `members: null`.
+   */
+  clusterMembers?(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null>;
   /** The current id of a cluster (after merges). */
   resolveCluster(id: string): Promise<string>;
   stats(): Promise<StoreStats>;

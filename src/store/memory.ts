@@ -2,6 +2,7 @@ import type { IndexConfig, WindowConfig } from '../config/dedup.js';
 import { keyNumber } from '../engine/keys.js';
 import type {
   Candidate,
+  ClusterMembersPage,
   ClusterView,
   CommitResult,
   Decision,
@@ -34,6 +35,8 @@ interface ClusterRecord {
   representative: string;
   /** Set when merged into another cluster; the record stays as an alias until it expires. */
   mergedInto: string | null;
+  /** Decided member ids in the order they joined (the HTTP API's members page). */
+  members: string[];
 }
 
 /**
@@ -252,9 +255,11 @@ export class MemoryStore implements DedupStore {
         lastSeen: d.ts,
         representative: d.id,
         mergedInto: null,
+        members: [],
       };
       this.clusters.set(d.id, target);
       target.size = 1;
+      target.members.push(d.id);
       events.push(this.event('created', target, d.id));
     } else {
       const records = [...roots].map((id) => this.ensureCluster(id)).sort((a, b) => a.rootSeq - b.rootSeq);
@@ -265,9 +270,12 @@ export class MemoryStore implements DedupStore {
         target.size += other.size;
         target.firstSeen = Math.min(target.firstSeen, other.firstSeen);
         target.lastSeen = Math.max(target.lastSeen, other.lastSeen);
+        for (const id of other.members) target.members.push(id);
+        other.members = [];
         absorbed.push(other.id);
       }
       target.size += 1;
+      target.members.push(d.id);
       target.firstSeen = Math.min(target.firstSeen, d.ts);
       target.lastSeen = Math.max(target.lastSeen, d.ts);
       if (absorbed.length > 0) events.push({ ...this.event('merged', target, d.id), mergedFrom: absorbed });
@@ -307,6 +315,7 @@ export class MemoryStore implements DedupStore {
         lastSeen: ts,
         representative: id,
         mergedInto: null,
+        members: [],
       };
       this.clusters.set(id, record);
     }
@@ -348,6 +357,17 @@ export class MemoryStore implements DedupStore {
       firstSeen: c.firstSeen,
       lastSeen: c.lastSeen,
       representative: c.representative,
+    };
+  }
+
+  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+    const c = this.clusters.get(this.resolve(clusterId));
+    if (!c) return null;
+    const end = cursor + limit;
+    return {
+      items: c.members.slice(cursor, end),
+      next: end < c.members.length ? end : null,
+      total: c.members.length,
     };
   }
 

@@ -21,7 +21,7 @@ export function instrumentStore(store: DedupStore, metrics: DoppelMetrics | null
       },
       { attributes: { 'doppel.store': store.kind } },
     );
-  return {
+  const wrapped: DedupStore = {
     kind: store.kind,
     index: (requests) => timed('index', () => store.index(requests)),
     query: (requests) => timed('query', () => store.query(requests)),
@@ -32,4 +32,8 @@ export function instrumentStore(store: DedupStore, metrics: DoppelMetrics | null
     stats: () => store.stats(),
     close: () => store.close(),
   };
+  const members = store.clusterMembers?.bind(store);
+  if (members)
+    wrapped.clusterMembers = (id, cursor, limit) => timed('members', () => members(id, cursor, limit));
+  return wrapped;
 }
