@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the test suites need: Debian's redis-server, which they start themselves Debian's redis-server (the tests run it on a free
-# loopback port; nothing is left running). Run by `npm test`; a no-op when it is already installed.
+# Installs what the test suites need: Debian's redis-server (the tests run it on a free loopback
+# port; nothing is left running) and the manifest tools. Run by `npm test`; a no-op when installed.
 set -euo pipefail
 if ! command -v redis-server >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ]; then

@@ -97,7 +97,9 @@ function kubeconform(text: string): { summary: Summary; output: string } {
 function deployments(list: Obj[]): Map<string, { spec: Record<string, unknown>; container: Container }> {
   const out = new Map<string, { spec: Record<string, unknown>; container: Container }>();
   for (const o of list.filter((x) => x.kind === 'Deployment')) {
-    const pod = (o.spec?.template as { spec: { containers: Container[] } }).spec;
+    const template = o.spec?.template as { spec: { containers: Container[] } } | undefined;
+    if (!template) throw new Error(`Deployment ${o.metadata.name} has no pod template`);
+    const pod = template.spec;
     out.set(o.metadata.name, {
       spec: o.spec as Record<string, unknown>,
       container: pod.containers[0] as Container,
@@ -251,7 +253,9 @@ describe('Helm chart and Kubernetes manifests', () => {
       redis: { namespace: 'tenant-a' },
       logging: { level: 'debug' },
     });
-    expect(resolveDedupConfig('mail', JSON.parse(config?.data?.['doppel.json'] ?? '')).index.maxCandidates).toBe(32);
+    expect(
+      resolveDedupConfig('mail', JSON.parse(config?.data?.['doppel.json'] ?? '')).index.maxCandidates,
+    ).toBe(32);
     expect(news?.container.env.find((e) => e.name === 'DOPPEL_PROFILE')?.value).toBe('news');
     expect(api?.container.env.find((e) => e.name === 'DOPPEL_PROFILE')?.value).toBe('mail');
   });
