@@ -14,6 +14,9 @@ KUBERNETES_VALIDATE_VERSION=1.37.0
 # The Kubernetes version the objects are validated against (the chart's kubeVersion floor is 1.25).
 export K8S_SCHEMA_VERSION=1.34.0
 
+# Go's usual install places, for shells whose PATH lacks them.
+export PATH="$PATH:/usr/local/go/bin:${HOME:-/root}/go/bin"
+
 BIN="$PWD/tools/bin"
 SCHEMAS="$PWD/tools/k8s-schemas"
 mkdir -p "$BIN" "$SCHEMAS"
