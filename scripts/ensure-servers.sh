@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the test suites start themselves: Debian's redis-server (the tests run it on a free
-# loopback port; nothing is left running). Run by `npm test`; a no-op when it is already installed.
+# Installs what the test suites need: Debian's redis-server (the tests run it on a free loopback
+# port; nothing is left running) and the manifest tools. Run by `npm test`; a no-op when installed.
 set -euo pipefail
 if ! command -v redis-server >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ]; then
@@ -18,3 +18,5 @@ if ! command -v redis-server >/dev/null 2>&1; then
 fi
 # Debian's package starts a service on 6379 where systemd runs; the tests use their own server.
 echo "== $(redis-server --version | cut -d' ' -f1-3)"
+# helm, kubeconform and the Kubernetes schemas for test/deploy (no-op when present).
+bash "$(dirname "$0")/ensure-k8s-tools.sh"

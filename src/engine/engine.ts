@@ -174,6 +174,64 @@ export class DedupEngine {
     });
   }
 
+  /**
+   * The verdict each message would get, without indexing it (the HTTP API's /v1/check): the same
+   * keys, candidates and decision rule as processBatch, through the store's read-only query, so
+   * nothing is written. `clusterId` is the cluster it would join (its own id when it would start
+   * one); there are no story events. An id decided before gets its stored verdict (`replay`).
+   */
+  async check(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
+    const requests: IndexRequest[] = inputs.map((input) => ({
+      id: input.signed.message.id,
+      ts: input.ts,
+      keys: this.keys.keys(input.signed.signatures),
+      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+    }));
+    const results = await this.store.query(requests);
+    return Promise.all(
+      results.map(async (result, i): Promise<EngineVerdict> => {
+        const request = requests[i] as IndexRequest;
+        if (result.status === 'decided') {
+          const first = result.verdict;
+          const out: EngineVerdict = {
+            id: request.id,
+            verdict: first.verdict,
+            clusterId: await this.store.resolveCluster(first.clusterId),
+            replay: true,
+            events: [],
+            candidates: 0,
+            hotBuckets: 0,
+          };
+          if (first.duplicateOf !== undefined) out.duplicateOf = first.duplicateOf;
+          if (first.similarity !== undefined) out.similarity = first.similarity;
+          if (first.method !== undefined) out.method = first.method;
+          return out;
+        }
+        const { decision, best } = this.decide(request, Number.POSITIVE_INFINITY, result.candidates);
+        // The oldest joined message's current cluster: commit unions the joined clusters into the
+        // oldest, so that is where the message would land.
+        const seqOf = new Map(result.candidates.map((c) => [c.id, c.seq]));
+        const join = [...decision.joins].sort(
+          (a, b) => (seqOf.get(a) ?? Number.POSITIVE_INFINITY) - (seqOf.get(b) ?? Number.POSITIVE_INFINITY),
+        )[0];
+        let clusterId = request.id;
+        if (join !== undefined) {
+          const joined = await this.store.verdict(join);
+          clusterId = await this.store.resolveCluster(joined?.clusterId ?? join);
+        }
+        return this.toVerdict(
+          decision,
+          best,
+          clusterId,
+          [],
+          result.candidates.length,
+          result.hotBuckets,
+          false,
+        );
+      }),
+    );
+  }
+
   private toVerdict(
     d: Decision,
     best: Scored | null,

@@ -2,12 +2,14 @@ import type { IndexConfig, WindowConfig } from '../config/dedup.js';
 import { keyNumber } from '../engine/keys.js';
 import type {
   Candidate,
+  ClusterMembersPage,
   ClusterView,
   CommitResult,
   Decision,
   DedupStore,
   IndexRequest,
   IndexResult,
+  QueryResult,
   SignatureRecord,
   StoredVerdict,
   StoreStats,
@@ -36,6 +38,8 @@ interface ClusterRecord {
   representative: string;
   /** Set when merged into another cluster; the record stays as an alias until it expires. */
   mergedInto: string | null;
+  /** Decided member ids in the order they joined (the HTTP API's members page). */
+  members: string[];
 }
 
 interface Generation {
@@ -96,6 +100,17 @@ export class MemoryStore implements DedupStore {
       while (this.byId.size > this.window.maxMessages && this.dropOldestGeneration());
     }
     return results;
+  }
+
+  async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
+    this.roundTrips++;
+    return requests.map((request): QueryResult => {
+      const known = this.byId.get(request.id);
+      if (known?.verdict) return { status: 'decided', verdict: known.verdict };
+      // An indexed but undecided id sees only what is older than it, as index() would show it.
+      const { candidates, hot } = this.candidates(request, known ? known.seq : Number.POSITIVE_INFINITY);
+      return { status: 'unseen', candidates, hotBuckets: hot };
+    });
   }
 
   private candidates(request: IndexRequest, seq: number): { candidates: Candidate[]; hot: number } {
@@ -245,9 +260,11 @@ export class MemoryStore implements DedupStore {
         lastSeen: d.ts,
         representative: d.id,
         mergedInto: null,
+        members: [],
       };
       this.clusters.set(d.id, target);
       target.size = 1;
+      target.members.push(d.id);
       events.push(this.event('created', target, d.id));
     } else {
       const records = [...roots].map((id) => this.ensureCluster(id)).sort((a, b) => a.rootSeq - b.rootSeq);
@@ -258,9 +275,12 @@ export class MemoryStore implements DedupStore {
         target.size += other.size;
         target.firstSeen = Math.min(target.firstSeen, other.firstSeen);
         target.lastSeen = Math.max(target.lastSeen, other.lastSeen);
+        for (const id of other.members) target.members.push(id);
+        other.members = [];
         absorbed.push(other.id);
       }
       target.size += 1;
+      target.members.push(d.id);
       target.firstSeen = Math.min(target.firstSeen, d.ts);
       target.lastSeen = Math.max(target.lastSeen, d.ts);
       if (absorbed.length > 0) events.push({ ...this.event('merged', target, d.id), mergedFrom: absorbed });
@@ -300,6 +320,7 @@ export class MemoryStore implements DedupStore {
         lastSeen: ts,
         representative: id,
         mergedInto: null,
+        members: [],
       };
       this.clusters.set(id, record);
     }
@@ -341,6 +362,17 @@ export class MemoryStore implements DedupStore {
       firstSeen: c.firstSeen,
       lastSeen: c.lastSeen,
       representative: c.representative,
+    };
+  }
+
+  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+    const c = this.clusters.get(this.resolve(clusterId));
+    if (!c) return null;
+    const end = cursor + limit;
+    return {
+      items: c.members.slice(cursor, end),
+      next: end < c.members.length ? end : null,
+      total: c.members.length,
     };
   }
 

@@ -9,6 +9,7 @@ import type {
   DedupStore,
   IndexRequest,
   IndexResult,
+  QueryResult,
   SignatureRecord,
   StoredVerdict,
   StoreStats,
@@ -204,6 +205,49 @@ export class RedisStore implements DedupStore {
         candidates,
         hotBuckets: Number(reply[3]),
       };
+    });
+  }
+
+  /** The read-only half of index (lua/query-1.lua): nothing is written. */
+  async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
+    if (requests.length === 0) return [];
+    const { limits, redis } = this.options;
+    const args: Array<string | Buffer | number> = [
+      this.meta,
+      this.base,
+      requests.length,
+      limits.maxBucketSize,
+    ];
+    for (const request of requests) {
+      const id = idAddress(request.id, redis.shards);
+      args.push(id.shard, id.field, request.keys.length, bucketAddresses(request, redis.shards));
+    }
+    const replies = (await this.run('query', () => this.scripts.doppelQueryBuffer(...args))) as Array<
+      Array<Buffer | number>
+    >;
+    const ranked = replies.map((reply) => {
+      if (String(reply[0]) === 'd') return [];
+      const live = Number(reply[1]);
+      const bound = Number(reply[3]) || Number.POSITIVE_INFINITY;
+      this.hits.reset();
+      for (let x = 4; x < reply.length; x++) addMembers(this.hits, reply[x] as Buffer, live, bound);
+      return this.hits.rank(limits.maxCandidates);
+    });
+    const missing = new Set<number>();
+    for (const list of ranked) for (const [seq] of list) if (!this.cache.has(seq)) missing.add(seq);
+    if (missing.size > 0) await this.fetchRecords([...missing]);
+    return replies.map((reply, r): QueryResult => {
+      if (String(reply[0]) === 'd')
+        return {
+          status: 'decided',
+          verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
+        };
+      const candidates: Candidate[] = [];
+      for (const [seq, hits] of ranked[r] as Array<[number, number]>) {
+        const cached = this.cache.get(seq);
+        if (cached) candidates.push({ id: cached.id, seq, ts: cached.ts, record: cached.record, hits });
+      }
+      return { status: 'unseen', candidates, hotBuckets: Number(reply[2]) };
     });
   }
 
