@@ -174,22 +174,28 @@ for r = 1, n do
       local at = 10 * (j - 1) + 1
       local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
       local field = string.sub(addresses, at + 4, at + 9)
-      local v = redis.call('HGET', key, field)
-      local size, changed = 0, false
-      if v then v, size, changed = liveMembers(v) end
-      out[4 + j] = v or ''
-      if size >= maxBucket then hot = hot + 1 end
-      if isNew and size < maxBucket then
-        redis.call('HSET', key, field, withMember(v, size, mySeq))
-        if size == 0 and not changed then buckets = buckets + 1 end
+      -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
+      if isNew and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
+        buckets = buckets + 1
+        out[4 + j] = ''
       else
-        if isNew then hotEvents = hotEvents + 1 end
-        if changed then
-          if size == 0 then
-            redis.call('HDEL', key, field)
-            buckets = buckets - 1
-          else
-            redis.call('HSET', key, field, v)
+        local v = redis.call('HGET', key, field)
+        local size, changed = 0, false
+        if v then v, size, changed = liveMembers(v) end
+        out[4 + j] = v or ''
+        if size >= maxBucket then hot = hot + 1 end
+        if isNew and size < maxBucket then
+          redis.call('HSET', key, field, withMember(v, size, mySeq))
+          if v == nil and not changed then buckets = buckets + 1 end
+        else
+          if isNew then hotEvents = hotEvents + 1 end
+          if changed then
+            if size == 0 then
+              redis.call('HDEL', key, field)
+              buckets = buckets - 1
+            else
+              redis.call('HSET', key, field, v)
+            end
           end
         end
       end
