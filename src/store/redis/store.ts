@@ -19,7 +19,7 @@ import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { HitCounter } from '../rank.js';
 import { storeError } from './errors.js';
-import { bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
+import { BUCKET_FIELD_BYTES, bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
 import { addMembers } from './members.js';
 import { defineScripts, type ScriptCommands } from './scripts.js';
 
@@ -50,7 +50,7 @@ type StoredVerdictJson = {
 };
 
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
-const LAYOUT_VERSION = 2;
+const LAYOUT_VERSION = 4;
 
 /**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
@@ -373,13 +373,14 @@ export class RedisStore implements DedupStore {
   }
 }
 
-/** The buckets of a message as index-1.lua reads them: per key, u32le shard and the 6-byte field. */
+/** The buckets of a message as index-1.lua reads them: per key, u32le shard and the field. */
 function bucketAddresses(request: IndexRequest, shards: number): Buffer {
-  const out = Buffer.allocUnsafe(10 * request.keys.length);
+  const stride = 4 + BUCKET_FIELD_BYTES;
+  const out = Buffer.allocUnsafe(stride * request.keys.length);
   request.keys.forEach((key, j) => {
     const bucket = bucketAddress(key, shards);
-    out.writeUInt32LE(bucket.shard, 10 * j);
-    bucket.field.copy(out, 10 * j + 4);
+    out.writeUInt32LE(bucket.shard, stride * j);
+    bucket.field.copy(out, stride * j + 4);
   });
   return out;
 }

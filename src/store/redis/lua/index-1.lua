@@ -11,7 +11,7 @@
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
   ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
-  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (u32le shard, 6-byte
+  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (u32le shard, 5-byte
            field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
 
@@ -103,6 +103,7 @@ local function advance(ts)
 end
 
 --- @include _members
+--- @include _verdict
 
 -- The bucket value with one more (the newest) member.
 local function withMember(v, size, x)
@@ -157,7 +158,7 @@ for r = 1, n do
     decided = redis.call('HGET', base .. 'v:' .. b, slot)
   end
   if decided then
-    results[r] = { 'd', decided }
+    results[r] = { 'd', verdictForClient(decided, known) }
     p = p + 1
   else
     local isNew = known == nil
@@ -171,9 +172,9 @@ for r = 1, n do
     local addresses = ARGV[p]
     p = p + 1
     for j = 1, nkeys do
-      local at = 10 * (j - 1) + 1
+      local at = 9 * (j - 1) + 1
       local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
-      local field = string.sub(addresses, at + 4, at + 9)
+      local field = string.sub(addresses, at + 4, at + 8)
       -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
       if isNew and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
         buckets = buckets + 1

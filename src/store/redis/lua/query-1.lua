@@ -4,7 +4,7 @@
 
   KEYS[1]  <base>meta (hash; reads live and seq)
   ARGV[1]  base     ARGV[2] n, the number of requests     ARGV[3] maxBucketSize
-  then per request: idShard, idField, nkeys, buckets: nkeys x (u32le shard, 6-byte field), one string
+  then per request: idShard, idField, nkeys, buckets: nkeys x (u32le shard, 5-byte field), one string
   Returns one array per request:
     {"d", verdict}                       decided before: its stored verdict (JSON)
     {"u", live, hot, bound, v1 ... vk}   unseen (or undecided): the live bound, how many of its
@@ -21,6 +21,7 @@ local live = tonumber(m[1]) or 1
 local seq = tonumber(m[2]) or 0
 
 --- @include _members
+--- @include _verdict
 
 local results = {}
 local p = 4
@@ -32,14 +33,14 @@ for r = 1, n do
   local decided = nil
   if known then decided = redis.call('HGET', base .. 'v:' .. math.floor(known / 64), known % 64) end
   if decided then
-    results[r] = { 'd', decided }
+    results[r] = { 'd', verdictForClient(decided, known) }
   else
     local out = { 'u', live, 0, known or 0 }
     local hot = 0
     for j = 1, nkeys do
-      local at = 10 * (j - 1) + 1
+      local at = 9 * (j - 1) + 1
       local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
-      local v = redis.call('HGET', key, string.sub(addresses, at + 4, at + 9))
+      local v = redis.call('HGET', key, string.sub(addresses, at + 4, at + 8))
       local size = 0
       if v then v, size = liveMembers(v) end
       if size >= maxBucket then hot = hot + 1 end
