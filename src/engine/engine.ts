@@ -11,6 +11,7 @@ import type {
   Evidence,
   IndexRequest,
   SignatureRecord,
+  StoredVerdict,
   StoryEvent,
   VerdictKind,
 } from './types.js';
@@ -138,21 +139,7 @@ export class DedupEngine {
       const result = r >= 0 ? results[r] : undefined;
       if (r < 0 || result?.status === 'decided') {
         const first = result?.status === 'decided' ? result.verdict : undefined;
-        if (first) {
-          const out: EngineVerdict = {
-            id,
-            verdict: first.verdict,
-            clusterId: first.clusterId,
-            replay: true,
-            events: [],
-            candidates: 0,
-            hotBuckets: 0,
-          };
-          if (first.duplicateOf !== undefined) out.duplicateOf = first.duplicateOf;
-          if (first.similarity !== undefined) out.similarity = first.similarity;
-          if (first.method !== undefined) out.method = first.method;
-          return out;
-        }
+        if (first) return replayVerdict(first, first.clusterId);
         // Repeated within this batch: the verdict of its first occurrence.
         const d = decisionOf.get(id);
         const c = committed.get(id);
@@ -192,20 +179,7 @@ export class DedupEngine {
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
-          const first = result.verdict;
-          const out: EngineVerdict = {
-            id: request.id,
-            verdict: first.verdict,
-            clusterId: await this.store.resolveCluster(first.clusterId),
-            replay: true,
-            events: [],
-            candidates: 0,
-            hotBuckets: 0,
-          };
-          if (first.duplicateOf !== undefined) out.duplicateOf = first.duplicateOf;
-          if (first.similarity !== undefined) out.similarity = first.similarity;
-          if (first.method !== undefined) out.method = first.method;
-          return out;
+          return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
         }
         const { decision, best } = this.decide(request, Number.POSITIVE_INFINITY, result.candidates);
         // The oldest joined message's current cluster: commit unions the joined clusters into the
@@ -303,6 +277,23 @@ export class DedupEngine {
     }
     return { decision, best };
   }
+}
+
+/** The verdict of a message decided before (a replay): its first verdict, in `clusterId` now. */
+function replayVerdict(first: StoredVerdict, clusterId: string): EngineVerdict {
+  const out: EngineVerdict = {
+    id: first.id,
+    verdict: first.verdict,
+    clusterId,
+    replay: true,
+    events: [],
+    candidates: 0,
+    hotBuckets: 0,
+  };
+  if (first.duplicateOf !== undefined) out.duplicateOf = first.duplicateOf;
+  if (first.similarity !== undefined) out.similarity = first.similarity;
+  if (first.method !== undefined) out.method = first.method;
+  return out;
 }
 
 /**

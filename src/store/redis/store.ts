@@ -172,39 +172,49 @@ export class RedisStore implements DedupStore {
     const replies = (await this.run('index', () => this.scripts.doppelIndexBuffer(...args))) as Array<
       Array<Buffer | number>
     >;
-    // Candidates: members of the message's buckets, ranked here as the memory store ranks them.
-    const ranked: Array<Array<[number, number]>> = [];
-    const missing = new Set<number>();
     replies.forEach((reply, r) => {
-      const status = String(reply[0]);
-      if (status === 'd') return;
       const request = requests[r] as IndexRequest;
-      const seq = Number(reply[1]);
-      if (status === 'n') this.remember(seq, { id: request.id, ts: request.ts, record: request.record });
-      const live = Number(reply[2]);
-      this.hits.reset();
-      for (let x = 4; x < reply.length; x++) addMembers(this.hits, reply[x] as Buffer, live, seq);
-      const best = this.hits.rank(limits.maxCandidates);
-      ranked[r] = best;
-      for (const [member] of best) if (!this.cache.has(member)) missing.add(member);
+      if (String(reply[0]) === 'n')
+        this.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
     });
-    // Records of candidates this client has not seen: one more call for the whole batch.
-    if (missing.size > 0) await this.fetchRecords([...missing]);
+    const candidates = await this.candidatesOf(replies);
     return replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
       const status = String(reply[0]);
       if (status === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
-      const candidates: Candidate[] = [];
-      for (const [seq, hits] of ranked[r] ?? []) {
-        const cached = this.cache.get(seq);
-        if (cached) candidates.push({ id: cached.id, seq, ts: cached.ts, record: cached.record, hits });
-      }
       return {
         status: status === 'n' ? 'new' : 'pending',
         seq: Number(reply[1]),
-        candidates,
+        candidates: candidates[r] ?? [],
         hotBuckets: Number(reply[3]),
       };
+    });
+  }
+
+  /**
+   * Candidates of each reply of index-1.lua or query-1.lua ({status, seq bound, live, hot,
+   * bucket values...}; none for "d"): the earlier members of its buckets, counted and ranked as
+   * the memory store does, with their records (one more call for those not cached).
+   */
+  private async candidatesOf(replies: ReadonlyArray<ReadonlyArray<Buffer | number>>): Promise<Candidate[][]> {
+    const ranked = replies.map((reply) => {
+      if (String(reply[0]) === 'd') return [];
+      const bound = Number(reply[1]) || Number.POSITIVE_INFINITY;
+      const live = Number(reply[2]);
+      this.hits.reset();
+      for (let x = 4; x < reply.length; x++) addMembers(this.hits, reply[x] as Buffer, live, bound);
+      return this.hits.rank(this.options.limits.maxCandidates);
+    });
+    const missing = new Set<number>();
+    for (const list of ranked) for (const [seq] of list) if (!this.cache.has(seq)) missing.add(seq);
+    if (missing.size > 0) await this.fetchRecords([...missing]);
+    return ranked.map((list) => {
+      const candidates: Candidate[] = [];
+      for (const [seq, hits] of list) {
+        const cached = this.cache.get(seq);
+        if (cached) candidates.push({ id: cached.id, seq, ts: cached.ts, record: cached.record, hits });
+      }
+      return candidates;
     });
   }
 
@@ -225,29 +235,14 @@ export class RedisStore implements DedupStore {
     const replies = (await this.run('query', () => this.scripts.doppelQueryBuffer(...args))) as Array<
       Array<Buffer | number>
     >;
-    const ranked = replies.map((reply) => {
-      if (String(reply[0]) === 'd') return [];
-      const live = Number(reply[1]);
-      const bound = Number(reply[3]) || Number.POSITIVE_INFINITY;
-      this.hits.reset();
-      for (let x = 4; x < reply.length; x++) addMembers(this.hits, reply[x] as Buffer, live, bound);
-      return this.hits.rank(limits.maxCandidates);
-    });
-    const missing = new Set<number>();
-    for (const list of ranked) for (const [seq] of list) if (!this.cache.has(seq)) missing.add(seq);
-    if (missing.size > 0) await this.fetchRecords([...missing]);
+    const candidates = await this.candidatesOf(replies);
     return replies.map((reply, r): QueryResult => {
       if (String(reply[0]) === 'd')
         return {
           status: 'decided',
           verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
         };
-      const candidates: Candidate[] = [];
-      for (const [seq, hits] of ranked[r] as Array<[number, number]>) {
-        const cached = this.cache.get(seq);
-        if (cached) candidates.push({ id: cached.id, seq, ts: cached.ts, record: cached.record, hits });
-      }
-      return { status: 'unseen', candidates, hotBuckets: Number(reply[2]) };
+      return { status: 'unseen', candidates: candidates[r] ?? [], hotBuckets: Number(reply[3]) };
     });
   }
 

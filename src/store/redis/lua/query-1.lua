@@ -7,10 +7,10 @@
   then per request: idShard, idField, nkeys, buckets: nkeys x (u32le shard, 5-byte field), one string
   Returns one array per request:
     {"d", verdict}                       decided before: its stored verdict (JSON)
-    {"u", live, hot, bound, v1 ... vk}   unseen (or undecided): the live bound, how many of its
-        buckets are full, the sequence number below which members count (its own when indexed
-        but undecided, else 0 for all), and the live members of each bucket (index-1.lua's
-        format); the client counts and ranks them as the memory store does.
+    {"u", bound, live, hot, v1 ... vk}   unseen (or undecided), laid out as index-1.lua's replies:
+        the sequence number below which members count (its own when indexed but undecided, else
+        0 for all), the live bound, how many of its buckets are full, and the live members of
+        each bucket; the client counts and ranks them as the memory store does.
 ]]
 local meta = KEYS[1]
 local base = ARGV[1]
@@ -35,7 +35,7 @@ for r = 1, n do
   if decided then
     results[r] = { 'd', verdictForClient(decided, known) }
   else
-    local out = { 'u', live, 0, known or 0 }
+    local out = { 'u', known or 0, live, 0 }
     local hot = 0
     for j = 1, nkeys do
       local at = 9 * (j - 1) + 1
@@ -46,7 +46,7 @@ for r = 1, n do
       if size >= maxBucket then hot = hot + 1 end
       out[4 + j] = v or ''
     end
-    out[3] = hot
+    out[4] = hot
     results[r] = out
   end
 end
