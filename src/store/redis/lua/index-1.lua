@@ -103,6 +103,9 @@ local function advance(ts)
 end
 
 --- @include _members
+
+-- keys.ts tableCode('t'): the topic-term table.
+local TOPIC_TABLE = 3
 --- @include _verdict
 
 -- The bucket value with one more (the newest) member.
@@ -176,7 +179,8 @@ for r = 1, n do
       local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
       local field = string.sub(addresses, at + 4, at + 8)
       -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
-      if isNew and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
+      -- Topic-term buckets (table code 3) are mostly there already, often full: read them first.
+      if isNew and string.byte(field, 1) ~= TOPIC_TABLE and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
         buckets = buckets + 1
         out[4 + j] = ''
       else
