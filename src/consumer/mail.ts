@@ -1,0 +1,4 @@
+/** The mail-stream consumer: `node dist/consumer/mail.js` (or consumers/mail.js). */
+import { main } from './main.js';
+
+main('mail');

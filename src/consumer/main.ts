@@ -1,0 +1,71 @@
+import { pino } from 'pino';
+import { isDoppelError } from '../errors.js';
+import { loadConsumerConfig } from '../kafka/config.js';
+import { DoppelConsumer } from './consumer.js';
+
+/** Input topics when neither the config file nor DOPPEL_INPUT_TOPICS names any. */
+export const DEFAULT_INPUTS = {
+  news: [{ topic: 'news', format: 'json' }],
+  mail: [{ topic: 'mail', format: 'mail' }],
+} as const;
+
+/**
+ * The deployable consumer process: config from DOPPEL_CONFIG (a JSON file) and DOPPEL_*
+ * environment variables, validated once; pino logs (JSON on stdout; never message bodies or
+ * addresses); SIGTERM/SIGINT drain the current batch, commit and disconnect. Exit codes: 0 stopped,
+ * 1 failed, 2 invalid configuration.
+ */
+export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<number> {
+  let config: ReturnType<typeof loadConsumerConfig>;
+  try {
+    config = loadConsumerConfig(process.env, {
+      profile,
+      inputs: DEFAULT_INPUTS[profile].map((i) => ({ ...i })),
+    });
+  } catch (error) {
+    process.stderr.write(`doppel consumer: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const logger = pino({
+    name: `doppel-${config.consumer.profile}`,
+    level: config.consumer.logLevel,
+    redact: ['kafka.sasl.password'],
+  });
+  const consumer = new DoppelConsumer({ config, logger });
+  let signalled = false;
+  const onSignal = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    logger.info({ signal }, 'signal received');
+    void consumer
+      .stop()
+      .catch((error: unknown) => logger.error({ err: (error as Error).message }, 'stop failed'));
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  try {
+    await consumer.start();
+    await consumer.done;
+    return 0;
+  } catch (error) {
+    logger.fatal(
+      { code: isDoppelError(error) ? error.code : 'INTERNAL', err: (error as Error).message },
+      'consumer failed',
+    );
+    await consumer.stop().catch(() => undefined);
+    return 1;
+  }
+}
+
+/** Runs the process for `profile` and exits with its code. */
+export function main(profile: 'news' | 'mail'): void {
+  runConsumerProcess(profile).then(
+    (code) => {
+      process.exit(code);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

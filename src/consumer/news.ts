@@ -1,0 +1,4 @@
+/** The news-feed consumer: `node dist/consumer/news.js` (or consumers/news.js). */
+import { main } from './main.js';
+
+main('news');
