@@ -57,13 +57,11 @@ export function parseInput(record: InputRecord, format: InputFormat, maxBytes: n
     } catch (error) {
       throw new DoppelError('INVALID_JSON', (error as Error).message);
     }
-    const hasId =
-      typeof json === 'object' &&
-      json !== null &&
-      !Array.isArray(json) &&
-      (json as { id?: unknown }).id !== undefined &&
-      (json as { id?: unknown }).id !== null;
-    const message = parseMessageObject(hasId ? json : { ...(json as object), id: fallback });
+    const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
+    const payloadId = isObject ? (json as { id?: unknown }).id : undefined;
+    const hasId = payloadId !== undefined && payloadId !== null;
+    // Not an object: the schema says why. An object without an id: the key's, or the position.
+    const message = parseMessageObject(!isObject || hasId ? json : { ...(json as object), id: fallback });
     if (message.ts === undefined && Number.isFinite(ts)) message.ts = ts;
     return { message, idSource: hasId ? 'payload' : idSource };
   }

@@ -1,0 +1,210 @@
+import type { Kafka } from 'kafkajs';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DoppelConsumer } from '../../src/consumer/consumer.js';
+import { loadConsumerConfig } from '../../src/kafka/config.js';
+import {
+  endOffsetSum,
+  kafkaBrokers,
+  readTopic,
+  testKafka,
+  uniqueName,
+  waitFor,
+  waitForCommitted,
+} from '../support/kafka.js';
+import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
+import { redisUrl, uniqueNamespace } from '../support/redis.js';
+
+const logger = pino({ level: process.env.DOPPEL_TEST_LOG ?? 'silent' });
+
+function consumerFor(options: {
+  profile: 'news' | 'mail';
+  inputs: Array<{ topic: string; format: string }>;
+  mode?: 'tag' | 'drop';
+  exactlyOnce?: boolean;
+  redis?: string;
+  extra?: Record<string, unknown>;
+}): DoppelConsumer {
+  const group = uniqueName('group');
+  const config = loadConsumerConfig(
+    { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: options.redis ?? redisUrl() },
+    { profile: options.profile },
+    {
+      consumer: {
+        inputs: options.inputs,
+        groupId: group,
+        transactionalId: `${group}-tx`,
+        namespace: uniqueNamespace('kafka'),
+        exactlyOnce: options.exactlyOnce ?? false,
+        retryInitialMs: 100,
+        retryMaxMs: 1_000,
+        ...options.extra,
+      },
+      ...(options.mode ? { mode: options.mode } : {}),
+    },
+  );
+  return new DoppelConsumer({ config, logger });
+}
+
+async function produce(kafka: Kafka, topic: string, messages: readonly StreamMessage[]): Promise<void> {
+  const producer = kafka.producer();
+  await producer.connect();
+  await producer.send({
+    topic,
+    acks: -1,
+    messages: messages.map((m) => ({
+      partition: m.partition,
+      key: m.key ?? null,
+      value: m.value,
+    })),
+  });
+  await producer.disconnect();
+}
+
+describe('news consumer on a real broker and Redis (tag mode)', () => {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  beforeAll(() => admin.connect());
+  afterAll(() => admin.disconnect());
+
+  it('gives every message of a known stream exactly one output with the planned verdict; count in = count out', async () => {
+    const input = uniqueName('news');
+    const textInput = uniqueName('text');
+    const consumer = consumerFor({
+      profile: 'news',
+      inputs: [
+        { topic: input, format: 'json' },
+        { topic: textInput, format: 'text' },
+      ],
+    });
+    // The consumer creates the missing input (4 partitions) and output topics on start-up.
+    await consumer.start();
+    const topics = await admin.fetchTopicMetadata({ topics: [input, `${input}.tagged`, `${input}.stories`] });
+    expect(topics.topics.map((t) => t.partitions.length)).toEqual([4, 4, 4]);
+    await waitFor(() => consumer.ready(), 30_000, 'group join');
+
+    const stream = knownStream({ originals: 60, prefix: input });
+    await produce(kafka, input, stream.phase1);
+    await waitFor(
+      async () => (await endOffsetSum(admin, `${input}.tagged`)) >= stream.phase1.length,
+      30_000,
+      'phase 1 outputs',
+    );
+    await produce(kafka, input, stream.phase2);
+    // Plain-text topic: UTF-8 text (a copy of original 0 in another topic: same index), a
+    // windows-1251 text, and white space (dlq); ids from the key, else topic-partition-offset.
+    const original0 = JSON.parse(stream.phase1[0]!.value as string) as { text: string };
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({
+      topic: textInput,
+      acks: -1,
+      messages: [
+        { partition: 0, key: 'txt-copy', value: original0.text },
+        {
+          partition: 1,
+          key: null,
+          value: Buffer.from([
+            0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, 0x20, 0xec, 0xe8, 0xf0, 0x20, 0xe8, 0x20, 0xf1, 0xee, 0xeb,
+            0xed, 0xf6, 0xe5,
+          ]),
+        },
+        { partition: 2, key: 'txt-blank', value: '   \n ' },
+      ],
+    });
+    await producer.disconnect();
+
+    await waitForCommitted(admin, consumer.status().groupId, input);
+    await waitForCommitted(admin, consumer.status().groupId, textInput);
+    const all = [...stream.phase1, ...stream.phase2];
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: all.length - 7 });
+    const dlq = await readTopic(kafka, `${input}.dlq`, { atLeast: 7, settleMs: 300 });
+    const duplicates = await readTopic(kafka, `${input}.duplicates`, { settleMs: 300 });
+    const stories = await readTopic(kafka, `${input}.stories`, { atLeast: 1, settleMs: 500 });
+
+    // Count in = count out, exactly once each (no crash here, so no replays either).
+    expect(duplicates).toHaveLength(0);
+    expect(tagged.length + dlq.length + duplicates.length).toBe(all.length);
+    const sources = new Set(
+      [...tagged, ...dlq].map(
+        (m) => `${m.headers['doppel-source-partition']}/${m.headers['doppel-source-offset']}`,
+      ),
+    );
+    expect(sources.size).toBe(all.length);
+
+    const byId = new Map([...tagged, ...dlq].map((m) => [m.headers['doppel-id'], m]));
+    for (const m of all) {
+      const out = byId.get(m.id);
+      expect(out, m.id).toBeDefined();
+      // The payload passes through untouched.
+      expect(
+        out?.value?.equals(m.value === null ? Buffer.alloc(0) : Buffer.from(m.value)) ?? m.value === null,
+        m.id,
+      ).toBe(true);
+      expect(out?.headers['doppel-verdict'], m.id).toBe(m.expect.verdict);
+      if (m.expect.verdict === 'invalid') {
+        expect(out?.topic).toBe(`${input}.dlq`);
+        expect(out?.headers['doppel-error-code'], m.id).toBe(m.expect.code);
+        expect(out?.headers['doppel-error-reason']?.length ?? 0).toBeGreaterThan(0);
+        expect(out?.headers['doppel-error-retryable']).toBe('false');
+      } else {
+        expect(out?.topic).toBe(`${input}.tagged`);
+        expect(out?.headers['doppel-cluster'], m.id).toBe(m.expect.cluster);
+        if (m.expect.verdict === 'unique') expect(out?.headers['doppel-duplicate-of']).toBeUndefined();
+        else {
+          expect(out?.headers['doppel-duplicate-of'], m.id).toBe(m.expect.duplicateOf);
+          expect(Number(out?.headers['doppel-similarity'])).toBeGreaterThan(0.4);
+          expect(JSON.parse(out?.headers['doppel-evidence'] ?? '{}')).toHaveProperty('jaccard');
+        }
+      }
+    }
+    // Story members are on another partition than their originals.
+    const storyMembers = stream.phase2.filter((m) => m.expect.verdict === 'unique');
+    expect(storyMembers.length).toBeGreaterThan(5);
+    for (const m of storyMembers) {
+      const original = stream.phase1.find((o) => o.id === (m.expect as { cluster: string }).cluster)!;
+      expect(m.partition).not.toBe(original.partition);
+    }
+
+    // Story events: created for every original, grown for every message that joined.
+    const events = stories.map(
+      (m) =>
+        JSON.parse(m.value!.toString()) as {
+          type: string;
+          clusterId: string;
+          messageId: string;
+          size: number;
+        },
+    );
+    const created = events.filter((e) => e.type === 'created');
+    const grown = events.filter((e) => e.type === 'grown');
+    expect(created.map((e) => e.messageId).sort()).toEqual(stream.phase1.map((m) => m.id).sort());
+    const joiners = stream.phase2.filter((m) => m.expect.verdict !== 'invalid');
+    expect(grown.map((e) => e.messageId).sort()).toEqual(joiners.map((m) => m.id).sort());
+    for (const e of grown) {
+      const m = joiners.find((j) => j.id === e.messageId)!;
+      expect(e.clusterId).toBe((m.expect as { cluster: string }).cluster);
+      expect(e.size).toBe(2);
+    }
+    expect(stories.every((m) => m.key === m.headers['doppel-cluster'])).toBe(true);
+
+    // The text topic.
+    const textTagged = await readTopic(kafka, `${textInput}.tagged`, { atLeast: 2, settleMs: 300 });
+    const textDlq = await readTopic(kafka, `${textInput}.dlq`, { atLeast: 1, settleMs: 300 });
+    const copy = textTagged.find((m) => m.headers['doppel-id'] === 'txt-copy');
+    expect(copy?.headers['doppel-verdict']).toBe('duplicate');
+    expect(copy?.headers['doppel-duplicate-of']).toBe(stream.phase1[0]!.id);
+    const cp1251 = textTagged.find((m) => m.key === null);
+    expect(cp1251?.headers['doppel-id']).toBe(`${textInput}-1-0`);
+    expect(cp1251?.headers['doppel-verdict']).toBe('unique');
+    expect(textDlq.map((m) => [m.headers['doppel-id'], m.headers['doppel-error-code']])).toEqual([
+      ['txt-blank', 'MISSING_CONTENT'],
+    ]);
+
+    const status = consumer.status();
+    expect(status.messages).toBe(all.length + 3);
+    expect(status.counts.invalid).toBe(8);
+    await consumer.stop();
+    expect(consumer.status().state).toBe('stopped');
+  }, 90_000);
+});
