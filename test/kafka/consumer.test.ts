@@ -2,6 +2,7 @@ import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DoppelConsumer } from '../../src/consumer/consumer.js';
+import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { loadConsumerConfig } from '../../src/kafka/config.js';
 import {
   endOffsetSum,
@@ -206,5 +207,219 @@ describe('news consumer on a real broker and Redis (tag mode)', () => {
     expect(status.counts.invalid).toBe(8);
     await consumer.stop();
     expect(consumer.status().state).toBe('stopped');
+  }, 90_000);
+});
+
+function mail(messageId: string | null, subject: string, body: string): string {
+  return [
+    'From: "Prize Team" <prizes@example.net>',
+    'To: someone@example.org',
+    `Subject: ${subject}`,
+    ...(messageId ? [`Message-ID: <${messageId}>`] : []),
+    'Date: Fri, 20 Nov 2026 10:00:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    body,
+    '',
+  ].join('\r\n');
+}
+
+const PRIZE =
+  'Congratulations! Your e-mail address was selected in our monthly draw and you have won a brand new tablet. To receive your prize, confirm your delivery address within 48 hours. Shipping is free of charge, but unclaimed prizes are given to the next winner on the list. Best wishes, the prize team.';
+const BANK =
+  'We detected unusual sign-in activity on your online banking account. For your protection, access has been temporarily limited. To restore full access, please verify your identity within 24 hours or the account will be suspended. Thank you for banking with us.';
+const LUNCH =
+  'Hi team, the quarterly planning lunch moves to Thursday at noon in the large meeting room on the third floor. Please bring your roadmap notes and tell me about dietary needs by Wednesday evening.';
+
+describe('mail consumer (drop mode, raw RFC 822)', () => {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  beforeAll(() => admin.connect());
+  afterAll(() => admin.disconnect());
+
+  it('sends uniques to .tagged, duplicates to .duplicates, bad mail to .dlq; ids from Message-ID, key, or position', async () => {
+    const input = uniqueName('mail');
+    const consumer = consumerFor({
+      profile: 'mail',
+      mode: 'drop',
+      inputs: [{ topic: input, format: 'mail' }],
+    });
+    await consumer.start();
+    await waitFor(() => consumer.ready(), 30_000, 'group join');
+    const producer = kafka.producer();
+    await producer.connect();
+    const first: Array<{ key: string | null; value: string; partition: number }> = [
+      { key: null, value: mail('prize-1@example.net', 'You won', PRIZE), partition: 0 },
+      { key: null, value: mail('bank-1@example.net', 'Account limited', BANK), partition: 1 },
+      { key: 'lunch-key', value: mail(null, 'Lunch', LUNCH), partition: 2 },
+    ];
+    await producer.send({ topic: input, acks: -1, messages: first });
+    await waitFor(async () => (await endOffsetSum(admin, `${input}.tagged`)) >= 3, 30_000, 'first mails');
+    const second = [
+      // The same campaign mail again to another recipient: same body, another Message-ID.
+      { key: null, value: mail('prize-2@example.net', 'You won', PRIZE), partition: 3 },
+      // An edited copy.
+      {
+        key: null,
+        value: mail('bank-2@example.net', 'Account limited', BANK.replace('24 hours', 'two days')),
+        partition: 0,
+      },
+      // No Message-ID, no key: the position names it.
+      { key: null, value: mail(null, 'You won', PRIZE), partition: 1 },
+      // Not a mail at all.
+      { key: 'junk', value: 'just some words, no headers here', partition: 2 },
+    ];
+    await producer.send({ topic: input, acks: -1, messages: second });
+    await producer.disconnect();
+    await waitForCommitted(admin, consumer.status().groupId, input);
+
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: 3, settleMs: 300 });
+    const duplicates = await readTopic(kafka, `${input}.duplicates`, { atLeast: 3, settleMs: 300 });
+    const dlq = await readTopic(kafka, `${input}.dlq`, { atLeast: 1, settleMs: 300 });
+    expect(tagged.length + duplicates.length + dlq.length).toBe(first.length + second.length);
+    expect(tagged.map((m) => [m.headers['doppel-id'], m.headers['doppel-verdict']]).sort()).toEqual([
+      ['bank-1@example.net', 'unique'],
+      ['lunch-key', 'unique'],
+      ['prize-1@example.net', 'unique'],
+    ]);
+    const dups = new Map(duplicates.map((m) => [m.headers['doppel-id'], m.headers]));
+    expect(dups.get('prize-2@example.net')?.['doppel-verdict']).toBe('duplicate');
+    expect(dups.get('prize-2@example.net')?.['doppel-duplicate-of']).toBe('prize-1@example.net');
+    expect(dups.get('bank-2@example.net')?.['doppel-verdict']).toBe('near_duplicate');
+    expect(dups.get('bank-2@example.net')?.['doppel-cluster']).toBe('bank-1@example.net');
+    expect(dups.get(`${input}-1-1`)?.['doppel-duplicate-of']).toBe('prize-1@example.net');
+    expect(dlq.map((m) => [m.headers['doppel-id'], m.headers['doppel-error-code']])).toEqual([
+      ['junk', 'INVALID_MAIL'],
+    ]);
+    await consumer.stop();
+  }, 60_000);
+});
+
+describe('exactly-once mode (Kafka transactions)', () => {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  beforeAll(() => admin.connect());
+  afterAll(() => admin.disconnect());
+
+  it('commits outputs and offsets in transactions: read_committed readers see each message once', async () => {
+    const input = uniqueName('eos');
+    const consumer = consumerFor({
+      profile: 'news',
+      exactlyOnce: true,
+      inputs: [{ topic: input, format: 'json' }],
+      extra: { maxBytesPerPartition: 8192 },
+    });
+    await consumer.start();
+    await waitFor(() => consumer.ready(), 30_000, 'group join');
+    const stream = knownStream({ originals: 40, prefix: input });
+    const kafkaProducer = kafka.producer();
+    await kafkaProducer.connect();
+    for (const phase of [stream.phase1, stream.phase2]) {
+      await kafkaProducer.send({
+        topic: input,
+        acks: -1,
+        messages: phase.map((m) => ({ partition: m.partition, key: m.key ?? null, value: m.value })),
+      });
+    }
+    await kafkaProducer.disconnect();
+    // Offsets reach the end through the transactions (sendOffsets), not a consumer commit.
+    await waitForCommitted(admin, consumer.status().groupId, input);
+    const total = stream.phase1.length + stream.phase2.length;
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: total - 7, settleMs: 500 });
+    const dlq = await readTopic(kafka, `${input}.dlq`, { atLeast: 7, settleMs: 300 });
+    expect(tagged.length + dlq.length).toBe(total);
+    expect(new Set(tagged.map((m) => m.headers['doppel-id'])).size).toBe(tagged.length);
+    // Transaction markers take offsets: the end offset is more than the message count.
+    expect(await endOffsetSum(admin, `${input}.tagged`)).toBeGreaterThan(tagged.length);
+    expect(consumer.status().batches).toBeGreaterThan(1);
+    await consumer.stop();
+  }, 60_000);
+});
+
+describe('back-pressure: Redis stops answering', () => {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  let redis: LocalRedis;
+  beforeAll(async () => {
+    await admin.connect();
+    redis = await startLocalRedis();
+  });
+  afterAll(async () => {
+    process.kill(redis.pid, 'SIGCONT');
+    await redis.stop();
+    await admin.disconnect();
+  });
+
+  it('pauses, commits nothing past the stuck batch, and finishes with the right verdicts when Redis is back', async () => {
+    const input = uniqueName('outage');
+    const errors: string[] = [];
+    let pauses = 0;
+    const group = uniqueName('group');
+    const config = loadConsumerConfig(
+      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redis.url },
+      { profile: 'news' },
+      {
+        consumer: {
+          inputs: [{ topic: input, format: 'json' }],
+          groupId: group,
+          retryInitialMs: 100,
+          retryMaxMs: 500,
+        },
+        redis: { commandTimeoutMs: 300, maxRetries: 1 },
+      },
+    );
+    const consumer = new DoppelConsumer({
+      config,
+      logger,
+      hooks: {
+        onError: (e) => errors.push(e.code),
+        onPause: () => {
+          pauses++;
+        },
+      },
+    });
+    await consumer.start();
+    await waitFor(() => consumer.ready(), 30_000, 'group join');
+    const stream = knownStream({ originals: 20, prefix: input });
+    const producer = kafka.producer();
+    await producer.connect();
+    const send = (messages: readonly StreamMessage[]) =>
+      producer.send({
+        topic: input,
+        acks: -1,
+        messages: messages.map((m) => ({ partition: m.partition, key: m.key ?? null, value: m.value })),
+      });
+    await send(stream.phase1);
+    await waitForCommitted(admin, group, input);
+
+    process.kill(redis.pid, 'SIGSTOP');
+    // Only messages that need the store (a batch of dead letters alone needs no store and may pass).
+    const phase2 = stream.phase2.filter((m) => m.expect.verdict !== 'invalid');
+    await send(phase2);
+    await waitFor(() => consumer.status().state === 'paused', 20_000, 'paused');
+    expect(consumer.ready()).toBe(false);
+    // Nothing of phase 2 is committed (or produced) while Redis is down.
+    const [committed] = await admin.fetchOffsets({ groupId: group, topics: [input] });
+    const committedSum = committed!.partitions.reduce((s, p) => s + Number(p.offset), 0);
+    expect(committedSum).toBe(stream.phase1.length);
+    expect(await endOffsetSum(admin, `${input}.tagged`)).toBe(stream.phase1.length);
+
+    process.kill(redis.pid, 'SIGCONT');
+    await waitForCommitted(admin, group, input);
+    await waitFor(() => consumer.status().state === 'running', 10_000, 'resumed');
+    expect(pauses).toBeGreaterThanOrEqual(1);
+    expect(errors.some((c) => c === 'STORE_TIMEOUT' || c === 'STORE_UNAVAILABLE')).toBe(true);
+
+    const all = [...stream.phase1, ...phase2];
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: all.length, settleMs: 300 });
+    expect(tagged.length).toBe(all.length);
+    const verdicts = new Map(tagged.map((m) => [m.headers['doppel-id'], m.headers]));
+    for (const m of phase2) {
+      expect(verdicts.get(m.id)?.['doppel-verdict'], m.id).toBe(m.expect.verdict);
+      expect(verdicts.get(m.id)?.['doppel-cluster'], m.id).toBe(m.expect.cluster);
+    }
+    await producer.disconnect();
+    await consumer.stop();
   }, 90_000);
 });
