@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { Kafka, type KafkaConfig, KafkaJSError, type LogEntry, logLevel, type SASLOptions } from 'kafkajs';
+import kafkajs, { type Kafka, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DoppelError, isDoppelError, toDoppelError } from '../errors.js';
+
+// kafkajs is CommonJS: named value imports do not resolve under Node's ESM loader.
+const { Kafka: KafkaClient, KafkaJSError, logLevel } = kafkajs;
+
 import type { KafkaConnectionConfig } from './config.js';
 
 /** kafkajs log entries into the service's pino logger (component "kafkajs"). */
@@ -45,7 +49,7 @@ export function createKafka(config: KafkaConnectionConfig, logger: Logger): Kafk
       password: config.sasl.password,
     } as SASLOptions;
   }
-  return new Kafka(options);
+  return new KafkaClient(options);
 }
 
 /**

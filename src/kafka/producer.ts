@@ -1,4 +1,7 @@
-import { CompressionTypes, type Consumer, type Kafka, type Producer } from 'kafkajs';
+import kafkajs, { type Consumer, type Kafka, type Producer } from 'kafkajs';
+
+const { CompressionTypes } = kafkajs;
+
 import type { TopicMessages } from './processor.js';
 
 /** The next offset to consume of one partition, committed with the batch's outputs. */
