@@ -66,6 +66,8 @@ export interface ConsumerStatus {
   messages: number;
   counts: VerdictCounts;
   lastBatchAt: number | null;
+  /** Cumulative milliseconds in each stage (decode + sign, engine/store, produce + commit). */
+  timeMs: { sign: number; engine: number; deliver: number };
   lastError: { code: string; message: string; at: number } | null;
   pausedSince: number | null;
 }
@@ -107,6 +109,7 @@ export class DoppelConsumer {
     messages: 0,
     counts: emptyCounts(),
     lastBatchAt: null as number | null,
+    timeMs: { sign: 0, engine: 0, deliver: 0 },
     lastError: null as ConsumerStatus['lastError'],
   };
   private crashed: ((error: Error) => void) | undefined;
@@ -143,6 +146,11 @@ export class DoppelConsumer {
       messages: this.stats.messages,
       counts: { ...this.stats.counts },
       lastBatchAt: this.stats.lastBatchAt,
+      timeMs: {
+        sign: Math.round(this.stats.timeMs.sign),
+        engine: Math.round(this.stats.timeMs.engine),
+        deliver: Math.round(this.stats.timeMs.deliver),
+      },
       lastError: this.stats.lastError,
       pausedSince: this.pausedSince,
     };
@@ -327,6 +335,9 @@ export class DoppelConsumer {
     this.stats.batches++;
     this.stats.messages += records.length;
     this.stats.lastBatchAt = Date.now();
+    this.stats.timeMs.sign += signMs;
+    this.stats.timeMs.engine += (result as BatchResult).engineMs;
+    this.stats.timeMs.deliver += deliverMs;
     for (const k of Object.keys(counts) as Array<keyof VerdictCounts>) this.stats.counts[k] += counts[k];
     const stats: BatchStats = {
       ...info,
@@ -383,7 +394,7 @@ export class DoppelConsumer {
       await this.producer?.disconnect();
       await this.store?.close();
       this.setState('stopped');
-      this.logger.info(this.status(), 'stopped');
+      this.logger.warn(this.status(), 'stopped');
       this.resolveDone?.();
     } catch (error) {
       this.setState('failed');

@@ -1,6 +1,6 @@
 import kafkajs, { type Consumer, type Kafka, type Producer } from 'kafkajs';
 
-const { CompressionTypes } = kafkajs;
+const { CompressionTypes, Partitioners } = kafkajs;
 
 import type { TopicMessages } from './processor.js';
 
@@ -31,8 +31,13 @@ export class OutputProducer {
   ) {
     this.producer = kafka.producer(
       options.exactlyOnce
-        ? { idempotent: true, maxInFlightRequests: 1, transactionalId: options.transactionalId }
-        : { idempotent: true, maxInFlightRequests: 1 },
+        ? {
+            idempotent: true,
+            maxInFlightRequests: 1,
+            transactionalId: options.transactionalId,
+            createPartitioner: Partitioners.DefaultPartitioner,
+          }
+        : { idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner },
     );
   }
 
