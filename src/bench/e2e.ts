@@ -76,11 +76,14 @@ async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const streamFile = join(OUT, `e2e-stream-${MESSAGES}.jsonl`);
   if (!existsSync(streamFile)) {
-    if (!sharedDataAvailable()) throw new Error('bench:e2e needs ../shared/data (the news the stream is generated from)');
+    if (!sharedDataAvailable())
+      throw new Error('bench:e2e needs ../shared/data (the news the stream is generated from)');
     process.stdout.write(`generating ${MESSAGES} messages -> ${streamFile}\n`);
     await writeStream(streamFile, MESSAGES, Math.max(1, Math.round(MESSAGES / 10_000)), newsSources());
   }
-  const lines = readFileSync(streamFile, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(streamFile, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const bytes = lines.reduce((s, l) => s + Buffer.byteLength(l), 0);
 
   const localKafka = process.env.DOPPEL_KAFKA_BROKERS ? null : await startLocalKafka();
@@ -89,7 +92,11 @@ async function main(): Promise<void> {
   const redisUrl = process.env.DOPPEL_REDIS_URL ?? (localRedis?.url as string);
   const children: ChildProcess[] = [];
   try {
-    const kafka = new KafkaClient({ clientId: 'doppel-bench', brokers: brokers.split(','), logLevel: logLevel.ERROR });
+    const kafka = new KafkaClient({
+      clientId: 'doppel-bench',
+      brokers: brokers.split(','),
+      logLevel: logLevel.ERROR,
+    });
     const admin = kafka.admin();
     await admin.connect();
     const run = `bench-${Date.now().toString(36)}`;
@@ -100,7 +107,12 @@ async function main(): Promise<void> {
     writeFileSync(
       configFile,
       JSON.stringify({
-        consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace: run, concurrency: CONCURRENCY },
+        consumer: {
+          inputs: [{ topic: input, format: 'json' }],
+          groupId: group,
+          namespace: run,
+          concurrency: CONCURRENCY,
+        },
       }),
     );
     process.stdout.write(
@@ -125,7 +137,8 @@ async function main(): Promise<void> {
       const topics = await admin.listTopics();
       const groups = await admin.describeGroups([group]);
       const members = groups.groups[0]?.members.length ?? 0;
-      if (topics.includes(`${input}.tagged`) && members === CONSUMERS && groups.groups[0]?.state === 'Stable') break;
+      if (topics.includes(`${input}.tagged`) && members === CONSUMERS && groups.groups[0]?.state === 'Stable')
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
 
@@ -165,7 +178,9 @@ async function main(): Promise<void> {
     }
     const committedAt = Date.now();
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
+    );
 
     // Read back every output.
     const latencies = new Float64Array(lines.length);
