@@ -12,7 +12,7 @@
  * process), BENCH_RATE (messages/s to produce; 0 = as fast as possible).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +74,12 @@ async function readAll(
 async function main(): Promise<void> {
   if (!existsSync(resolve(ROOT, 'dist/consumer/news.js'))) throw new Error('run npm run build first');
   mkdirSync(OUT, { recursive: true });
-  const streamFile = join(OUT, `e2e-stream-${MESSAGES}.jsonl`);
+  // A longer stream generated before serves as well: its first MESSAGES lines.
+  const longer = readdirSync(OUT)
+    .map((f) => /^e2e-stream-(\d+)\.jsonl$/.exec(f))
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) >= MESSAGES)
+    .sort((a, b) => Number(a[1]) - Number(b[1]))[0];
+  const streamFile = join(OUT, longer ? longer[0] : `e2e-stream-${MESSAGES}.jsonl`);
   if (!existsSync(streamFile)) {
     if (!sharedDataAvailable())
       throw new Error('bench:e2e needs ../shared/data (the news the stream is generated from)');
@@ -83,7 +88,8 @@ async function main(): Promise<void> {
   }
   const lines = readFileSync(streamFile, 'utf8')
     .split('\n')
-    .filter((l) => l !== '');
+    .filter((l) => l !== '')
+    .slice(0, MESSAGES);
   const bytes = lines.reduce((s, l) => s + Buffer.byteLength(l), 0);
 
   const localKafka = process.env.DOPPEL_KAFKA_BROKERS ? null : await startLocalKafka();
