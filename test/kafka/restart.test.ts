@@ -115,21 +115,51 @@ describe('restart: a consumer process killed in the middle of a stream', () => {
     const committedAtKill = committed!.partitions.reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
     expect(committedAtKill).toBeLessThan(stream.phase1.length);
 
-    // 2. Start again: it resumes from the committed offsets; then phase 2 of the stream.
+    // 2. Start again: it resumes from the committed offsets; then phase 2 of the stream, and a
+    //    SIGTERM while phase 2 is being processed: it drains the batch in hand, commits, exits 0.
     const second = startConsumer(configFile);
     try {
       await waitForCommitted(admin, group, input);
+      const base = await endOffsetSum(admin, `${input}.tagged`);
       await send(stream.phase2);
-      await waitForCommitted(admin, group, input);
+      await waitFor(
+        async () => (await endOffsetSum(admin, `${input}.tagged`)) >= base + 20,
+        30_000,
+        'phase 2 outputs',
+      );
     } catch (error) {
       second.child.kill('SIGKILL');
       throw new Error(`${(error as Error).message}\n${second.output()}`);
     }
-    await producer.disconnect();
-    // 3. SIGTERM: drains, commits, disconnects, exits 0.
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(second.output()).toContain('"msg":"stopped"');
+    // Never committed past a message without an output.
+    const [atTerm] = await admin.fetchOffsets({ groupId: group, topics: [input] });
+    const early = [
+      ...(await readTopic(kafka, `${input}.tagged`, { settleMs: 500 })),
+      ...(await readTopic(kafka, `${input}.dlq`, { settleMs: 300 })),
+    ];
+    const done = new Set(
+      early.map((m) => `${m.headers['doppel-source-partition']}/${m.headers['doppel-source-offset']}`),
+    );
+    for (const p of atTerm!.partitions) {
+      for (let o = 0; o < Number(p.offset); o++)
+        expect(done.has(`${p.partition}/${o}`), `${p.partition}/${o}`).toBe(true);
+    }
+    const committedAtTerm = atTerm!.partitions.reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
+
+    // 3. A third life finishes the stream.
+    const third = startConsumer(configFile);
+    try {
+      await waitForCommitted(admin, group, input);
+    } catch (error) {
+      third.child.kill('SIGKILL');
+      throw new Error(`${(error as Error).message}\n${third.output()}`);
+    }
+    await producer.disconnect();
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
 
     const all = [...stream.phase1, ...stream.phase2];
     const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: all.length - 7, settleMs: 500 });
@@ -143,7 +173,7 @@ describe('restart: a consumer process killed in the middle of a stream', () => {
     expect(positions.size).toBe(all.length);
     expect(outputs.length).toBeGreaterThanOrEqual(all.length);
     process.stdout.write(
-      `[restart] committed at kill ${committedAtKill}/${stream.phase1.length}; ${outputs.length - all.length} outputs sent twice (replays)\n`,
+      `[restart] committed at kill ${committedAtKill}/${stream.phase1.length}, at SIGTERM ${committedAtTerm}/${all.length}; ${outputs.length - all.length} outputs sent twice (replays)\n`,
     );
     // No message gets two different verdicts; replays say they are replays.
     const byId = new Map<string, Array<Record<string, string>>>();
