@@ -3,7 +3,15 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DoppelConsumer } from '../../src/consumer/consumer.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
+import { DedupEngine } from '../../src/engine/engine.js';
+import { initHashing } from '../../src/hash/xxhash.js';
 import { loadConsumerConfig } from '../../src/kafka/config.js';
+import type { InputRecord } from '../../src/kafka/input.js';
+import { BatchProcessor } from '../../src/kafka/processor.js';
+import { ensureTopics } from '../../src/kafka/topics.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { openStore } from '../../src/store/open.js';
 import {
   endOffsetSum,
   kafkaBrokers,
@@ -423,4 +431,90 @@ describe('back-pressure: Redis stops answering', () => {
     await producer.disconnect();
     await consumer.stop();
   }, 90_000);
+});
+
+describe('a crash between send and commit', () => {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  beforeAll(() => admin.connect());
+  afterAll(() => admin.disconnect());
+
+  it('replays the batch: the same verdicts again, marked as replays, nothing lost', async () => {
+    const input = uniqueName('replay');
+    const namespace = uniqueNamespace('replay');
+    const group = uniqueName('group');
+    const config = loadConsumerConfig(
+      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
+      { profile: 'news' },
+      { consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace } },
+    );
+    const outputs = await ensureTopics(admin, config.consumer, logger);
+    const stream = knownStream({ originals: 24, prefix: input });
+    const producer = kafka.producer();
+    await producer.connect();
+    const offsets = [0, 0, 0, 0];
+    const records: InputRecord[][] = [];
+    for (const phase of [stream.phase1, stream.phase2]) {
+      await producer.send({
+        topic: input,
+        acks: -1,
+        messages: phase.map((m) => ({ partition: m.partition, key: m.key ?? null, value: m.value })),
+      });
+      records.push(
+        phase.map((m) => ({
+          topic: input,
+          partition: m.partition,
+          offset: String(offsets[m.partition]!++),
+          key: m.key === undefined ? null : Buffer.from(m.key),
+          value: m.value === null ? null : Buffer.from(m.value),
+          timestamp: String(Date.now()),
+        })),
+      );
+    }
+    // The first life: decided and sent, then "killed" before any offset commit.
+    await initHashing();
+    const store = await openStore(redisUrl(), { config: config.dedup, namespace });
+    const processor = new BatchProcessor(
+      new DedupEngine(config.dedup, store),
+      new SignatureEngine(config.dedup.signatures, LexiconSet.defaults()),
+      {
+        mode: 'tag',
+        formatOf: () => 'json',
+        outputsOf: (t) => outputs.get(t)!,
+        maxMessageBytes: 1 << 20,
+      },
+    );
+    for (const batch of records) {
+      const result = await processor.process(batch);
+      await producer.sendBatch({ topicMessages: result.outputs, acks: -1 });
+    }
+    await store.close();
+    await producer.disconnect();
+
+    // The second life consumes everything again (nothing was committed).
+    const consumer = new DoppelConsumer({ config, logger });
+    await consumer.start();
+    await waitForCommitted(admin, group, input);
+    const total = stream.phase1.length + stream.phase2.length;
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: 2 * (total - 7), settleMs: 500 });
+    const dlq = await readTopic(kafka, `${input}.dlq`, { atLeast: 14, settleMs: 300 });
+    expect(tagged.length + dlq.length).toBe(2 * total);
+    const byId = new Map<string, Array<Record<string, string>>>();
+    for (const m of tagged)
+      byId.set(m.headers['doppel-id']!, [...(byId.get(m.headers['doppel-id']!) ?? []), m.headers]);
+    expect(byId.size).toBe(total - 7);
+    for (const [id, copies] of byId) {
+      // One first verdict and one replay of it (output partitions interleave the two lives).
+      expect(copies, id).toHaveLength(2);
+      const first = copies.find((h) => h['doppel-replay'] === undefined);
+      const again = copies.find((h) => h['doppel-replay'] === 'true');
+      expect(first, id).toBeDefined();
+      expect(again, id).toBeDefined();
+      expect(again?.['doppel-verdict'], id).toBe(first?.['doppel-verdict']);
+      expect(again?.['doppel-cluster'], id).toBe(first?.['doppel-cluster']);
+      expect(again?.['doppel-duplicate-of'], id).toBe(first?.['doppel-duplicate-of']);
+    }
+    expect(consumer.status().counts.replays).toBe(total - 7);
+    await consumer.stop();
+  }, 60_000);
 });
