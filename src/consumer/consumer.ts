@@ -229,6 +229,7 @@ export class DoppelConsumer {
       }
     });
     await consumer.connect();
+    if (this.stopping) return;
     await consumer.subscribe({ topics: c.inputs.map((i) => i.topic), fromBeginning: c.fromBeginning });
     await consumer.run({
       autoCommit: false,
@@ -251,11 +252,10 @@ export class DoppelConsumer {
   }
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary } = payload;
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
     const processor = this.processor as BatchProcessor;
     const producer = this.producer as OutputProducer;
-    const consumer = this.consumer as Consumer;
     const started = performance.now();
     const records: InputRecord[] = batch.messages.map((m) => ({
       topic: batch.topic,
@@ -287,7 +287,11 @@ export class DoppelConsumer {
         // events), so only the delivery is retried once verdicts exist.
         result ??= await processor.decide(slots, signMs);
         const t = performance.now();
-        await producer.deliver(result.outputs, next, consumer);
+        await producer.deliver(result.outputs, next, (o) =>
+          commitOffsetsIfNecessary({
+            topics: [{ topic: o.topic, partitions: [{ partition: o.partition, offset: o.offset }] }],
+          }),
+        );
         deliverMs = performance.now() - t;
         break;
       } catch (e) {

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { isDoppelError } from '../errors.js';
 import { loadConsumerConfig } from '../kafka/config.js';
 import { DoppelConsumer } from './consumer.js';
+import { onStopSignal, stopRequested } from './signals.js';
 
 /** Input topics when neither the config file nor DOPPEL_INPUT_TOPICS names any. */
 export const DEFAULT_INPUTS = {
@@ -41,10 +42,14 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
       .stop()
       .catch((error: unknown) => logger.error({ err: (error as Error).message }, 'stop failed'));
   };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
+  if (stopRequested()) {
+    logger.info('stop signal received during start-up; exiting');
+    return 0;
+  }
+  onStopSignal(onSignal);
   try {
-    await consumer.start();
+    // A stop signal while start() still connects ends the process too (done resolves first).
+    await Promise.race([consumer.start(), consumer.done]);
     await consumer.done;
     return 0;
   } catch (error) {

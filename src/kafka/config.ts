@@ -96,12 +96,11 @@ export const consumerSchema = z
     exactlyOnce: z.boolean().default(false),
     /** Transactional id (exactly-once); default `<groupId>-<hostname>`; unique per running process. */
     transactionalId: z.string().min(1).optional(),
-    /** Largest message value accepted (bytes); larger ones go to the dlq as TOO_LARGE. */
-    maxMessageBytes: z
-      .number()
-      .int()
-      .min(1)
-      .default(4 * 1024 * 1024),
+    /**
+     * Largest message value accepted (bytes); larger ones go to the dlq as TOO_LARGE, without
+     * their value. Keep it below the output topics' max.message.bytes (broker default 1 MiB).
+     */
+    maxMessageBytes: z.number().int().min(1).default(1_000_000),
     /** Bytes fetched per partition per request (bounds a batch). */
     maxBytesPerPartition: z.number().int().min(1024).default(1_048_576),
     sessionTimeoutMs: z.number().int().min(6_000).default(30_000),

@@ -111,11 +111,7 @@ export class BatchProcessor {
       const topics = this.options.outputsOf(record.topic);
       if ('error' in slot) {
         counts.invalid++;
-        emit(topics.dlq, {
-          key: record.key,
-          value: record.value,
-          headers: errorHeaders(slot.error, slot.id, record),
-        });
+        emit(topics.dlq, deadLetter(record, slot.error, slot.id));
         continue;
       }
       const verdict = verdicts[v++] as EngineVerdict;
@@ -145,11 +141,7 @@ export class BatchProcessor {
       const { record } = slot;
       const dlq = this.options.outputsOf(record.topic).dlq;
       const id = 'error' in slot ? slot.id : slot.input.signed.message.id;
-      const message = {
-        key: record.key,
-        value: record.value,
-        headers: errorHeaders('error' in slot ? slot.error : error, id, record),
-      };
+      const message = deadLetter(record, 'error' in slot ? slot.error : error, id);
       counts.invalid++;
       const list = byTopic.get(dlq);
       if (list) list.push(message);
@@ -167,6 +159,20 @@ export class BatchProcessor {
     const { slots, signMs } = await this.prepare(records);
     return this.decide(slots, signMs);
   }
+}
+
+/**
+ * A dead letter: the input's key and value, untouched, with the error headers. A value over the
+ * size limit is not copied (the dlq topic would refuse it as the outputs would): its headers say
+ * where it is (`doppel-source-*`) and `doppel-value-dropped: true`.
+ */
+export function deadLetter(record: InputRecord, error: DoppelError, id: string): OutputMessage {
+  const headers = errorHeaders(error, id, record);
+  if (error.code === 'TOO_LARGE') {
+    headers['doppel-value-dropped'] = 'true';
+    return { key: record.key, value: null, headers };
+  }
+  return { key: record.key, value: record.value, headers };
 }
 
 /** A story event as a Kafka message: JSON value, keyed by cluster so one cluster stays in order. */

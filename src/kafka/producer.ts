@@ -1,4 +1,4 @@
-import kafkajs, { type Consumer, type Kafka, type Producer } from 'kafkajs';
+import kafkajs, { type Kafka, type Producer } from 'kafkajs';
 
 const { CompressionTypes, Partitioners } = kafkajs;
 
@@ -49,17 +49,22 @@ export class OutputProducer {
     return this.producer.disconnect();
   }
 
+  /**
+   * `commit` commits the consumer's offsets: the eachBatch payload's `commitOffsetsIfNecessary`
+   * (kafkajs' `consumer.commitOffsets` silently does nothing once a stop has begun, which would
+   * lose the commit of the batch being drained).
+   */
   async deliver(
     outputs: readonly TopicMessages[],
     offsets: PartitionOffset,
-    consumer: Consumer,
+    commit: (offsets: PartitionOffset) => Promise<void>,
   ): Promise<void> {
     const topicMessages = outputs.map((t) => ({ topic: t.topic, messages: t.messages }));
     if (!this.options.exactlyOnce) {
       if (topicMessages.length > 0) {
         await this.producer.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None });
       }
-      await consumer.commitOffsets([offsets]);
+      await commit(offsets);
       return;
     }
     const run = this.queue.then(async () => {

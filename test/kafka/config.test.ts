@@ -17,6 +17,8 @@ describe('consumer config', () => {
     expect(news.consumer.concurrency).toBe(1);
     expect(news.consumer.exactlyOnce).toBe(false);
     expect(news.consumer.createTopics).toBe(true);
+    expect(news.consumer.maxMessageBytes).toBe(1_000_000);
+    expect(news.consumer.sessionTimeoutMs).toBe(30_000);
     expect(news.consumer.transactionalId).toMatch(/^doppel-news-/);
     expect(news.dedup.mode).toBe('tag');
     expect(outputTopics(news.consumer, 'news')).toEqual({

@@ -76,3 +76,37 @@ describe('the known Kafka test stream on the memory store', () => {
     expect(stories).toBe(stream.phase1.length + joined);
   });
 });
+
+describe('dead letters', () => {
+  it('keep key and value untouched, except a value over the limit, which is dropped and flagged', async () => {
+    await initHashing();
+    const config = resolveDedupConfig('news');
+    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+    const processor = new BatchProcessor(
+      engine,
+      new SignatureEngine(config.signatures, LexiconSet.defaults()),
+      {
+        mode: 'drop',
+        formatOf: () => 'json',
+        outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
+        maxMessageBytes: 200,
+      },
+    );
+    const base = { topic: 'in', partition: 0, timestamp: '0' };
+    const big = JSON.stringify({ id: 'big', text: 'word '.repeat(100) });
+    const result = await processor.process([
+      { ...base, offset: '0', key: Buffer.from('k0'), value: Buffer.from('{oops') },
+      { ...base, offset: '1', key: Buffer.from('k1'), value: Buffer.from(big) },
+      { ...base, offset: '2', key: null, value: Buffer.from('{"id":"ok","text":"some words to keep here"}') },
+    ]);
+    const dlq = result.outputs.find((t) => t.topic === 'in.q')!.messages;
+    expect(dlq.map((m) => [m.headers['doppel-error-code'], String(m.value)])).toEqual([
+      ['INVALID_JSON', '{oops'],
+      ['TOO_LARGE', 'null'],
+    ]);
+    expect(dlq[1]!.headers['doppel-value-dropped']).toBe('true');
+    expect(dlq[1]!.key?.toString()).toBe('k1');
+    expect(result.outputs.find((t) => t.topic === 'in.t')!.messages).toHaveLength(1);
+    expect(result.counts).toMatchObject({ unique: 1, invalid: 2 });
+  });
+});
