@@ -113,6 +113,7 @@ export class DoppelConsumer {
     lastError: null as ConsumerStatus['lastError'],
   };
   private crashed: ((error: Error) => void) | undefined;
+  private resolveDone: (() => void) | undefined;
   /** Resolves when the consumer stops for good (stop() or a crash kafkajs will not restart). */
   readonly done: Promise<void>;
 
@@ -129,8 +130,6 @@ export class DoppelConsumer {
     });
     this.done.catch(() => undefined);
   }
-
-  private resolveDone: (() => void) | undefined;
 
   status(): ConsumerStatus {
     const c = this.config.consumer;

@@ -1,7 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DoppelConsumer } from '../../src/consumer/consumer.js';
+import { type BatchStats, type ConsumerHooks, DoppelConsumer } from '../../src/consumer/consumer.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import { initHashing } from '../../src/hash/xxhash.js';
@@ -27,6 +27,7 @@ import { redisUrl, uniqueNamespace } from '../support/redis.js';
 const logger = pino({ level: process.env.DOPPEL_TEST_LOG ?? 'silent' });
 
 function consumerFor(options: {
+  hooks?: ConsumerHooks;
   profile: 'news' | 'mail';
   inputs: Array<{ topic: string; format: string }>;
   mode?: 'tag' | 'drop';
@@ -52,7 +53,7 @@ function consumerFor(options: {
       ...(options.mode ? { mode: options.mode } : {}),
     },
   );
-  return new DoppelConsumer({ config, logger });
+  return new DoppelConsumer({ config, logger, ...(options.hooks ? { hooks: options.hooks } : {}) });
 }
 
 async function produce(kafka: Kafka, topic: string, messages: readonly StreamMessage[]): Promise<void> {
@@ -79,12 +80,20 @@ describe('news consumer on a real broker and Redis (tag mode)', () => {
   it('gives every message of a known stream exactly one output with the planned verdict; count in = count out', async () => {
     const input = uniqueName('news');
     const textInput = uniqueName('text');
+    const started: string[] = [];
+    const ended: BatchStats[] = [];
+    const states: string[] = [];
     const consumer = consumerFor({
       profile: 'news',
       inputs: [
         { topic: input, format: 'json' },
         { topic: textInput, format: 'text' },
       ],
+      hooks: {
+        onBatchStart: (b) => started.push(`${b.topic}/${b.partition}/${b.firstOffset}`),
+        onBatchEnd: (b) => ended.push(b),
+        onStateChange: (s) => states.push(s),
+      },
     });
     // The consumer creates the missing input (4 partitions) and output topics on start-up.
     await consumer.start();
@@ -211,10 +220,18 @@ describe('news consumer on a real broker and Redis (tag mode)', () => {
     ]);
 
     const status = consumer.status();
+    // Hooks for telemetry: one start and one end per batch, sizes and counts add up.
+    expect(ended.map((b) => `${b.topic}/${b.partition}/${b.firstOffset}`)).toEqual(started);
+    expect(ended.reduce((s, b) => s + b.size, 0)).toBe(all.length + 3);
+    expect(ended.reduce((s, b) => s + b.counts.invalid, 0)).toBe(8);
+    expect(ended.every((b) => b.attempts === 1 && b.totalMs >= b.engineMs)).toBe(true);
+    expect(states[0]).toBe('running');
+    expect(status.ready).toBe(true);
     expect(status.messages).toBe(all.length + 3);
     expect(status.counts.invalid).toBe(8);
     await consumer.stop();
     expect(consumer.status().state).toBe('stopped');
+    expect(states.slice(-2)).toEqual(['stopping', 'stopped']);
   }, 90_000);
 });
 
