@@ -104,6 +104,8 @@ export class DoppelConsumer {
   private joined = false;
   private stopping = false;
   private pausedSince: number | null = null;
+  /** Partitions whose batch is failing and retrying; fetching resumes when none is. */
+  private readonly failing = new Set<string>();
   private readonly stats = {
     batches: 0,
     messages: 0,
@@ -279,61 +281,68 @@ export class DoppelConsumer {
     let deliverMs = 0;
     let attempt = 0;
     let kafkaFailures = 0;
-    for (;;) {
-      attempt++;
-      try {
-        // Decide once: a retry after the store committed would replay (same verdicts, no story
-        // events), so only the delivery is retried once verdicts exist.
-        result ??= await processor.decide(slots, signMs);
-        const t = performance.now();
-        await producer.deliver(result.outputs, next, (o) =>
-          commitOffsetsIfNecessary({
-            topics: [{ topic: o.topic, partitions: [{ partition: o.partition, offset: o.offset }] }],
-          }),
-        );
-        deliverMs = performance.now() - t;
-        break;
-      } catch (e) {
-        const error = classifyError(e);
-        this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
-        const gone = this.stopping || !isRunning() || isStale();
-        if (!error.retryable && result === null) {
-          // The store refused the batch for good (a bug or a layout mismatch): dead-letter every
-          // message with the code rather than lose it or block the partition forever.
-          this.logger.error(
-            { ...info, code: error.code, err: error.message },
-            'batch failed for good; dead-lettering it',
+    const key = `${batch.topic}/${batch.partition}`;
+    try {
+      for (;;) {
+        attempt++;
+        try {
+          // Decide once: a retry after the store committed would replay (same verdicts, no story
+          // events), so only the delivery is retried once verdicts exist.
+          result ??= await processor.decide(slots, signMs);
+          const t = performance.now();
+          await producer.deliver(result.outputs, next, (o) =>
+            commitOffsetsIfNecessary({
+              topics: [{ topic: o.topic, partitions: [{ partition: o.partition, offset: o.offset }] }],
+            }),
           );
-          this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry: false }));
-          result = processor.deadLetterAll(slots, error);
-          continue;
-        }
-        if (!error.retryable) kafkaFailures++;
-        const willRetry = !gone && kafkaFailures < 5;
-        this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry }));
-        if (!willRetry) {
-          // Not committed: the batch is consumed again (here or by the partition's new owner).
+          deliverMs = performance.now() - t;
+          break;
+        } catch (e) {
+          const error = classifyError(e);
+          this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
+          const gone = this.stopping || !isRunning() || isStale();
+          if (!error.retryable && result === null) {
+            // The store refused the batch for good (a bug or a layout mismatch): dead-letter every
+            // message with the code rather than lose it or block the partition forever.
+            this.logger.error(
+              { ...info, code: error.code, err: error.message },
+              'batch failed for good; dead-lettering it',
+            );
+            this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry: false }));
+            result = processor.deadLetterAll(slots, error);
+            continue;
+          }
+          if (!error.retryable) kafkaFailures++;
+          const willRetry = !gone && kafkaFailures < 5;
+          this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry }));
+          if (!willRetry) {
+            // Not committed: the batch is consumed again (here or by the partition's new owner).
+            this.logger.warn(
+              { ...info, code: error.code, err: error.message, attempt },
+              'batch left uncommitted',
+            );
+            if (!gone) throw error;
+            return;
+          }
+          const delay = Math.min(
+            this.config.consumer.retryMaxMs,
+            this.config.consumer.retryInitialMs * 2 ** (attempt - 1),
+          );
           this.logger.warn(
-            { ...info, code: error.code, err: error.message, attempt },
-            'batch left uncommitted',
+            { ...info, code: error.code, err: error.message, attempt, delayMs: delay },
+            'batch failed; retrying',
           );
-          if (!gone) throw error;
-          return;
+          this.failing.add(key);
+          this.pause(error);
+          await this.backoff(delay, heartbeat);
         }
-        const delay = Math.min(
-          this.config.consumer.retryMaxMs,
-          this.config.consumer.retryInitialMs * 2 ** (attempt - 1),
-        );
-        this.logger.warn(
-          { ...info, code: error.code, err: error.message, attempt, delayMs: delay },
-          'batch failed; retrying',
-        );
-        this.pause(error);
-        await this.backoff(delay, heartbeat);
       }
+    } finally {
+      // Resume fetching when no partition of this process is failing any more.
+      this.failing.delete(key);
+      if (this.failing.size === 0) this.resume();
     }
     resolveOffset(last);
-    this.resume();
     const counts = (result as BatchResult).counts;
     this.stats.batches++;
     this.stats.messages += records.length;

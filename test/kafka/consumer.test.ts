@@ -390,6 +390,8 @@ describe('back-pressure: Redis stops answering', () => {
           groupId: group,
           retryInitialMs: 100,
           retryMaxMs: 500,
+          // Several partitions fail at once: fetching resumes only when none is failing.
+          concurrency: 4,
         },
         redis: { commandTimeoutMs: 300, maxRetries: 1 },
       },
