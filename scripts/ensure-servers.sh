@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the test suites start themselves: Debian's redis-server (the tests run it on a free
-# loopback port; nothing is left running). Run by `npm test`; a no-op when it is already installed.
+# Installs what the test suites need: Debian's redis-server (the tests run it on a free loopback
+# port; nothing is left running) and the manifest tools. Run by `npm test`; a no-op when installed.
 set -euo pipefail
 if ! command -v redis-server >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ]; then
@@ -37,3 +37,5 @@ if ! ls "$KAFKA_DIR"/target/libs/kafka_2.13-*.jar >/dev/null 2>&1; then
   mvn -B -q -f "$KAFKA_DIR/pom.xml" package
 fi
 echo "== kafka $(ls "$KAFKA_DIR"/target/libs/kafka_2.13-*.jar | sed -e 's/.*kafka_2.13-//' -e 's/\.jar$//') jars in tools/kafka/target/libs"
+# helm, kubeconform and the Kubernetes schemas for test/deploy (no-op when present).
+bash "$(dirname "$0")/ensure-k8s-tools.sh"

@@ -38,6 +38,16 @@ export const ERROR_CODES = {
   KAFKA_UNAVAILABLE: { retryable: true, description: 'kafka unavailable' },
   /** Kafka refused a request for good (authorization, a message too large, a fenced transactional producer). */
   KAFKA_ERROR: { retryable: false, description: 'kafka error' },
+  /** HTTP API: the path names no route, or the message or cluster id is not in the store (or expired). */
+  NOT_FOUND: { retryable: false, description: 'no such route, message or cluster' },
+  /** HTTP API: the route exists but not with this method. */
+  METHOD_NOT_ALLOWED: { retryable: false, description: 'method not allowed on this route' },
+  /** HTTP API: a request body that is not application/json. */
+  UNSUPPORTED_MEDIA_TYPE: { retryable: false, description: 'request body must be application/json' },
+  /** HTTP API: a malformed query parameter or path (a bad cursor or limit, an undecodable id). */
+  BAD_REQUEST: { retryable: false, description: 'malformed request parameters' },
+  /** HTTP API: the request did not finish within api.requestTimeoutMs. */
+  TIMEOUT: { retryable: true, description: 'request timed out' },
   /** A bug: an invariant did not hold. Not retryable: the same input would fail the same way. */
   INTERNAL: { retryable: false, description: 'internal error' },
 } as const;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:e2e`: end to end through Kafka. A local KRaft broker and redis-server (or
  * DOPPEL_KAFKA_BROKERS / DOPPEL_REDIS_URL), an input topic with 4 partitions, N news consumer
- * processes (dist/consumer/news.js, the deployable entry point), and this process producing the
+ * processes (dist/consumers/news.js, the deployable entry point), and this process producing the
  * bench:dedup news stream (Markov-generated articles and 30% near-duplicate variants, 10,000 a
  * day) as fast as the broker takes it. When the group has committed every input offset, the output
  * topics are read back and checked: throughput (first produce to last output), latency (input
@@ -72,7 +72,7 @@ async function readAll(
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(resolve(ROOT, 'dist/consumer/news.js'))) throw new Error('run npm run build first');
+  if (!existsSync(resolve(ROOT, 'dist/consumers/news.js'))) throw new Error('run npm run build first');
   mkdirSync(OUT, { recursive: true });
   // A longer stream generated before serves as well: its first MESSAGES lines.
   const longer = readdirSync(OUT)
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
         `${CONSUMERS} consumer process(es) x ${CONCURRENCY} partitions at a time, ${cpus().length} cores, broker ${brokers}, ${redisUrl}\n`,
     );
     for (let i = 0; i < CONSUMERS; i++) {
-      const child = spawn(process.execPath, [resolve(ROOT, 'dist/consumer/news.js')], {
+      const child = spawn(process.execPath, [resolve(ROOT, 'dist/consumers/news.js')], {
         env: {
           ...process.env,
           DOPPEL_CONFIG: configFile,

@@ -122,7 +122,10 @@ async function main(): Promise<void> {
       `bench:redis: ${lines.length} messages, news profile, ${CLIENTS} client processes, redis-server ${redis.url}; node ${process.version}`,
     );
     const children = files.map((file) =>
-      fork(fileURLToPath(import.meta.url), ['--client', file, redis.url], { stdio: 'inherit' }),
+      fork(fileURLToPath(import.meta.url), ['--client', file, redis.url], {
+        stdio: 'inherit',
+        execArgv: process.env.BENCH_CLIENT_NODE_ARGS ? process.env.BENCH_CLIENT_NODE_ARGS.split(' ') : [],
+      }),
     );
     const ready = children.map((child) => new Promise<void>((ok) => child.once('message', () => ok())));
     const signStart = Date.now();
@@ -156,6 +159,17 @@ async function main(): Promise<void> {
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     console.log(
       `| ${total} | ${CLIENTS} | ${span.toFixed(1)} | ${Math.round(total / span)} | ${(trips / batches).toFixed(2)} | ${Math.round((memoryAfter - memoryBefore) / live)} | ${Math.round(((cpuAfter - cpuBefore) * 1e6) / total)} | ${flagged} | ${hot} | ${keys} |`,
+    );
+    // Where Redis' time goes: commands called from the scripts are counted on their own too
+    // (evalsha's time includes theirs).
+    const stats = [...(await admin.info('commandstats')).matchAll(/^cmdstat_(\w+):calls=(\d+),usec=(\d+)/gm)]
+      .map(([, name, calls, usec]) => ({ name, calls: Number(calls), usec: Number(usec) }))
+      .sort((a, b) => b.usec - a.usec)
+      .slice(0, 6);
+    console.log(
+      `Redis time by command, µs per message (calls per message): ${stats
+        .map((c) => `${c.name} ${(c.usec / total).toFixed(1)} (${(c.calls / total).toFixed(2)})`)
+        .join(', ')}`,
     );
     console.log(
       `indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,

@@ -5,6 +5,7 @@ import { evalCommand } from './eval.js';
 import { explainCommand } from './explain.js';
 import { generateCommand } from './generate.js';
 import { lexiconCommand } from './lexicon.js';
+import { serveCommand } from './serve.js';
 import { signCommand } from './sign.js';
 
 const USAGE = `doppel: near-duplicate detection for message feeds
@@ -18,6 +19,7 @@ commands:
   generate   the seeded near-duplicate benchmark generator (labelled variants of real texts)
   sign       signatures for each JSON Lines message (exact, SimHash, I-Match, MinHash)
   lexicon    build or inspect I-Match / idf lexicons
+  serve      the HTTP check API (/v1/check, /v1/messages, /v1/clusters) with /healthz, /readyz, /metrics
 
 Run "doppel <command> --help" for a command's options.`;
 
@@ -28,6 +30,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   generate: generateCommand,
   sign: signCommand,
   lexicon: lexiconCommand,
+  serve: (argv) => serveCommand(argv),
 };
 
 export async function main(argv: string[]): Promise<number> {

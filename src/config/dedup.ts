@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiSchema, loggingSchema, telemetrySchema } from './ops.js';
 import { signatureConfigSchema } from './signatures.js';
 
 /**
@@ -125,6 +126,10 @@ export const dedupConfigSchema = z
     decision: decisionSchema,
     window: windowSchema,
     redis: redisSchema.prefault({}),
+    /** Operations (src/config/ops.ts): none of them changes a verdict. */
+    telemetry: telemetrySchema.prefault({}),
+    logging: loggingSchema.prefault({}),
+    api: apiSchema.prefault({}),
     /** Messages per batch (CLI, consumers): one store round trip per batch. */
     batchSize: z.number().int().min(1).max(10_000),
   })

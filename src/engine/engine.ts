@@ -11,10 +11,11 @@ import type {
   Evidence,
   IndexRequest,
   SignatureRecord,
+  StoredVerdict,
   StoryEvent,
   VerdictKind,
 } from './types.js';
-import { compareRecords } from './verify.js';
+import { Verifier } from './verify.js';
 
 /** One message's outcome. */
 export interface EngineVerdict {
@@ -71,6 +72,7 @@ export interface Scored {
  */
 export class DedupEngine {
   private readonly keys: KeyBuilder;
+  private readonly verifier = new Verifier();
 
   constructor(
     readonly config: DedupConfig,
@@ -120,9 +122,10 @@ export class DedupEngine {
         hot: result.hotBuckets,
       };
       if (this.options.collectEvidence) {
+        const verifier = this.verifier.load(request.record);
         decided.matches = result.candidates.map((c) => ({
           id: c.id,
-          evidence: compareRecords(request.record, c.record),
+          evidence: verifier.compare(c.record),
         }));
       }
       decisionOf.set(request.id, decided);
@@ -136,21 +139,7 @@ export class DedupEngine {
       const result = r >= 0 ? results[r] : undefined;
       if (r < 0 || result?.status === 'decided') {
         const first = result?.status === 'decided' ? result.verdict : undefined;
-        if (first) {
-          const out: EngineVerdict = {
-            id,
-            verdict: first.verdict,
-            clusterId: first.clusterId,
-            replay: true,
-            events: [],
-            candidates: 0,
-            hotBuckets: 0,
-          };
-          if (first.duplicateOf !== undefined) out.duplicateOf = first.duplicateOf;
-          if (first.similarity !== undefined) out.similarity = first.similarity;
-          if (first.method !== undefined) out.method = first.method;
-          return out;
-        }
+        if (first) return replayVerdict(first, first.clusterId);
         // Repeated within this batch: the verdict of its first occurrence.
         const d = decisionOf.get(id);
         const c = committed.get(id);
@@ -170,6 +159,51 @@ export class DedupEngine {
       if (d.matches) out.matches = d.matches;
       return out;
     });
+  }
+
+  /**
+   * The verdict each message would get, without indexing it (the HTTP API's /v1/check): the same
+   * keys, candidates and decision rule as processBatch, through the store's read-only query, so
+   * nothing is written. `clusterId` is the cluster it would join (its own id when it would start
+   * one); there are no story events. An id decided before gets its stored verdict (`replay`).
+   */
+  async check(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
+    const requests: IndexRequest[] = inputs.map((input) => ({
+      id: input.signed.message.id,
+      ts: input.ts,
+      keys: this.keys.keys(input.signed.signatures),
+      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+    }));
+    const results = await this.store.query(requests);
+    return Promise.all(
+      results.map(async (result, i): Promise<EngineVerdict> => {
+        const request = requests[i] as IndexRequest;
+        if (result.status === 'decided') {
+          return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
+        }
+        const { decision, best } = this.decide(request, Number.POSITIVE_INFINITY, result.candidates);
+        // The oldest joined message's current cluster: commit unions the joined clusters into the
+        // oldest, so that is where the message would land.
+        const seqOf = new Map(result.candidates.map((c) => [c.id, c.seq]));
+        const join = [...decision.joins].sort(
+          (a, b) => (seqOf.get(a) ?? Number.POSITIVE_INFINITY) - (seqOf.get(b) ?? Number.POSITIVE_INFINITY),
+        )[0];
+        let clusterId = request.id;
+        if (join !== undefined) {
+          const joined = await this.store.verdict(join);
+          clusterId = await this.store.resolveCluster(joined?.clusterId ?? join);
+        }
+        return this.toVerdict(
+          decision,
+          best,
+          clusterId,
+          [],
+          result.candidates.length,
+          result.hotBuckets,
+          false,
+        );
+      }),
+    );
   }
 
   private toVerdict(
@@ -204,8 +238,9 @@ export class DedupEngine {
     candidates: readonly Candidate[],
   ): { decision: Decision; best: Scored | null } {
     const scored: Scored[] = [];
+    const verifier = this.verifier.load(request.record);
     for (const candidate of candidates) {
-      const evidence = compareRecords(request.record, candidate.record);
+      const evidence = verifier.compare(candidate.record);
       const level = matchLevel(
         evidence,
         this.config.decision,
@@ -242,6 +277,23 @@ export class DedupEngine {
     }
     return { decision, best };
   }
+}
+
+/** The verdict of a message decided before (a replay): its first verdict, in `clusterId` now. */
+function replayVerdict(first: StoredVerdict, clusterId: string): EngineVerdict {
+  const out: EngineVerdict = {
+    id: first.id,
+    verdict: first.verdict,
+    clusterId,
+    replay: true,
+    events: [],
+    candidates: 0,
+    hotBuckets: 0,
+  };
+  if (first.duplicateOf !== undefined) out.duplicateOf = first.duplicateOf;
+  if (first.similarity !== undefined) out.similarity = first.similarity;
+  if (first.method !== undefined) out.method = first.method;
+  return out;
 }
 
 /**

@@ -55,6 +55,22 @@ function fromHex(table: string, hex: string): IndexKey {
   return { table, hi, lo };
 }
 
+// Table names like "b7", made once: a fresh string per key per message was garbage to collect.
+const TABLE_NAMES = new Map<string, string[]>();
+function tableName(prefix: string, t: number): string {
+  let names = TABLE_NAMES.get(prefix);
+  if (!names) {
+    names = [];
+    TABLE_NAMES.set(prefix, names);
+  }
+  let name = names[t];
+  if (name === undefined) {
+    name = `${prefix}${t}`;
+    names[t] = name;
+  }
+  return name;
+}
+
 export class KeyBuilder {
   private readonly plan: BlockTablePlan;
 
@@ -72,15 +88,16 @@ export class KeyBuilder {
     if (m.has('simhash') && s.simhash) {
       const tables = simhashTableHashes(s.simhash, this.plan);
       for (let t = 0; t < tables.length; t++)
-        keys.push({ table: `s${t}`, ...(tables[t] as { hi: number; lo: number }) });
+        keys.push({ table: tableName('s', t), ...(tables[t] as { hi: number; lo: number }) });
     }
     // 128-bit I-Match signatures: the first 64 bits are plenty for bucketing; verification compares all.
-    if (m.has('imatch')) for (const sig of s.imatch) keys.push(fromHex(`i${sig.lexicon}`, sig.hash));
+    if (m.has('imatch'))
+      for (const sig of s.imatch) keys.push(fromHex(tableName('i', sig.lexicon), sig.hash));
     if (m.has('mega') && s.broder) for (const mega of s.broder.mega) keys.push(fromHex('m', mega));
     if (m.has('bands') && s.minhash) {
       const bands = minhashBandHashes(s.minhash, this.config.minhash);
       for (let t = 0; t < bands.length; t++)
-        keys.push({ table: `b${t}`, ...(bands[t] as { hi: number; lo: number }) });
+        keys.push({ table: tableName('b', t), ...(bands[t] as { hi: number; lo: number }) });
     }
     if (m.has('topic') && s.terms) {
       for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', hi: 0, lo: hash });

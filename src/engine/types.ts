@@ -78,6 +78,15 @@ export type IndexResult =
   /** Indexed and decided before: the first verdict. */
   | { status: 'decided'; verdict: StoredVerdict };
 
+/**
+ * A read-only look-up (`DedupStore.query`): what `index` would return, with nothing inserted,
+ * no sequence number taken and the store clock not moved. Candidates are every live member of
+ * the message's buckets (it has no sequence number to be later than).
+ */
+export type QueryResult =
+  | { status: 'unseen'; candidates: Candidate[]; hotBuckets: number }
+  | { status: 'decided'; verdict: StoredVerdict };
+
 export interface Decision {
   id: string;
   seq: number;
@@ -119,6 +128,14 @@ export interface ClusterView {
   representative: string;
 }
 
+/** One page of a cluster's member ids, in the order they joined. */
+export interface ClusterMembersPage {
+  items: string[];
+  /** Cursor of the next page, null on the last one. */
+  next: number | null;
+  total: number;
+}
+
 export interface StoreStats {
   messages: number;
   clusters: number;
@@ -139,9 +156,16 @@ export interface StoreStats {
 export interface DedupStore {
   readonly kind: string;
   index(requests: readonly IndexRequest[]): Promise<IndexResult[]>;
+  /** Candidates without indexing (the HTTP API's /v1/check); see QueryResult. */
+  query(requests: readonly IndexRequest[]): Promise<QueryResult[]>;
   commit(decisions: readonly Decision[]): Promise<CommitResult[]>;
   verdict(id: string): Promise<StoredVerdict | null>;
   cluster(id: string): Promise<ClusterView | null>;
+  /**
+   * Member ids of a (current) cluster, `limit` from `cursor`. Optional: the memory store keeps
+   * member lists; the Redis store does not (yet), and the HTTP API then answers `members: null`.
+   */
+  clusterMembers?(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null>;
   /** The current id of a cluster (after merges). */
   resolveCluster(id: string): Promise<string>;
   stats(): Promise<StoreStats>;

@@ -1,45 +1,136 @@
 import { hamming64 } from '../hash/mix.js';
-import { termCosine } from '../signatures/terms.js';
+import { type TermVector, termCosine } from '../signatures/terms.js';
 import { jaccardEstimate } from './record.js';
 import type { Evidence, SignatureRecord } from './types.js';
 
 /**
  * Every comparison between a message and one candidate, from their stored signatures. Candidates
  * come from shared buckets, which only say "maybe": this is the true evidence (Hamming distance,
- * Jaccard estimate, I-Match and lexical equality, tf*idf cosine). Runs up to maxCandidates times
- * per message, so it allocates nothing but the result.
+ * Jaccard estimate, I-Match and lexical equality, tf*idf cosine).
  */
 export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence {
-  const hamming =
-    a.simhash && b.simhash ? hamming64(a.simhash.hi, a.simhash.lo, b.simhash.hi, b.simhash.lo) : null;
-  let jaccard: number | null = null;
-  const ma = a.minhash;
-  const mb = b.minhash;
-  if (ma && mb && ma.length === mb.length && ma.length > 0) {
-    let equal = 0;
-    for (let i = 0; i < ma.length; i++) if (ma[i] === mb[i]) equal++;
-    jaccard = Math.round(jaccardEstimate(equal, ma.length) * 10_000) / 10_000;
+  return oneOff.load(a).compare(b);
+}
+
+/**
+ * Compares one message with many candidates (up to maxCandidates per message): the message's
+ * term vector is put in a small hash table once, so each cosine is one probe per candidate term
+ * instead of a branchy merge of two sorted lists (a third of the comparison's time). Gives exactly
+ * compareRecords' numbers: shared terms are summed in the same (ascending hash) order.
+ */
+export class Verifier {
+  private a: SignatureRecord | null = null;
+  private readonly terms = new TermTable();
+  /** The message's vector has a repeated hash (24-bit collision): the merge handles pairing. */
+  private mergeCosine = false;
+
+  load(a: SignatureRecord): this {
+    this.a = a;
+    this.mergeCosine = a.terms !== null && !this.terms.load(a.terms);
+    return this;
   }
-  // At most 1 + K signatures a side: a nested loop beats building a Set.
-  let imatch = false;
-  for (let i = 0; i < a.imatch.length && !imatch; i++) {
-    for (let j = 0; j < b.imatch.length; j++) {
-      if (a.imatch[i] === b.imatch[j]) {
-        imatch = true;
-        break;
+
+  compare(b: SignatureRecord): Evidence {
+    const a = this.a;
+    if (a === null) throw new Error('Verifier.compare before load');
+    const hamming =
+      a.simhash && b.simhash ? hamming64(a.simhash.hi, a.simhash.lo, b.simhash.hi, b.simhash.lo) : null;
+    let jaccard: number | null = null;
+    const ma = a.minhash;
+    const mb = b.minhash;
+    if (ma && mb && ma.length === mb.length && ma.length > 0) {
+      let equal = 0;
+      for (let i = 0; i < ma.length; i++) if (ma[i] === mb[i]) equal++;
+      jaccard = Math.round(jaccardEstimate(equal, ma.length) * 10_000) / 10_000;
+    }
+    // At most 1 + K signatures a side: a nested loop beats building a Set.
+    let imatch = false;
+    for (let i = 0; i < a.imatch.length && !imatch; i++) {
+      for (let j = 0; j < b.imatch.length; j++) {
+        if (a.imatch[i] === b.imatch[j]) {
+          imatch = true;
+          break;
+        }
       }
     }
+    let lexical = 0;
+    if (a.lexical !== null && a.lexical === b.lexical) lexical++;
+    if (a.longest !== null && a.longest === b.longest) lexical++;
+    if (a.heaviest !== null && a.heaviest === b.heaviest) lexical++;
+    let cosine: number | null = null;
+    if (a.terms && b.terms) {
+      const dot = this.mergeCosine ? termCosine(a.terms, b.terms) : this.terms.cosine(b.terms);
+      cosine = Math.round(dot * 10_000) / 10_000;
+    }
+    return { exact: a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine };
   }
-  let lexical = 0;
-  if (a.lexical !== null && a.lexical === b.lexical) lexical++;
-  if (a.longest !== null && a.longest === b.longest) lexical++;
-  if (a.heaviest !== null && a.heaviest === b.heaviest) lexical++;
-  return {
-    exact: a.exact === b.exact,
-    hamming,
-    jaccard,
-    imatch,
-    lexical,
-    cosine: a.terms && b.terms ? Math.round(termCosine(a.terms, b.terms) * 10_000) / 10_000 : null,
-  };
 }
+
+/** Open addressing over a term vector's hashes (at most a few dozen): hash -> weight. */
+class TermTable {
+  private keys = new Uint32Array(128);
+  private weights = new Float64Array(128);
+  private stamps = new Uint32Array(128);
+  private stamp = 0;
+  private mask = 127;
+
+  /** Returns false when the vector repeats a hash (then the caller merges instead). */
+  load(v: TermVector): boolean {
+    const n = v.hashes.length;
+    if (n * 4 > this.keys.length) {
+      let size = this.keys.length;
+      while (n * 4 > size) size *= 2;
+      this.keys = new Uint32Array(size);
+      this.weights = new Float64Array(size);
+      this.stamps = new Uint32Array(size);
+      this.stamp = 0;
+      this.mask = size - 1;
+    }
+    this.stamp = (this.stamp + 1) >>> 0;
+    if (this.stamp === 0) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+    for (let i = 0; i < n; i++) {
+      const key = v.hashes[i] as number;
+      let at = slotOf(key) & this.mask;
+      while (this.stamps[at] === this.stamp) {
+        if (this.keys[at] === key) return false;
+        at = (at + 1) & this.mask;
+      }
+      this.stamps[at] = this.stamp;
+      this.keys[at] = key;
+      this.weights[at] = v.weights[i] as number;
+    }
+    return true;
+  }
+
+  /** termCosine(loaded, b): b's hashes ascend, so shared terms add up in the merge's order. */
+  cosine(b: TermVector): number {
+    let dot = 0;
+    let previous = -1;
+    const hashes = b.hashes;
+    for (let j = 0; j < hashes.length; j++) {
+      const key = hashes[j] as number;
+      // The merge pairs a repeated candidate hash once.
+      if (key === previous) continue;
+      previous = key;
+      let at = slotOf(key) & this.mask;
+      while (this.stamps[at] === this.stamp) {
+        if (this.keys[at] === key) {
+          dot += (this.weights[at] as number) * (b.weights[j] as number);
+          break;
+        }
+        at = (at + 1) & this.mask;
+      }
+    }
+    return Math.min(1, dot);
+  }
+}
+
+function slotOf(key: number): number {
+  return Math.imul(key, 0x9e3779b1) >>> 16;
+}
+
+// Synchronous from load to compare, so one shared instance serves every one-off comparison.
+const oneOff = new Verifier();

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { DedupConfig } from '../config/dedup.js';
 import { readConfigFile } from '../config/file.js';
@@ -109,7 +111,8 @@ export const consumerSchema = z
     retryMaxMs: z.number().int().min(1).default(10_000),
     /** Consumer start position for a new group. */
     fromBeginning: z.boolean().default(true),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** pino level; default the config's logging.level (itself `info` by default). */
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   })
   .strict();
 
@@ -119,7 +122,11 @@ export type InputTopic = z.infer<typeof inputTopicSchema>;
 
 export interface ConsumerConfig {
   kafka: KafkaConnectionConfig;
-  consumer: ConsumerSettings & { groupId: string; transactionalId: string };
+  consumer: ConsumerSettings & {
+    groupId: string;
+    transactionalId: string;
+    logLevel: NonNullable<ConsumerSettings['logLevel']>;
+  };
   dedup: DedupConfig;
 }
 
@@ -160,9 +167,12 @@ export function parseInputsEnv(value: string): Array<{ topic: string; format: st
 export function envOverrides(env: Env): {
   kafka: Record<string, unknown>;
   consumer: Record<string, unknown>;
+  /** DOPPEL_INPUT_TOPIC named a topic without a format: the profile's default format applies. */
+  inputTopicOnly: boolean;
 } {
   const kafka: Record<string, unknown> = {};
   const consumer: Record<string, unknown> = {};
+  let inputTopicOnly = false;
   const set = (name: string, apply: (value: string) => void) => {
     const value = env[name];
     if (value !== undefined && value !== '') apply(value);
@@ -189,6 +199,16 @@ export function envOverrides(env: Env): {
   set('DOPPEL_KAFKA_TLS_REJECT_UNAUTHORIZED', (v) => {
     tls.rejectUnauthorized = bool('DOPPEL_KAFKA_TLS_REJECT_UNAUTHORIZED', v);
   });
+  // The Helm chart's contract (docs/operations.md): a directory with ca.crt, tls.crt, tls.key.
+  set('DOPPEL_KAFKA_TLS_DIR', (dir) => {
+    tls.enabled = true;
+    const file = (name: string) => join(dir, name);
+    if (existsSync(file('ca.crt'))) tls.caFile ??= file('ca.crt');
+    if (existsSync(file('tls.crt')) && existsSync(file('tls.key'))) {
+      tls.certFile ??= file('tls.crt');
+      tls.keyFile ??= file('tls.key');
+    }
+  });
   if (Object.keys(tls).length > 0) kafka.tls = tls;
   if (env.DOPPEL_KAFKA_SASL_MECHANISM) {
     kafka.sasl = {
@@ -203,8 +223,15 @@ export function envOverrides(env: Env): {
   set('DOPPEL_GROUP_ID', (v) => {
     consumer.groupId = v;
   });
+  // One topic (the Helm chart's DOPPEL_INPUT_TOPIC; the format is the profile's unless given as
+  // topic:format) or several (DOPPEL_INPUT_TOPICS, which wins).
+  set('DOPPEL_INPUT_TOPIC', (v) => {
+    consumer.inputs = parseInputsEnv(v).slice(0, 1);
+    inputTopicOnly = !v.includes(':');
+  });
   set('DOPPEL_INPUT_TOPICS', (v) => {
     consumer.inputs = parseInputsEnv(v);
+    inputTopicOnly = false;
   });
   const topics: Record<string, unknown> = {};
   for (const kind of ['tagged', 'duplicates', 'stories', 'dlq'] as const) {
@@ -234,7 +261,7 @@ export function envOverrides(env: Env): {
   set('DOPPEL_LOG_LEVEL', (v) => {
     consumer.logLevel = v;
   });
-  return { kafka, consumer };
+  return { kafka, consumer, inputTopicOnly };
 }
 
 function section(file: unknown, name: string): unknown {
@@ -265,6 +292,9 @@ export function loadConsumerConfig(
     fromEnv.consumer,
   );
   const consumer = parseConfig(consumerSchema, consumerInput, env.DOPPEL_CONFIG ?? 'consumer config');
+  if (fromEnv.inputTopicOnly && consumer.inputs[0]) {
+    consumer.inputs[0].format = consumer.profile === 'mail' ? 'mail' : 'json';
+  }
   if (consumer.retryMaxMs < consumer.retryInitialMs) {
     throw new DoppelError('INVALID_CONFIG', 'consumer.retryMaxMs must not be below consumer.retryInitialMs');
   }
@@ -284,6 +314,7 @@ export function loadConsumerConfig(
       ...consumer,
       groupId,
       transactionalId: consumer.transactionalId ?? `${groupId}-${hostname()}`,
+      logLevel: consumer.logLevel ?? dedup.logging.level,
     },
     dedup,
   };

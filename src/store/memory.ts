@@ -2,17 +2,22 @@ import type { IndexConfig, WindowConfig } from '../config/dedup.js';
 import { keyNumber } from '../engine/keys.js';
 import type {
   Candidate,
+  ClusterMembersPage,
   ClusterView,
   CommitResult,
   Decision,
   DedupStore,
   IndexRequest,
   IndexResult,
+  QueryResult,
   SignatureRecord,
   StoredVerdict,
   StoreStats,
   StoryEvent,
 } from '../engine/types.js';
+import { HitCounter } from './rank.js';
+
+export { rankCandidates } from './rank.js';
 
 interface StoredMessage {
   id: string;
@@ -33,28 +38,8 @@ interface ClusterRecord {
   representative: string;
   /** Set when merged into another cluster; the record stays as an alias until it expires. */
   mergedInto: string | null;
-}
-
-/**
- * The `limit` best candidates: most shared buckets first, then oldest (the likeliest matches and
- * the earliest ones). A histogram of hit counts finds the cut without sorting every hit.
- */
-export function rankCandidates(hits: ReadonlyMap<number, number>, limit: number): Array<[number, number]> {
-  let chosen: Array<[number, number]>;
-  if (hits.size <= limit) chosen = [...hits.entries()];
-  else {
-    let maxHits = 0;
-    for (const h of hits.values()) if (h > maxHits) maxHits = h;
-    const histogram = new Int32Array(maxHits + 1);
-    for (const h of hits.values()) histogram[h] = (histogram[h] as number) + 1;
-    let cut = maxHits;
-    let above = 0;
-    while (cut > 0 && above + (histogram[cut] as number) < limit) above += histogram[cut--] as number;
-    chosen = [];
-    for (const entry of hits) if (entry[1] >= cut) chosen.push(entry);
-  }
-  chosen.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return chosen.length > limit ? chosen.slice(0, limit) : chosen;
+  /** Decided member ids in the order they joined (the HTTP API's members page). */
+  members: string[];
 }
 
 interface Generation {
@@ -75,8 +60,13 @@ export class MemoryStore implements DedupStore {
   private seq = 0;
   private readonly byId = new Map<string, StoredMessage>();
   private readonly bySeq = new Map<number, StoredMessage>();
-  /** table -> bucket key (53 bits of the 64-bit key) -> member sequence numbers, oldest first. */
-  private readonly tables = new Map<string, Map<number, number[]>>();
+  /**
+   * table -> bucket key (31 bits of the 64-bit key) -> member sequence numbers, oldest first: a
+   * bare number while the bucket has one member (most band buckets never get a second), so a
+   * message costs no array per bucket.
+   */
+  private readonly tables = new Map<string, Map<number, number | number[]>>();
+  private readonly hits = new HitCounter();
   private readonly generations = new Map<number, Generation>();
   private readonly clusters = new Map<string, ClusterRecord>();
   /** Latest event time seen: the store's clock (deterministic for a given input order). */
@@ -112,17 +102,38 @@ export class MemoryStore implements DedupStore {
     return results;
   }
 
+  async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
+    this.roundTrips++;
+    return requests.map((request): QueryResult => {
+      const known = this.byId.get(request.id);
+      if (known?.verdict) return { status: 'decided', verdict: known.verdict };
+      // An indexed but undecided id sees only what is older than it, as index() would show it.
+      const { candidates, hot } = this.candidates(request, known ? known.seq : Number.POSITIVE_INFINITY);
+      return { status: 'unseen', candidates, hotBuckets: hot };
+    });
+  }
+
   private candidates(request: IndexRequest, seq: number): { candidates: Candidate[]; hot: number } {
-    const hits = new Map<number, number>();
+    const hits = this.hits;
+    hits.reset();
     let hot = 0;
+    const max = this.limits.maxBucketSize;
     for (const key of request.keys) {
       const members = this.tables.get(key.table)?.get(keyNumber(key));
-      if (!members) continue;
-      if (members.length >= this.limits.maxBucketSize) hot++;
-      for (const member of members) if (member < seq) hits.set(member, (hits.get(member) ?? 0) + 1);
+      if (members === undefined) continue;
+      if (typeof members === 'number') {
+        if (max <= 1) hot++;
+        if (members < seq) hits.add(members);
+        continue;
+      }
+      if (members.length >= max) hot++;
+      for (let i = 0; i < members.length; i++) {
+        const member = members[i] as number;
+        if (member < seq) hits.add(member);
+      }
     }
     const candidates: Candidate[] = [];
-    for (const [memberSeq, count] of rankCandidates(hits, this.limits.maxCandidates)) {
+    for (const [memberSeq, count] of hits.rank(this.limits.maxCandidates)) {
       const m = this.bySeq.get(memberSeq);
       if (m) candidates.push({ id: m.id, seq: m.seq, ts: m.ts, record: m.record, hits: count });
     }
@@ -147,12 +158,14 @@ export class MemoryStore implements DedupStore {
       }
       const k = keyNumber(key);
       const members = table.get(k);
-      if (!members) table.set(k, [seq]);
-      else if (members.length < this.limits.maxBucketSize) members.push(seq);
-      else {
+      const size = members === undefined ? 0 : typeof members === 'number' ? 1 : members.length;
+      if (size >= this.limits.maxBucketSize) {
         this.hotBucketEvents++;
         continue;
       }
+      if (members === undefined) table.set(k, seq);
+      else if (typeof members === 'number') table.set(k, [members, seq]);
+      else members.push(seq);
       generation.tables.push(key.table);
       generation.keys.push(k);
     }
@@ -205,10 +218,17 @@ export class MemoryStore implements DedupStore {
       const table = this.tables.get(generation.tables[i] as string);
       const k = generation.keys[i] as number;
       const members = table?.get(k);
-      if (!table || !members) continue;
+      if (!table || members === undefined) continue;
+      if (typeof members === 'number') {
+        if (!this.bySeq.has(members)) table.delete(k);
+        continue;
+      }
+      // Members are in insertion (sequence) order and generations expire oldest first, so dead
+      // members are a prefix: a live first member means nothing to remove.
+      if (this.bySeq.has(members[0] as number)) continue;
       const live = members.filter((seq) => this.bySeq.has(seq));
       if (live.length === 0) table.delete(k);
-      else if (live.length !== members.length) table.set(k, live);
+      else table.set(k, live.length === 1 ? (live[0] as number) : live);
     }
     this.generations.delete(g);
     this.expiredGenerations++;
@@ -240,9 +260,11 @@ export class MemoryStore implements DedupStore {
         lastSeen: d.ts,
         representative: d.id,
         mergedInto: null,
+        members: [],
       };
       this.clusters.set(d.id, target);
       target.size = 1;
+      target.members.push(d.id);
       events.push(this.event('created', target, d.id));
     } else {
       const records = [...roots].map((id) => this.ensureCluster(id)).sort((a, b) => a.rootSeq - b.rootSeq);
@@ -253,9 +275,12 @@ export class MemoryStore implements DedupStore {
         target.size += other.size;
         target.firstSeen = Math.min(target.firstSeen, other.firstSeen);
         target.lastSeen = Math.max(target.lastSeen, other.lastSeen);
+        for (const id of other.members) target.members.push(id);
+        other.members = [];
         absorbed.push(other.id);
       }
       target.size += 1;
+      target.members.push(d.id);
       target.firstSeen = Math.min(target.firstSeen, d.ts);
       target.lastSeen = Math.max(target.lastSeen, d.ts);
       if (absorbed.length > 0) events.push({ ...this.event('merged', target, d.id), mergedFrom: absorbed });
@@ -295,6 +320,7 @@ export class MemoryStore implements DedupStore {
         lastSeen: ts,
         representative: id,
         mergedInto: null,
+        members: [],
       };
       this.clusters.set(id, record);
     }
@@ -336,6 +362,17 @@ export class MemoryStore implements DedupStore {
       firstSeen: c.firstSeen,
       lastSeen: c.lastSeen,
       representative: c.representative,
+    };
+  }
+
+  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+    const c = this.clusters.get(this.resolve(clusterId));
+    if (!c) return null;
+    const end = cursor + limit;
+    return {
+      items: c.members.slice(cursor, end),
+      next: end < c.members.length ? end : null,
+      total: c.members.length,
     };
   }
 

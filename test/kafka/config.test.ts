@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envOverrides, loadConsumerConfig, outputTopics, parseInputsEnv } from '../../src/kafka/config.js';
 
@@ -93,6 +96,38 @@ describe('consumer config', () => {
         JSON.stringify([env, file]),
       ).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
     }
+  });
+
+  it('reads the Helm chart variables: DOPPEL_INPUT_TOPIC, DOPPEL_KAFKA_TLS_DIR, DOPPEL_LOG_LEVEL', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-tls-'));
+    writeFileSync(join(dir, 'ca.crt'), 'CA');
+    const env = {
+      ...BASE,
+      DOPPEL_INPUT_TOPIC: 'mail.in',
+      DOPPEL_KAFKA_TLS_DIR: dir,
+      DOPPEL_LOG_LEVEL: 'warn',
+    };
+    const mail = loadConsumerConfig(
+      env,
+      { profile: 'mail', inputs: [{ topic: 'mail', format: 'mail' }] },
+      {},
+    );
+    expect(mail.consumer.inputs).toEqual([{ topic: 'mail.in', format: 'mail' }]);
+    expect(mail.kafka.tls).toMatchObject({ enabled: true, caFile: join(dir, 'ca.crt') });
+    expect(mail.kafka.tls.certFile).toBeUndefined();
+    expect(mail.consumer.logLevel).toBe('warn');
+    const news = loadConsumerConfig({ ...BASE, DOPPEL_INPUT_TOPIC: 'feed' }, { profile: 'news' }, {});
+    expect(news.consumer.inputs).toEqual([{ topic: 'feed', format: 'json' }]);
+    const text = loadConsumerConfig({ ...BASE, DOPPEL_INPUT_TOPIC: 'feed:text' }, { profile: 'news' }, {});
+    expect(text.consumer.inputs).toEqual([{ topic: 'feed', format: 'text' }]);
+    // Without DOPPEL_LOG_LEVEL the file's logging.level applies.
+    const quiet = loadConsumerConfig(
+      BASE,
+      { profile: 'news', inputs: [{ topic: 'n', format: 'json' }] },
+      { logging: { level: 'error' } },
+    );
+    expect(quiet.consumer.logLevel).toBe('error');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('parses DOPPEL_INPUT_TOPICS', () => {

@@ -86,6 +86,36 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect([...r.candidates[0]!.record.minhash!]).toEqual([...record('a').minhash!]);
     });
 
+    it('query: the candidates index would give, ranked and capped, with nothing inserted', async () => {
+      await open(WINDOW, { maxBucketSize: 100, maxCandidates: 2 });
+      await store.index([
+        request('one', ['b0=1']),
+        request('two', ['b0=1', 'b1=2']),
+        request('three', ['b0=1']),
+      ]);
+      await store.commit([decision('one', 1), decision('two', 2), decision('three', 3)]);
+      const before = await store.stats();
+      const [q, again] = await store.query([request('q', ['b0=1', 'b1=2']), request('q', ['b0=1', 'b1=2'])]);
+      if (q?.status !== 'unseen') throw new Error(`expected unseen, got ${q?.status}`);
+      expect(q.candidates.map((c) => [c.id, c.hits])).toEqual([
+        ['two', 2],
+        ['one', 1],
+      ]);
+      expect(q.candidates[0]!.record.exact).toBe(record('two').exact);
+      // The second query of the same id in one call sees no trace of the first.
+      expect(again).toEqual(q);
+      expect((await store.stats()).messages).toBe(before.messages);
+      expect(await store.verdict('q')).toBeNull();
+      // An indexed message comes out of index() as new: query took no sequence number and wrote no bucket.
+      const [r] = await store.index([request('r', ['b1=2'])]);
+      if (r?.status !== 'new') throw new Error('expected new');
+      expect(r.candidates.map((c) => c.id)).toEqual(['two']);
+      // A decided id answers with its stored verdict.
+      const [decided] = await store.query([request('two', ['b0=1'])]);
+      expect(decided).toMatchObject({ status: 'decided', verdict: { id: 'two', verdict: 'unique' } });
+      expect(await store.query([])).toEqual([]);
+    });
+
     it('does not mix tables: the same value in another table is another bucket', async () => {
       await store.index([request('a', ['b0=1'])]);
       const [r] = await store.index([request('b', ['b1=1'])]);

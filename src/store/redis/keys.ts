@@ -8,7 +8,7 @@ import { xxh64 } from '../../hash/xxhash.js';
  *
  *   <prefix>:{<ns>}:meta        hash   clock, sequence, live bound, counters, sweep cursor
  *   <prefix>:{<ns>}:gens        hash   generation -> first sequence number of the generation
- *   <prefix>:{<ns>}:k:<shard>   hash   bucket field -> member sequence numbers ("12,40,41");
+ *   <prefix>:{<ns>}:k:<shard>   hash   bucket field (5 bytes) -> members (members.ts);
  *                                      id field -> the message's sequence number
  *   <prefix>:{<ns>}:r:<block>   hash   seq mod 64 -> record (ts, id, signatures; binary)
  *   <prefix>:{<ns>}:v:<block>   hash   seq mod 64 -> verdict (JSON)
@@ -64,24 +64,28 @@ export function tableCode(table: string): number {
   }
 }
 
-/** Where a bucket lives: a shard hash, and a 6-byte field (table code, 40 bits of the key). */
+/** Where a bucket lives: a shard hash, and a 5-byte field (table code, the key's low 32 bits). */
 export interface FieldAddress {
   shard: number;
   field: Buffer;
 }
 
+/** Bytes of a bucket field. */
+export const BUCKET_FIELD_BYTES = 5;
+
 /**
- * The shard comes from bits of the key that the field does not hold, so a bucket is told apart by
- * 40 + log2(shards) bits of its 64-bit key; two keys that agree on all of them share a bucket,
- * which adds a candidate that verification rejects.
+ * The shard mixes all 64 bits of the key (topic keys are 32-bit term hashes with hi = 0, and
+ * must still spread over every shard), so a bucket is told apart by its 32 field bits plus
+ * about log2(shards) more; two keys that agree on all of them share a bucket, which adds a
+ * candidate that verification rejects.
  */
 export function bucketAddress(key: IndexKey, shards: number): FieldAddress {
-  const field = Buffer.allocUnsafe(6);
-  field[0] = tableCode(key.table);
+  const field = Buffer.allocUnsafe(BUCKET_FIELD_BYTES);
+  const code = tableCode(key.table);
+  field[0] = code;
   field.writeUInt32LE(key.lo >>> 0, 1);
-  field[5] = key.hi & 0xff;
-  const shard = (fmix32((key.hi >>> 8) ^ Math.imul(field[0], 0x9e3779b1)) >>> 0) % shards;
-  return { shard, field };
+  const mixed = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
+  return { shard: (mixed >>> 0) % shards, field };
 }
 
 const ID_SEED = 0x646f7070656c6964n; // "doppelid"

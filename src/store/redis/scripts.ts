@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 
 const LUA_DIR = new URL('../../../src/store/redis/lua/', import.meta.url);
 
-export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records'] as const;
+export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records', 'query'] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
 type Arg = string | Buffer | number;
@@ -18,9 +18,12 @@ type Arg = string | Buffer | number;
 /** The commands defineCommand adds (the `Buffer` variants reply with Buffers, for binary records). */
 export interface ScriptCommands {
   doppelIndex(...args: Arg[]): Promise<unknown>;
+  doppelIndexBuffer(...args: Arg[]): Promise<unknown>;
   doppelCommit(...args: Arg[]): Promise<unknown>;
   doppelRead(...args: Arg[]): Promise<unknown>;
   doppelRecordsBuffer(...args: Arg[]): Promise<unknown>;
+  doppelQuery(...args: Arg[]): Promise<unknown>;
+  doppelQueryBuffer(...args: Arg[]): Promise<unknown>;
 }
 
 export function loadScript(file: string): string {

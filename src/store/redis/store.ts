@@ -9,6 +9,7 @@ import type {
   DedupStore,
   IndexRequest,
   IndexResult,
+  QueryResult,
   SignatureRecord,
   StoredVerdict,
   StoreStats,
@@ -16,8 +17,10 @@ import type {
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
+import { HitCounter } from '../rank.js';
 import { storeError } from './errors.js';
-import { bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
+import { BUCKET_FIELD_BYTES, bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
+import { addMembers } from './members.js';
 import { defineScripts, type ScriptCommands } from './scripts.js';
 
 export interface RedisStoreOptions {
@@ -47,7 +50,7 @@ type StoredVerdictJson = {
 };
 
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
-const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 4;
 
 /**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
@@ -59,6 +62,7 @@ export class RedisStore implements DedupStore {
   private readonly base: string;
   private readonly meta: string;
   private readonly cache = new Map<number, CachedRecord>();
+  private readonly hits = new HitCounter();
   private roundTrips = 0;
 
   private constructor(
@@ -155,41 +159,90 @@ export class RedisStore implements DedupStore {
     ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
-      args.push(request.id, id.shard, id.field, request.ts, recordBlob(request), request.keys.length);
-      for (const key of request.keys) {
-        const bucket = bucketAddress(key, redis.shards);
-        args.push(bucket.shard, bucket.field);
-      }
+      args.push(
+        request.id,
+        id.shard,
+        id.field,
+        request.ts,
+        recordBlob(request),
+        request.keys.length,
+        bucketAddresses(request, redis.shards),
+      );
     }
-    const replies = (await this.run('index', () => this.scripts.doppelIndex(...args))) as unknown[][];
-    // Records of candidates this client has not seen: one more call for the whole batch.
-    const missing = new Set<number>();
+    const replies = (await this.run('index', () => this.scripts.doppelIndexBuffer(...args))) as Array<
+      Array<Buffer | number>
+    >;
     replies.forEach((reply, r) => {
-      if (reply[0] === 'd') return;
       const request = requests[r] as IndexRequest;
-      if (reply[0] === 'n')
+      if (String(reply[0]) === 'n')
         this.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
-      for (let x = 3; x < reply.length; x += 2) {
-        const seq = Number(reply[x]);
-        if (!this.cache.has(seq)) missing.add(seq);
-      }
     });
-    if (missing.size > 0) await this.fetchRecords([...missing]);
+    const candidates = await this.candidatesOf(replies);
     return replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
-      if (reply[0] === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
-      const candidates: Candidate[] = [];
-      for (let x = 3; x < reply.length; x += 2) {
-        const seq = Number(reply[x]);
-        const cached = this.cache.get(seq);
-        if (cached) candidates.push({ ...cached, seq, hits: Number(reply[x + 1]) });
-      }
+      const status = String(reply[0]);
+      if (status === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
       return {
-        status: reply[0] === 'n' ? 'new' : 'pending',
+        status: status === 'n' ? 'new' : 'pending',
         seq: Number(reply[1]),
-        candidates,
-        hotBuckets: Number(reply[2]),
+        candidates: candidates[r] ?? [],
+        hotBuckets: Number(reply[3]),
       };
+    });
+  }
+
+  /**
+   * Candidates of each reply of index-1.lua or query-1.lua ({status, seq bound, live, hot,
+   * bucket values...}; none for "d"): the earlier members of its buckets, counted and ranked as
+   * the memory store does, with their records (one more call for those not cached).
+   */
+  private async candidatesOf(replies: ReadonlyArray<ReadonlyArray<Buffer | number>>): Promise<Candidate[][]> {
+    const ranked = replies.map((reply) => {
+      if (String(reply[0]) === 'd') return [];
+      const bound = Number(reply[1]) || Number.POSITIVE_INFINITY;
+      const live = Number(reply[2]);
+      this.hits.reset();
+      for (let x = 4; x < reply.length; x++) addMembers(this.hits, reply[x] as Buffer, live, bound);
+      return this.hits.rank(this.options.limits.maxCandidates);
+    });
+    const missing = new Set<number>();
+    for (const list of ranked) for (const [seq] of list) if (!this.cache.has(seq)) missing.add(seq);
+    if (missing.size > 0) await this.fetchRecords([...missing]);
+    return ranked.map((list) => {
+      const candidates: Candidate[] = [];
+      for (const [seq, hits] of list) {
+        const cached = this.cache.get(seq);
+        if (cached) candidates.push({ id: cached.id, seq, ts: cached.ts, record: cached.record, hits });
+      }
+      return candidates;
+    });
+  }
+
+  /** The read-only half of index (lua/query-1.lua): nothing is written. */
+  async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
+    if (requests.length === 0) return [];
+    const { limits, redis } = this.options;
+    const args: Array<string | Buffer | number> = [
+      this.meta,
+      this.base,
+      requests.length,
+      limits.maxBucketSize,
+    ];
+    for (const request of requests) {
+      const id = idAddress(request.id, redis.shards);
+      args.push(id.shard, id.field, request.keys.length, bucketAddresses(request, redis.shards));
+    }
+    const replies = (await this.run('query', () => this.scripts.doppelQueryBuffer(...args))) as Array<
+      Array<Buffer | number>
+    >;
+    const candidates = await this.candidatesOf(replies);
+    return replies.map((reply, r): QueryResult => {
+      if (String(reply[0]) === 'd')
+        return {
+          status: 'decided',
+          verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
+        };
+      return { status: 'unseen', candidates: candidates[r] ?? [], hotBuckets: Number(reply[3]) };
     });
   }
 
@@ -313,6 +366,18 @@ export class RedisStore implements DedupStore {
       this.client.disconnect();
     }
   }
+}
+
+/** The buckets of a message as index-1.lua reads them: per key, u32le shard and the field. */
+function bucketAddresses(request: IndexRequest, shards: number): Buffer {
+  const stride = 4 + BUCKET_FIELD_BYTES;
+  const out = Buffer.allocUnsafe(stride * request.keys.length);
+  request.keys.forEach((key, j) => {
+    const bucket = bucketAddress(key, shards);
+    out.writeUInt32LE(bucket.shard, stride * j);
+    bucket.field.copy(out, stride * j + 4);
+  });
+  return out;
 }
 
 /** Record as stored: <f64 ts><u16 id length><id UTF-8><signature record> (little-endian). */

@@ -1,6 +1,6 @@
 --[[
   Shared by commit-1.lua and read-1.lua (pasted in by the loader at "--- @include _cluster").
-  Needs locals `base` and `cshards`. Records, verdicts and clusters are addressed by sequence
+  Needs locals `base` and `cshards`, and _verdict included before it. Records, verdicts and clusters are addressed by sequence
   number: record and verdict blocks of 64, cluster shards by root sequence number.
 ]]
 local function blockOf(seq)
@@ -9,9 +9,7 @@ end
 
 local function verdictOf(seq)
   local b, slot = blockOf(seq)
-  local v = redis.call('HGET', base .. 'v:' .. b, slot)
-  if v then return cjson.decode(v) end
-  return nil
+  return decodeVerdict(redis.call('HGET', base .. 'v:' .. b, slot), seq)
 end
 
 -- id and event time of a message from its record header (<d ts, <H id length, id).

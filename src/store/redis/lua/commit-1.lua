@@ -20,6 +20,7 @@ local cshards = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
 local live = tonumber(redis.call('HGET', meta, 'live')) or 1
 
+--- @include _verdict
 --- @include _cluster
 
 local function event(kind, root, c, messageId)
@@ -40,7 +41,7 @@ for r = 1, n do
   local existing = redis.call('HGET', vkey, slot)
   if existing then
     p = p + 2 * njoins
-    local v = cjson.decode(existing)
+    local v = decodeVerdict(existing, seq)
     local root = resolve(v.r)
     results[r] = cjson.encode({ c = clusterIdOf(root) or v.c or id, e = {} })
   else
@@ -111,12 +112,7 @@ for r = 1, n do
       end
       events[#events + 1] = event('grown', targetRoot, target, id)
     end
-    local v = { k = kind, r = targetRoot, t = ts, s = seq }
-    if target.i ~= id then v.c = target.i end
-    if dup ~= '' then v.d = dup end
-    if sim ~= '' then v.y = tonumber(sim) end
-    if method ~= '' then v.m = method end
-    redis.call('HSET', vkey, slot, cjson.encode(v))
+    redis.call('HSET', vkey, slot, encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method))
     results[r] = cjson.encode({ c = target.i, e = events })
   end
 end

@@ -9,16 +9,25 @@
   KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate
   ARGV[1]  base: key prefix with the namespace hash tag, e.g. "doppel:{news}:"
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
-  ARGV[5]  maxCandidates     ARGV[6] maxMessages (0: no cap)
+  ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
-  then per request: id, idShard, idField, ts, record, nkeys, nkeys x (shard, field)
+  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (u32le shard, 5-byte
+           field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
+
+  Bucket values: one member as its sequence number mod 2^32 in decimal (a listpack stores it as an
+  integer), two or more as byte 255 then 4 bytes (little-endian) per member, oldest first. Members
+  are told apart from expired ones, and their full sequence numbers recovered, by the live bound:
+  a live member m is the one number in [live, seq] with m = value mod 2^32.
 
   Returns one array per request:
     {"d", verdict}                          decided before: its stored verdict (JSON)
-    {"n" | "p", seq, hot, s1, h1, s2, h2 ...}
-        new (inserted now) or pending (indexed before, undecided): its sequence number, how many
-        of its buckets were full, and candidates (sequence number, shared buckets), best first
+    {"n" | "p", seq, live, hot, v1, v2 ... vk}
+        new (inserted now) or pending (indexed before, undecided): its sequence number, the live
+        bound, how many of its buckets were full, and the live members of each of its k buckets
+        as they were before it joined ("" for none; the format above). The client counts the
+        shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
+        store does): Lua only reads and appends, the cheapest work per bucket.
   Errors: none of its own; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
   after it (scripts stop at the first error; the batch is then retried as a replay).
 ]]
@@ -27,7 +36,6 @@ local base = ARGV[1]
 local windowMs = tonumber(ARGV[2])
 local genMs = tonumber(ARGV[3])
 local maxBucket = tonumber(ARGV[4])
-local maxCandidates = tonumber(ARGV[5])
 local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
@@ -94,13 +102,14 @@ local function advance(ts)
   rate = (shards + cshards) / perWindow
 end
 
-local function parseMembers(v)
-  local list, count = {}, 0
-  for s in string.gmatch(v, '%d+') do
-    count = count + 1
-    list[count] = tonumber(s)
-  end
-  return list, count
+--- @include _members
+--- @include _verdict
+
+-- The bucket value with one more (the newest) member.
+local function withMember(v, size, x)
+  if size == 0 then return tostring(x % WRAP) end
+  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packMember(x) end
+  return v .. packMember(x)
 end
 
 -- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
@@ -113,19 +122,12 @@ local function sweepShard(i)
       if string.byte(field, 1) == 255 then
         if tonumber(v) < live then redis.call('HDEL', key, field) end
       else
-        local list, count = parseMembers(v)
-        local kept, k = {}, 0
-        for x = 1, count do
-          if list[x] >= live then
-            k = k + 1
-            kept[k] = list[x]
-          end
-        end
-        if k == 0 then
+        local kept, size, changed = liveMembers(v)
+        if size == 0 then
           redis.call('HDEL', key, field)
           buckets = buckets - 1
-        elseif k < count then
-          redis.call('HSET', key, field, table.concat(kept, ','))
+        elseif changed then
+          redis.call('HSET', key, field, kept)
         end
       end
     end
@@ -138,56 +140,6 @@ local function sweepShard(i)
       if c.l < horizon then redis.call('HDEL', key, all[j]) end
     end
   end
-end
-
--- The best `maxCandidates`: most shared buckets first, then oldest. A histogram of hit counts
--- finds the cut without sorting every hit (memory store: rankCandidates, the same order).
-local function rank(hits, order, count)
-  local chosen, c = {}, 0
-  if count <= maxCandidates then
-    chosen, c = order, count
-  else
-    local maxHits = 0
-    local histogram = {}
-    for x = 1, count do
-      local h = hits[order[x]]
-      if h > maxHits then maxHits = h end
-      histogram[h] = (histogram[h] or 0) + 1
-    end
-    local cut, above = maxHits, 0
-    while cut > 0 and above + (histogram[cut] or 0) < maxCandidates do
-      above = above + (histogram[cut] or 0)
-      cut = cut - 1
-    end
-    -- Above the cut all go in; of the ties at the cut, the oldest (a plain numeric sort, which
-    -- runs in C, instead of a comparator over hundreds of topic-bucket ties).
-    local ties, t = {}, 0
-    for x = 1, count do
-      local h = hits[order[x]]
-      if h > cut then
-        c = c + 1
-        chosen[c] = order[x]
-      elseif h == cut then
-        t = t + 1
-        ties[t] = order[x]
-      end
-    end
-    if c + t > maxCandidates then
-      table.sort(ties)
-      t = maxCandidates - c
-    end
-    for x = 1, t do
-      c = c + 1
-      chosen[c] = ties[x]
-    end
-  end
-  table.sort(chosen, function(a, b)
-    local ha, hb = hits[a], hits[b]
-    if ha ~= hb then return ha > hb end
-    return a < b
-  end)
-  if c > maxCandidates then c = maxCandidates end
-  return chosen, c
 end
 
 local results = {}
@@ -206,8 +158,8 @@ for r = 1, n do
     decided = redis.call('HGET', base .. 'v:' .. b, slot)
   end
   if decided then
-    results[r] = { 'd', decided }
-    p = p + 2 * nkeys
+    results[r] = { 'd', verdictForClient(decided, known) }
+    p = p + 1
   else
     local isNew = known == nil
     local mySeq = known
@@ -215,61 +167,44 @@ for r = 1, n do
       seq = seq + 1
       mySeq = seq
     end
-    local hits, order, count, hot = {}, {}, 0, 0
+    local out = { isNew and 'n' or 'p', mySeq, live, 0 }
+    local hot = 0
+    local addresses = ARGV[p]
+    p = p + 1
     for j = 1, nkeys do
-      local key = base .. 'k:' .. ARGV[p]
-      local field = ARGV[p + 1]
-      p = p + 2
-      local v = redis.call('HGET', key, field)
-      local members, size, changed = {}, 0, false
-      if v then
-        for s in string.gmatch(v, '%d+') do
-          local x = tonumber(s)
-          if x >= live then
-            size = size + 1
-            members[size] = x
-            if x < mySeq then
-              local h = hits[x]
-              if h then
-                hits[x] = h + 1
-              else
-                hits[x] = 1
-                count = count + 1
-                order[count] = x
-              end
-            end
-          else
-            changed = true
-          end
-        end
-      end
-      if size >= maxBucket then hot = hot + 1 end
-      if isNew and size < maxBucket then
-        size = size + 1
-        members[size] = mySeq
-        redis.call('HSET', key, field, table.concat(members, ','))
-        if not v then buckets = buckets + 1 end
+      local at = 9 * (j - 1) + 1
+      local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
+      local field = string.sub(addresses, at + 4, at + 8)
+      -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
+      if isNew and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
+        buckets = buckets + 1
+        out[4 + j] = ''
       else
-        if isNew then hotEvents = hotEvents + 1 end
-        if changed then
-          if size == 0 then
-            redis.call('HDEL', key, field)
-            buckets = buckets - 1
-          else
-            redis.call('HSET', key, field, table.concat(members, ','))
+        local v = redis.call('HGET', key, field)
+        local size, changed = 0, false
+        if v then v, size, changed = liveMembers(v) end
+        out[4 + j] = v or ''
+        if size >= maxBucket then hot = hot + 1 end
+        if isNew and size < maxBucket then
+          redis.call('HSET', key, field, withMember(v, size, mySeq))
+          if v == nil and not changed then buckets = buckets + 1 end
+        else
+          if isNew then hotEvents = hotEvents + 1 end
+          if changed then
+            if size == 0 then
+              redis.call('HDEL', key, field)
+              buckets = buckets - 1
+            else
+              redis.call('HSET', key, field, v)
+            end
           end
         end
       end
     end
+    out[4] = hot
     if isNew then
       redis.call('HSET', idKey, idField, mySeq)
       redis.call('HSET', base .. 'r:' .. math.floor(mySeq / 64), mySeq % 64, record)
-    end
-    local chosen, c = rank(hits, order, count)
-    local out = { isNew and 'n' or 'p', mySeq, hot }
-    for x = 1, c do
-      out[2 * x + 2] = chosen[x]
-      out[2 * x + 3] = hits[chosen[x]]
     end
     results[r] = out
   end

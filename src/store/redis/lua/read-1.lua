@@ -15,6 +15,7 @@ local cshards = tonumber(ARGV[2])
 local mode = ARGV[3]
 local live = tonumber(redis.call('HGET', meta, 'live')) or 1
 
+--- @include _verdict
 --- @include _cluster
 
 local seq = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[4], ARGV[5]))
@@ -22,7 +23,9 @@ if seq and seq < live then seq = nil end
 if mode == 'verdict' then
   if not seq then return nil end
   local b, slot = blockOf(seq)
-  return redis.call('HGET', base .. 'v:' .. b, slot)
+  local raw = redis.call('HGET', base .. 'v:' .. b, slot)
+  if not raw then return nil end
+  return verdictForClient(raw, seq)
 end
 if mode == 'resolve' then
   if not seq then return ARGV[6] end

@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# doppel: one image for the consumers (node dist/consumers/news.js, .../mail.js) and the API
+# (node bin/doppel.js serve). Multi-stage: TypeScript is compiled with the dev dependencies, the
+# runtime stage has production dependencies only and runs as a non-root user.
+
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` (the build) runs below, once the sources are copied.
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM node:20-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY data ./data
+# The Redis store loads its Lua scripts from the source tree at run time (src/store/redis/scripts.ts).
+COPY src/store/redis/lua ./src/store/redis/lua
+# The node image's unprivileged user (uid 1000); the manifests also set runAsNonRoot and a
+# read-only root filesystem, so nothing here may write outside /tmp.
+USER 1000:1000
+EXPOSE 8080 9464
+ENTRYPOINT ["node"]
+CMD ["bin/doppel.js", "serve"]

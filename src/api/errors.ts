@@ -1,0 +1,33 @@
+import type { ErrorCode } from '../errors.js';
+
+/** HTTP status of each error code the API answers with (`{error: {code, message}}`). */
+export function httpStatus(code: ErrorCode): number {
+  switch (code) {
+    case 'INVALID_JSON':
+    case 'BAD_REQUEST':
+    case 'USAGE':
+      return 400;
+    case 'NOT_FOUND':
+      return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
+    case 'TOO_LARGE':
+      return 413;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
+    // The request was well-formed JSON but not a message doppel can judge.
+    case 'INVALID_MESSAGE':
+    case 'MISSING_CONTENT':
+    case 'INVALID_BASE64':
+    case 'UNDECODABLE':
+    case 'INVALID_MAIL':
+    case 'EMPTY_TEXT':
+      return 422;
+    case 'STORE_UNAVAILABLE':
+    case 'STORE_TIMEOUT':
+    case 'TIMEOUT':
+      return 503;
+    default:
+      return 500;
+  }
+}

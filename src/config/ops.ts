@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Operations sections of the config file: telemetry, logging and the HTTP API. Every field has a
+ * default (docs/configuration.md), so a config file that names none of them is still valid and
+ * the embedded CLI pays nothing for them.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const telemetrySchema = z
+  .object({
+    /** `service.name` resource attribute of every span and metric. */
+    serviceName: z.string().min(1).max(128).default('doppel'),
+    /**
+     * OTLP/HTTP collector base URL (e.g. http://otel-collector:4318); traces go to
+     * `<endpoint>/v1/traces`, metrics to `<endpoint>/v1/metrics`. Null: no OTLP export. The
+     * standard OTEL_EXPORTER_OTLP_ENDPOINT variable fills it when the file leaves it null.
+     */
+    otlpEndpoint: z.url().nullable().default(null),
+    /** OTLP/HTTP body encoding: protobuf (the collector default) or json. */
+    otlpProtocol: z.enum(['http/protobuf', 'http/json']).default('http/protobuf'),
+    /** How often metrics are pushed over OTLP (ms). */
+    metricExportIntervalMs: z.number().int().min(100).max(3_600_000).default(15_000),
+    /** Share of batches traced (parent-based: a traced upstream message is always followed). */
+    traceSampleRatio: z.number().min(0).max(1).default(1),
+    /**
+     * Port of the operations server (/healthz, /readyz, /metrics for Prometheus) in the consumers;
+     * 0: none. `doppel serve` serves the same paths on its API port. DOPPEL_METRICS_PORT overrides.
+     */
+    metricsPort: z.number().int().min(0).max(65_535).default(9464),
+  })
+  .strict();
+
+export const loggingSchema = z
+  .object({
+    /** pino level. DOPPEL_LOG_LEVEL overrides. */
+    level: z.enum(LOG_LEVELS).default('info'),
+    /**
+     * Extra pino redaction paths (beside the built-in message text, subject and mail address
+     * fields, which are always redacted).
+     */
+    redact: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
+export const apiSchema = z
+  .object({
+    /** `doppel serve` listens here (--port and --host override). */
+    port: z.number().int().min(0).max(65_535).default(8080),
+    host: z.string().min(1).default('0.0.0.0'),
+    /** Largest accepted request body; a larger one gets 413 TOO_LARGE before it is parsed. */
+    bodyLimitBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(1024 * 1024),
+    /** Cluster members per page of GET /v1/clusters/:id (the `limit` query parameter, at most this). */
+    maxPageSize: z.number().int().min(1).max(10_000).default(100),
+    /** A request still running after this gets 503 and its connection is closed (ms). */
+    requestTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+  })
+  .strict();
+
+export type TelemetryConfig = z.infer<typeof telemetrySchema>;
+export type LoggingConfig = z.infer<typeof loggingSchema>;
+export type ApiConfig = z.infer<typeof apiSchema>;

@@ -1,0 +1,40 @@
+--[[
+  Bucket values, shared by index-1.lua and query-1.lua (pasted in at "--- @include _members").
+  One member: its sequence number mod 2^32 in decimal (a listpack keeps it as an integer); two or
+  more: byte 255, then 4 bytes (little-endian) per member, oldest first. Needs locals `live` (the
+  live bound) and `seq` (the last sequence number taken): a live member is the one number in
+  [live, seq] with its stored remainder, and expired members, being the oldest, are a prefix.
+]]
+local WRAP = 4294967296
+
+-- Is a stored member value (mod 2^32) a live sequence number, i.e. one in [live, seq]?
+local function isLive(x)
+  return (x - live) % WRAP <= seq - live
+end
+
+local function memberAt(v, i)
+  local a, b, c, d = string.byte(v, 4 * i + 2, 4 * i + 5)
+  return a + b * 256 + c * 65536 + d * 16777216
+end
+
+local function packMember(x)
+  x = x % WRAP
+  return string.char(x % 256, math.floor(x / 256) % 256, math.floor(x / 65536) % 256, math.floor(x / 16777216))
+end
+
+-- A bucket value without its expired members (they are the oldest, so a prefix), its size, and
+-- whether anything was dropped. nil for an empty bucket.
+local function liveMembers(v)
+  if string.byte(v, 1) ~= 255 then
+    if isLive(tonumber(v)) then return v, 1, false end
+    return nil, 0, true
+  end
+  local count = (#v - 1) / 4
+  local cut = 0
+  while cut < count and not isLive(memberAt(v, cut)) do cut = cut + 1 end
+  if cut == 0 then return v, count, false end
+  local left = count - cut
+  if left == 0 then return nil, 0, true end
+  if left == 1 then return tostring(memberAt(v, cut)), 1, true end
+  return '\255' .. string.sub(v, 2 + 4 * cut), left, true
+end

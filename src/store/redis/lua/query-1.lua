@@ -1,0 +1,53 @@
+--[[
+  query: the read-only half of index, for the HTTP API's /v1/check. Nothing is written: no
+  sequence number is taken, the clock does not move, nothing is inserted or swept.
+
+  KEYS[1]  <base>meta (hash; reads live and seq)
+  ARGV[1]  base     ARGV[2] n, the number of requests     ARGV[3] maxBucketSize
+  then per request: idShard, idField, nkeys, buckets: nkeys x (u32le shard, 5-byte field), one string
+  Returns one array per request:
+    {"d", verdict}                       decided before: its stored verdict (JSON)
+    {"u", bound, live, hot, v1 ... vk}   unseen (or undecided), laid out as index-1.lua's replies:
+        the sequence number below which members count (its own when indexed but undecided, else
+        0 for all), the live bound, how many of its buckets are full, and the live members of
+        each bucket; the client counts and ranks them as the memory store does.
+]]
+local meta = KEYS[1]
+local base = ARGV[1]
+local n = tonumber(ARGV[2])
+local maxBucket = tonumber(ARGV[3])
+local m = redis.call('HMGET', meta, 'live', 'seq')
+local live = tonumber(m[1]) or 1
+local seq = tonumber(m[2]) or 0
+
+--- @include _members
+--- @include _verdict
+
+local results = {}
+local p = 4
+for r = 1, n do
+  local idShard, idField, nkeys, addresses = ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3]
+  p = p + 4
+  local known = tonumber(redis.call('HGET', base .. 'k:' .. idShard, idField))
+  if known and known < live then known = nil end
+  local decided = nil
+  if known then decided = redis.call('HGET', base .. 'v:' .. math.floor(known / 64), known % 64) end
+  if decided then
+    results[r] = { 'd', verdictForClient(decided, known) }
+  else
+    local out = { 'u', known or 0, live, 0 }
+    local hot = 0
+    for j = 1, nkeys do
+      local at = 9 * (j - 1) + 1
+      local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
+      local v = redis.call('HGET', key, string.sub(addresses, at + 4, at + 8))
+      local size = 0
+      if v then v, size = liveMembers(v) end
+      if size >= maxBucket then hot = hot + 1 end
+      out[4 + j] = v or ''
+    end
+    out[4] = hot
+    results[r] = out
+  end
+end
+return results

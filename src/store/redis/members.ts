@@ -1,0 +1,36 @@
+import type { HitCounter } from '../rank.js';
+
+/**
+ * Bucket values as index-1.lua writes them: one member as its sequence number mod 2^32 in decimal
+ * (a listpack keeps it as an integer, the smallest form for the many one-member buckets), two or
+ * more as byte 255 then 4 bytes little-endian per member, oldest first.
+ */
+const WRAP = 2 ** 32;
+
+/** The stored values (sequence numbers mod 2^32) of a bucket value, oldest first. */
+export function storedMembers(value: Buffer): number[] {
+  if (value.length === 0) return [];
+  if (value[0] !== 255) return [Number(value.toString('latin1'))];
+  const out: number[] = [];
+  for (let at = 1; at + 4 <= value.length; at += 4) out.push(value.readUInt32LE(at));
+  return out;
+}
+
+/**
+ * Adds the members of one bucket value that are older than `seq` to the hit counter. The script
+ * returns only live members, so each is the one number in [live, live + 2^32) with its stored
+ * remainder.
+ */
+export function addMembers(hits: HitCounter, value: Buffer, live: number, seq: number): void {
+  if (value.length === 0) return;
+  const liveMod = live % WRAP;
+  if (value[0] !== 255) {
+    const member = live + ((Number(value.toString('latin1')) - liveMod + WRAP) % WRAP);
+    if (member < seq) hits.add(member);
+    return;
+  }
+  for (let at = 1; at + 4 <= value.length; at += 4) {
+    const member = live + ((value.readUInt32LE(at) - liveMod + WRAP) % WRAP);
+    if (member < seq) hits.add(member);
+  }
+}

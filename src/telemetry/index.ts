@@ -1,0 +1,36 @@
+/**
+ * Telemetry for every doppel process. A consumer wires it like this (the API does the same in
+ * src/cli/serve.ts):
+ *
+ *   const telemetry = startTelemetry(config.telemetry, process.env, config.profile);   // once
+ *   const logger = createLogger(config.logging, { name: `doppel-${config.profile}` });
+ *   const engine = new DedupEngine(config, instrumentStore(store, telemetry.metrics));
+ *   const ops = new OpsServer({ prometheus: telemetry.prometheus });
+ *   ops.addReadinessCheck('kafka', () => consumerIsRunning);
+ *   ops.addReadinessCheck('redis', async () => { await store.resolveCluster('readyz'); return true; });
+ *   await ops.listen(Number(process.env.DOPPEL_METRICS_PORT ?? config.telemetry.metricsPort));
+ *
+ *   // per batch (kafkajs eachBatch):
+ *   await withSpan('doppel.batch', async () => {
+ *     const parent = extractTraceContext(message.headers);          // per message, for links/children
+ *     await withSpan('decode', ...); await withSpan('signatures', ...);
+ *     const verdicts = await engine.processBatch(inputs);           // store.* spans come from instrumentStore
+ *     telemetry.metrics.recordVerdicts(profile, verdicts, seconds);
+ *     telemetry.metrics.recordInvalid(profile, error.code);         // per invalid input
+ *     await withSpan('produce', () => producer.send({ messages: out.map((m) => ({ ...m, headers: injectTraceHeaders(m.headers ?? {}) })) }));
+ *   });
+ *   telemetry.metrics.setConsumerLag(topic, partition, highWatermark - committedOffset, groupId);
+ *   // on SIGTERM: await ops.close(); await telemetry.shutdown();
+ */
+export { instrumentStore } from './instrument.js';
+export { createLogger, type Logger, maskEmails, REDACTED, redactPaths } from './log.js';
+export { DoppelMetrics, METRIC_NAMES } from './metrics.js';
+export { OpsServer, type ReadinessCheck } from './ops-server.js';
+export { currentTelemetry, startTelemetry, type Telemetry } from './sdk.js';
+export {
+  extractTraceContext,
+  injectTraceHeaders,
+  type KafkaHeaders,
+  type SpanOptions,
+  withSpan,
+} from './trace.js';

@@ -1,0 +1,39 @@
+import type { DedupStore } from '../engine/types.js';
+import type { DoppelMetrics } from './metrics.js';
+import { withSpan } from './trace.js';
+
+/**
+ * The store with every call timed (doppel_store_round_trip_seconds{store,op}) and in a span
+ * `store.<op>` under the caller's (the batch's) span. A wrapper, so the stores stay free of
+ * telemetry and the engine is unchanged: `new DedupEngine(config, instrumentStore(store, m))`.
+ */
+export function instrumentStore(store: DedupStore, metrics: DoppelMetrics | null): DedupStore {
+  const timed = <T>(op: string, call: () => Promise<T>): Promise<T> =>
+    withSpan(
+      `store.${op}`,
+      async () => {
+        const started = performance.now();
+        try {
+          return await call();
+        } finally {
+          metrics?.recordStoreCall(store.kind, op, (performance.now() - started) / 1000);
+        }
+      },
+      { attributes: { 'doppel.store': store.kind } },
+    );
+  const wrapped: DedupStore = {
+    kind: store.kind,
+    index: (requests) => timed('index', () => store.index(requests)),
+    query: (requests) => timed('query', () => store.query(requests)),
+    commit: (decisions) => timed('commit', () => store.commit(decisions)),
+    verdict: (id) => timed('verdict', () => store.verdict(id)),
+    cluster: (id) => timed('cluster', () => store.cluster(id)),
+    resolveCluster: (id) => timed('resolve', () => store.resolveCluster(id)),
+    stats: () => store.stats(),
+    close: () => store.close(),
+  };
+  const members = store.clusterMembers?.bind(store);
+  if (members)
+    wrapped.clusterMembers = (id, cursor, limit) => timed('members', () => members(id, cursor, limit));
+  return wrapped;
+}

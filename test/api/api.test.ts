@@ -1,0 +1,244 @@
+import { spawn } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI } from '../../src/api/openapi.js';
+import { createApiServer } from '../../src/api/server.js';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { DedupEngine } from '../../src/engine/engine.js';
+import type { DedupStore } from '../../src/engine/types.js';
+import { ERROR_CODES } from '../../src/errors.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { openStore } from '../../src/store/open.js';
+import { OpsServer } from '../../src/telemetry/ops-server.js';
+import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
+import { redisUrl, uniqueNamespace } from '../support/redis.js';
+
+const STORY =
+  'The city council voted on Tuesday to expand the northern tram line by six stations, ' +
+  'a project expected to cost four hundred million euros and to open in three years, officials said.';
+const NEAR = STORY.replace('Tuesday', 'Wednesday');
+const OTHER =
+  'Heavy snowfall closed mountain passes across the region overnight, and rescue teams helped ' +
+  'dozens of drivers stranded on the highway near the border crossing before dawn on Friday.';
+
+interface Running {
+  url: string;
+  server: Server;
+  store: DedupStore;
+}
+
+async function startApi(storeSpec: string, namespace?: string, bodyLimitBytes = 4096): Promise<Running> {
+  await initHashing();
+  const config = resolveDedupConfig('news', { api: { bodyLimitBytes, maxPageSize: 2 } });
+  const store = await openStore(storeSpec, namespace ? { config, namespace } : { config });
+  const server = createApiServer({
+    config,
+    engine: new DedupEngine(config, store),
+    signer: new SignatureEngine(config.signatures, LexiconSet.defaults({})),
+    ops: new OpsServer(),
+    metrics: null,
+    logger: null,
+    now: () => Date.parse('2026-01-05T10:00:00Z'),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, store };
+}
+
+async function stopApi(api: Running): Promise<void> {
+  api.server.closeAllConnections();
+  await new Promise<void>((resolve) => api.server.close(() => resolve()));
+  await api.store.close();
+}
+
+async function post(url: string, body: unknown, type = 'application/json') {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function get(url: string) {
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** The check-then-index sequence, the same against every store. */
+async function checkDoesNotIndex(url: string): Promise<void> {
+  const first = await post(`${url}/v1/check`, { id: 'a1', text: STORY });
+  expect(first.status).toBe(200);
+  expect(first.body).toMatchObject({ id: 'a1', verdict: 'unique', clusterId: 'a1', indexed: false });
+  // Checking again (same and another id) still finds nothing: the first check indexed nothing.
+  expect((await post(`${url}/v1/check`, { id: 'a1', text: STORY })).body.verdict).toBe('unique');
+  expect((await post(`${url}/v1/check`, { id: 'a2', text: NEAR })).body.verdict).toBe('unique');
+  expect((await get(`${url}/v1/messages/a1`)).status).toBe(404);
+
+  const indexed = await post(`${url}/v1/messages`, { id: 'a1', text: STORY });
+  expect(indexed.body).toMatchObject({ id: 'a1', verdict: 'unique', clusterId: 'a1', indexed: true });
+  // Now a check of the near-duplicate sees it, still without indexing it...
+  const check = await post(`${url}/v1/check`, { id: 'a2', text: NEAR });
+  expect(check.body).toMatchObject({
+    verdict: 'near_duplicate',
+    duplicateOf: 'a1',
+    clusterId: 'a1',
+    indexed: false,
+  });
+  expect((await get(`${url}/v1/messages/a2`)).status).toBe(404);
+  // ...and indexing it gives the same verdict.
+  const near = await post(`${url}/v1/messages`, { id: 'a2', text: NEAR });
+  expect(near.body).toMatchObject({
+    verdict: 'near_duplicate',
+    duplicateOf: 'a1',
+    clusterId: 'a1',
+    indexed: true,
+  });
+  expect((near.body.evidence as { jaccard: number }).jaccard).toBeGreaterThan(0.4);
+  const exact = await post(`${url}/v1/messages`, { id: 'a3', text: `  ${STORY.toUpperCase()} ` });
+  expect(exact.body).toMatchObject({ verdict: 'duplicate', duplicateOf: 'a1' });
+  const replay = await post(`${url}/v1/messages`, { id: 'a2', text: NEAR });
+  expect(replay.body).toMatchObject({ verdict: 'near_duplicate', replay: true, indexed: false });
+  expect((await post(`${url}/v1/messages`, { id: 'b1', text: OTHER })).body).toMatchObject({
+    verdict: 'unique',
+    clusterId: 'b1',
+  });
+
+  const stored = await get(`${url}/v1/messages/a2`);
+  expect(stored.status).toBe(200);
+  expect(stored.body).toMatchObject({
+    id: 'a2',
+    verdict: 'near_duplicate',
+    duplicateOf: 'a1',
+    clusterId: 'a1',
+  });
+  const cluster = await get(`${url}/v1/clusters/a1`);
+  expect(cluster.status).toBe(200);
+  expect(cluster.body).toMatchObject({ id: 'a1', size: 3, representative: 'a1' });
+  expect(cluster.body.firstSeen).toBe(Date.parse('2026-01-05T10:00:00Z'));
+  expect((await get(`${url}/v1/clusters/nope`)).body).toEqual({
+    error: { code: 'NOT_FOUND', message: 'cluster "nope" is not in the index (unknown or expired)' },
+  });
+}
+
+describe('HTTP API on the memory store', () => {
+  let api: Running;
+  beforeAll(async () => {
+    api = await startApi('memory');
+  });
+  afterAll(() => stopApi(api));
+
+  it('/v1/check never indexes; /v1/messages indexes; GET returns what was stored', async () => {
+    await checkDoesNotIndex(api.url);
+    // Members in the order they joined, paged by cursor (maxPageSize 2).
+    const page1 = await get(`${api.url}/v1/clusters/a1?limit=2`);
+    expect(page1.body.members).toEqual({ items: ['a1', 'a2'], next: 2, total: 3 });
+    const page2 = await get(`${api.url}/v1/clusters/a1?limit=2&cursor=2`);
+    expect(page2.body.members).toEqual({ items: ['a3'], next: null, total: 3 });
+    expect((await get(`${api.url}/v1/clusters/a1?limit=3`)).body.error).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect((await get(`${api.url}/v1/clusters/a1?cursor=-1`)).status).toBe(400);
+  });
+
+  it('answers 4xx with {error: {code, message}} for bad requests', async () => {
+    const cases: Array<[Promise<{ status: number; body: Record<string, unknown> }>, number, string]> = [
+      [post(`${api.url}/v1/messages`, '{"id": "x", "text": '), 400, 'INVALID_JSON'],
+      [post(`${api.url}/v1/messages`, { text: 'no id here at all' }), 422, 'INVALID_MESSAGE'],
+      [post(`${api.url}/v1/messages`, { id: 'x', text: 5 }), 422, 'INVALID_MESSAGE'],
+      [post(`${api.url}/v1/check`, { id: 'x' }), 422, 'MISSING_CONTENT'],
+      [post(`${api.url}/v1/check`, { id: 'x', raw: '%%%' }), 422, 'INVALID_BASE64'],
+      [post(`${api.url}/v1/check`, { id: 'x', text: '... !!! ...' }), 422, 'EMPTY_TEXT'],
+      [post(`${api.url}/v1/check`, { id: 'x', text: 'a' }, 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      [post(`${api.url}/v1/check`, { id: 'x', text: 'y'.repeat(5000) }), 413, 'TOO_LARGE'],
+      [get(`${api.url}/v1/nothing`), 404, 'NOT_FOUND'],
+      [get(`${api.url}/v1/check`), 405, 'METHOD_NOT_ALLOWED'],
+      [get(`${api.url}/v1/messages/%E0%A4%A`), 400, 'BAD_REQUEST'],
+    ];
+    for (const [request, status, code] of cases) {
+      const res = await request;
+      expect([res.status, (res.body.error as { code: string }).code]).toEqual([status, code]);
+      expect(typeof (res.body.error as { message: string }).message).toBe('string');
+    }
+    // A request that never says its length is cut off at the limit too (chunked upload).
+    const chunked = await fetch(`${api.url}/v1/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Blob([JSON.stringify({ id: 'x', text: 'z '.repeat(4000) })]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+
+  it('serves an OpenAPI 3.1 document naming every route, and health paths', async () => {
+    const doc = await get(`${api.url}/openapi.json`);
+    expect(doc.body.openapi).toBe('3.1.0');
+    const paths = doc.body.paths as Record<string, Record<string, unknown>>;
+    const routes: Array<[string, string]> = [
+      ['/v1/check', 'post'],
+      ['/v1/messages', 'post'],
+      ['/v1/messages/{id}', 'get'],
+      ['/v1/clusters/{id}', 'get'],
+      ['/openapi.json', 'get'],
+      ['/healthz', 'get'],
+      ['/readyz', 'get'],
+      ['/metrics', 'get'],
+    ];
+    for (const [path, method] of routes) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    expect(Object.keys(paths).sort()).toEqual(routes.map(([p]) => p).sort());
+    // Every error code the document names in a description is one of the fixed list.
+    const named = JSON.stringify(OPENAPI.paths).match(/\b[A-Z]+_[A-Z_]+\b/g) ?? [];
+    for (const code of new Set(named)) expect(Object.keys(ERROR_CODES)).toContain(code);
+    expect((await get(`${api.url}/healthz`)).status).toBe(200);
+    expect((await get(`${api.url}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('HTTP API on the Redis store', () => {
+  let api: Running;
+  beforeAll(async () => {
+    api = await startApi(redisUrl(), uniqueNamespace('api'));
+  });
+  afterAll(() => stopApi(api));
+
+  it('/v1/check never indexes; /v1/messages indexes (same sequence as on memory)', async () => {
+    await checkDoesNotIndex(api.url);
+    // The Redis store keeps no member lists: the page is null, the rest of the cluster is there.
+    expect((await get(`${api.url}/v1/clusters/a1`)).body.members).toBeNull();
+  });
+});
+
+describe('doppel serve', () => {
+  it('starts from the CLI, logs JSON, answers /healthz and /v1/check, exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [DOPPEL_BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DOPPEL_LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+    });
+    let out = '';
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        const line = out.split('\n').find((l) => l.includes('doppel serve listening'));
+        if (line) {
+          clearTimeout(timer);
+          resolve((JSON.parse(line) as { port: number }).port);
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    const url = `http://127.0.0.1:${port}`;
+    expect((await get(`${url}/healthz`)).body).toEqual({ status: 'ok' });
+    expect((await get(`${url}/readyz`)).body).toEqual({ status: 'ready', checks: { store: 'ok' } });
+    expect((await post(`${url}/v1/messages`, { id: 's1', text: STORY })).body.verdict).toBe('unique');
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/^doppel_messages_total\{.*verdict="unique".*profile="news".*\} 1$/m);
+    expect(metrics).toMatch(/^doppel_http_requests_total\{.*route="\/v1\/messages".*status="200".*\} 1$/m);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).not.toContain('tram line');
+  });
+});
