@@ -133,6 +133,7 @@ async function main(): Promise<void> {
           DOPPEL_KAFKA_BROKERS: brokers,
           DOPPEL_REDIS_URL: redisUrl,
           DOPPEL_LOG_LEVEL: 'warn',
+          DOPPEL_METRICS_PORT: '0',
         },
         stdio: ['ignore', 'inherit', 'inherit'],
       });

@@ -1,6 +1,6 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { DedupEngine } from '../engine/engine.js';
+import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
 import type { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
@@ -25,6 +25,9 @@ export interface BatchInfo {
 
 export interface BatchStats extends BatchInfo {
   counts: VerdictCounts;
+  /** The batch's verdicts (valid messages) and the error codes of its dead letters. */
+  verdicts: readonly EngineVerdict[];
+  invalidCodes: readonly string[];
   /** Decode + sign. */
   signMs: number;
   /** engine.processBatch: the store round trips and verification. */
@@ -79,6 +82,8 @@ export interface ConsumerDeps {
   /** Overrides (tests): a Kafka client and/or an open store. */
   kafka?: Kafka;
   store?: DedupStore;
+  /** Wraps the store the consumer opens (telemetry: instrumentStore). */
+  wrapStore?: (store: DedupStore) => DedupStore;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -95,6 +100,7 @@ export class DoppelConsumer {
   private readonly hooks: ConsumerHooks;
   private readonly kafka: Kafka;
   private store: DedupStore | undefined;
+  private readonly wrapStore: (store: DedupStore) => DedupStore;
   private consumer: Consumer | undefined;
   private producer: OutputProducer | undefined;
   private processor: BatchProcessor | undefined;
@@ -125,6 +131,7 @@ export class DoppelConsumer {
     this.hooks = deps.hooks ?? {};
     this.kafka = deps.kafka ?? createKafka(deps.config.kafka, deps.logger);
     this.store = deps.store;
+    this.wrapStore = deps.wrapStore ?? ((store) => store);
     for (const input of this.config.consumer.inputs) this.formats.set(input.topic, input.format);
     this.done = new Promise<void>((resolve, reject) => {
       this.crashed = reject;
@@ -186,9 +193,11 @@ export class DoppelConsumer {
       await admin.disconnect();
     }
     await initHashing();
-    this.store ??= await openStore(
-      c.redisUrl,
-      c.namespace ? { config: dedup, namespace: c.namespace } : { config: dedup },
+    this.store ??= this.wrapStore(
+      await openStore(
+        c.redisUrl,
+        c.namespace ? { config: dedup, namespace: c.namespace } : { config: dedup },
+      ),
     );
     const engine = new DedupEngine(dedup, this.store);
     const signer = new SignatureEngine(dedup.signatures, LexiconSet.defaults());
@@ -354,13 +363,18 @@ export class DoppelConsumer {
     const stats: BatchStats = {
       ...info,
       counts,
+      verdicts: (result as BatchResult).verdicts,
+      invalidCodes: (result as BatchResult).invalidCodes,
       signMs,
       engineMs: (result as BatchResult).engineMs,
       deliverMs,
       totalMs: performance.now() - started,
       attempts: attempt,
     };
-    this.logger.debug(stats, 'batch done');
+    if (this.logger.isLevelEnabled('debug')) {
+      const { verdicts: _v, invalidCodes: _c, ...summary } = stats;
+      this.logger.debug(summary, 'batch done');
+    }
     this.hook('onBatchEnd', () => this.hooks.onBatchEnd?.(stats));
   }
 

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { isDoppelError } from '../errors.js';
 import { loadConsumerConfig } from '../kafka/config.js';
+import { instrumentStore, OpsServer, startTelemetry } from '../telemetry/index.js';
 import { DoppelConsumer } from './consumer.js';
 import { onStopSignal, stopRequested } from './signals.js';
 
@@ -32,7 +33,38 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
     level: config.consumer.logLevel,
     redact: ['kafka.sasl.password'],
   });
-  const consumer = new DoppelConsumer({ config, logger });
+  // Telemetry (src/telemetry, docs/operations.md): metrics and traces, and the operations port
+  // (/healthz, /readyz: joined and not paused, /metrics) on DOPPEL_METRICS_PORT (0: none).
+  const profileName = config.consumer.profile;
+  const telemetry = startTelemetry(config.dedup.telemetry, process.env, profileName);
+  const consumer = new DoppelConsumer({
+    config,
+    logger,
+    wrapStore: (store) => instrumentStore(store, telemetry.metrics),
+    hooks: {
+      onBatchEnd: (stats) => {
+        telemetry.metrics.recordVerdicts(profileName, stats.verdicts, stats.engineMs / 1000);
+        for (const code of stats.invalidCodes) telemetry.metrics.recordInvalid(profileName, code);
+      },
+    },
+  });
+  const ops = new OpsServer({ prometheus: telemetry.prometheus });
+  ops.addReadinessCheck('consumer', () => consumer.ready());
+  const metricsPort = Number(process.env.DOPPEL_METRICS_PORT ?? config.dedup.telemetry.metricsPort);
+  if (!Number.isInteger(metricsPort) || metricsPort < 0) {
+    process.stderr.write(
+      `doppel consumer: DOPPEL_METRICS_PORT: not a port: ${process.env.DOPPEL_METRICS_PORT}\n`,
+    );
+    return 2;
+  }
+  if (metricsPort > 0) {
+    const port = await ops.listen(metricsPort);
+    logger.info({ port }, 'operations port: /healthz /readyz /metrics');
+  }
+  const shutdown = async () => {
+    await ops.close().catch(() => undefined);
+    await telemetry.shutdown().catch(() => undefined);
+  };
   let signalled = false;
   const onSignal = (signal: string) => {
     if (signalled) return;
@@ -51,6 +83,7 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
     // A stop signal while start() still connects ends the process too (done resolves first).
     await Promise.race([consumer.start(), consumer.done]);
     await consumer.done;
+    await shutdown();
     return 0;
   } catch (error) {
     logger.fatal(
@@ -58,6 +91,7 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
       'consumer failed',
     );
     await consumer.stop().catch(() => undefined);
+    await shutdown();
     return 1;
   }
 }

@@ -32,6 +32,9 @@ export interface BatchResult {
   /** Everything to produce for the batch, grouped by topic (one producer.sendBatch). */
   outputs: TopicMessages[];
   counts: VerdictCounts;
+  /** The engine's verdicts (valid messages, in order) and the error codes of the invalid ones. */
+  verdicts: EngineVerdict[];
+  invalidCodes: string[];
   /** Milliseconds in the store (engine.processBatch: index + commit round trips and verification). */
   engineMs: number;
   /** Milliseconds decoding and signing. */
@@ -99,6 +102,7 @@ export class BatchProcessor {
     const verdicts = inputs.length > 0 ? await this.engine.processBatch(inputs) : [];
     const engineMs = performance.now() - started;
     const counts = emptyCounts();
+    const invalidCodes: string[] = [];
     const byTopic = new Map<string, OutputMessage[]>();
     const emit = (topic: string, message: OutputMessage) => {
       const list = byTopic.get(topic);
@@ -111,6 +115,7 @@ export class BatchProcessor {
       const topics = this.options.outputsOf(record.topic);
       if ('error' in slot) {
         counts.invalid++;
+        invalidCodes.push(slot.error.code);
         emit(topics.dlq, deadLetter(record, slot.error, slot.id));
         continue;
       }
@@ -128,6 +133,8 @@ export class BatchProcessor {
     return {
       outputs: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
       counts,
+      verdicts,
+      invalidCodes,
       engineMs,
       signMs,
     };
@@ -136,6 +143,7 @@ export class BatchProcessor {
   /** Every message of a batch the store refused for good, to the dlq with that error. */
   deadLetterAll(slots: readonly Slot[], error: DoppelError): BatchResult {
     const counts = emptyCounts();
+    const invalidCodes: string[] = [];
     const byTopic = new Map<string, OutputMessage[]>();
     for (const slot of slots) {
       const { record } = slot;
@@ -143,6 +151,7 @@ export class BatchProcessor {
       const id = 'error' in slot ? slot.id : slot.input.signed.message.id;
       const message = deadLetter(record, 'error' in slot ? slot.error : error, id);
       counts.invalid++;
+      invalidCodes.push(message.headers['doppel-error-code'] ?? error.code);
       const list = byTopic.get(dlq);
       if (list) list.push(message);
       else byTopic.set(dlq, [message]);
@@ -150,6 +159,8 @@ export class BatchProcessor {
     return {
       outputs: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
       counts,
+      verdicts: [],
+      invalidCodes,
       engineMs: 0,
       signMs: 0,
     };

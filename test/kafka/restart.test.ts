@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/dev/redis-server.js';
 import {
   endOffsetSum,
   kafkaBrokers,
@@ -24,7 +25,7 @@ interface Running {
 }
 
 /** The deployable news consumer as its own process (`npm run build` output). */
-function startConsumer(configFile: string): Running {
+function startConsumer(configFile: string, metricsPort = 0): Running {
   const child = spawn(process.execPath, [ENTRY], {
     env: {
       ...process.env,
@@ -32,6 +33,7 @@ function startConsumer(configFile: string): Running {
       DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','),
       DOPPEL_REDIS_URL: redisUrl(),
       DOPPEL_LOG_LEVEL: 'info',
+      DOPPEL_METRICS_PORT: String(metricsPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -124,9 +126,15 @@ describe('restart: a consumer process killed in the middle of a stream', () => {
 
     // 2. Start again: it resumes from the committed offsets; then phase 2 of the stream, and a
     //    SIGTERM while phase 2 is being processed: it drains the batch in hand, commits, exits 0.
-    const second = startConsumer(configFile);
+    const opsPort = await freePort();
+    const second = startConsumer(configFile, opsPort);
     try {
       await waitForCommitted(admin, group, input);
+      // The operations port (src/telemetry): alive, ready once joined, Prometheus metrics.
+      const get = (path: string) => fetch(`http://127.0.0.1:${opsPort}${path}`);
+      expect((await get('/healthz')).status).toBe(200);
+      await waitFor(async () => (await get('/readyz')).status === 200, 15_000, '/readyz');
+      expect(await (await get('/metrics')).text()).toMatch(/doppel_messages/);
       const base = await endOffsetSum(admin, `${input}.tagged`);
       await send(stream.phase2);
       await waitFor(
@@ -280,6 +288,7 @@ describe('the consumer process, stopped while it starts', () => {
         DOPPEL_CONFIG: '',
         DOPPEL_KAFKA_BROKERS: '127.0.0.1:1',
         DOPPEL_REDIS_URL: 'redis://127.0.0.1:1',
+        DOPPEL_METRICS_PORT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
