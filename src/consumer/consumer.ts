@@ -21,6 +21,8 @@ export interface BatchInfo {
   firstOffset: string;
   lastOffset: string;
   size: number;
+  /** The partition's end offset when the batch was fetched (lag = highWatermark - lastOffset - 1). */
+  highWatermark: string;
 }
 
 export interface BatchStats extends BatchInfo {
@@ -282,6 +284,7 @@ export class DoppelConsumer {
       firstOffset: batch.firstOffset() ?? last,
       lastOffset: last,
       size: records.length,
+      highWatermark: batch.highWatermark,
     };
     this.hook('onBatchStart', () => this.hooks.onBatchStart?.(info));
     const { slots, signMs } = await processor.prepare(records);

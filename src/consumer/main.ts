@@ -45,6 +45,13 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
       onBatchEnd: (stats) => {
         telemetry.metrics.recordVerdicts(profileName, stats.verdicts, stats.engineMs / 1000);
         for (const code of stats.invalidCodes) telemetry.metrics.recordInvalid(profileName, code);
+        const lag = Number(BigInt(stats.highWatermark) - BigInt(stats.lastOffset) - 1n);
+        telemetry.metrics.setConsumerLag(
+          stats.topic,
+          stats.partition,
+          Math.max(0, lag),
+          config.consumer.groupId,
+        );
       },
     },
   });
