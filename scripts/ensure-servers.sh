@@ -18,5 +18,24 @@ if ! command -v redis-server >/dev/null 2>&1; then
 fi
 # Debian's package starts a service on 6379 where systemd runs; the tests use their own server.
 echo "== $(redis-server --version | cut -d' ' -f1-3)"
+
+# Kafka: a single-node KRaft broker assembled from Maven Central jars (tools/kafka/pom.xml); the
+# tests start it themselves (src/dev/kafka-broker.ts). Needs a JDK 17 and Maven.
+if ! command -v java >/dev/null 2>&1 || ! command -v mvn >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "== installing a JDK and Maven (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless maven >/dev/null
+  else
+    echo "java and mvn are needed for the Kafka tests: apt-get install -y openjdk-17-jdk-headless maven" >&2
+    exit 1
+  fi
+fi
+KAFKA_DIR="$(cd "$(dirname "$0")/.." && pwd)/tools/kafka"
+if ! ls "$KAFKA_DIR"/target/libs/kafka_2.13-*.jar >/dev/null 2>&1; then
+  echo "== fetching the Kafka broker jars (mvn package in tools/kafka)"
+  mvn -B -q -f "$KAFKA_DIR/pom.xml" package
+fi
+echo "== kafka $(ls "$KAFKA_DIR"/target/libs/kafka_2.13-*.jar | sed -e 's/.*kafka_2.13-//' -e 's/\.jar$//') jars in tools/kafka/target/libs"
 # helm, kubeconform and the Kubernetes schemas for test/deploy (no-op when present).
 bash "$(dirname "$0")/ensure-k8s-tools.sh"

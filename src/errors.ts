@@ -34,6 +34,10 @@ export const ERROR_CODES = {
   STORE_TIMEOUT: { retryable: true, description: 'store command timed out' },
   /** The store answered with an error that a retry will not fix (wrong key type, a script error, a layout mismatch). */
   STORE_ERROR: { retryable: false, description: 'store error' },
+  /** A Kafka broker cannot be reached, or a request failed in a way the client says a retry may fix. */
+  KAFKA_UNAVAILABLE: { retryable: true, description: 'kafka unavailable' },
+  /** Kafka refused a request for good (authorization, a message too large, a fenced transactional producer). */
+  KAFKA_ERROR: { retryable: false, description: 'kafka error' },
   /** HTTP API: the path names no route, or the message or cluster id is not in the store (or expired). */
   NOT_FOUND: { retryable: false, description: 'no such route, message or cluster' },
   /** HTTP API: the route exists but not with this method. */

@@ -1,0 +1,269 @@
+/**
+ * `npm run bench:e2e`: end to end through Kafka. A local KRaft broker and redis-server (or
+ * DOPPEL_KAFKA_BROKERS / DOPPEL_REDIS_URL), an input topic with 4 partitions, N news consumer
+ * processes (dist/consumers/news.js, the deployable entry point), and this process producing the
+ * bench:dedup news stream (Markov-generated articles and 30% near-duplicate variants, 10,000 a
+ * day) as fast as the broker takes it. When the group has committed every input offset, the output
+ * topics are read back and checked: throughput (first produce to last output), latency (input
+ * record CreateTime to the tagged record's CreateTime, both stamped on this machine's clock), lost
+ * (input positions with no output) and duplicated (outputs beyond one per input).
+ *
+ * Environment: BENCH_MESSAGES (200000), BENCH_CONSUMERS (1), BENCH_CONCURRENCY (4 partitions per
+ * process), BENCH_RATE (messages/s to produce; 0 = as fast as possible).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import kafkajs, { type Admin, type Kafka } from 'kafkajs';
+import { startLocalKafka } from '../dev/kafka-broker.js';
+import { startLocalRedis } from '../dev/redis-server.js';
+import { HEADER, readHeaders } from '../kafka/headers.js';
+import { sharedDataAvailable } from './data.js';
+import { newsSources, writeStream } from './stream.js';
+
+const { Kafka: KafkaClient, logLevel } = kafkajs;
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, '../..');
+const OUT = resolve(ROOT, '.bench-out');
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200_000);
+const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 1);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const RATE = Number(process.env.BENCH_RATE ?? 0);
+const PARTITIONS = 4;
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+async function committedSum(admin: Admin, group: string, topic: string): Promise<number> {
+  const [c] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+  return (c?.partitions ?? []).reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
+}
+
+/** Reads every record of `topics` from the beginning (read_committed) with one fresh group. */
+async function readAll(
+  kafka: Kafka,
+  topics: string[],
+  expected: number,
+  onMessage: (topic: string, headers: Record<string, string>, timestamp: number) => void,
+): Promise<void> {
+  const consumer = kafka.consumer({ groupId: `bench-reader-${Date.now()}`, maxBytesPerPartition: 8 << 20 });
+  await consumer.connect();
+  await consumer.subscribe({ topics, fromBeginning: true });
+  let seen = 0;
+  let last = Date.now();
+  await consumer.run({
+    eachBatch: async ({ batch }) => {
+      for (const m of batch.messages) {
+        onMessage(batch.topic, readHeaders(m.headers as Record<string, unknown>), Number(m.timestamp));
+      }
+      seen += batch.messages.length;
+      last = Date.now();
+    },
+  });
+  while (seen < expected || Date.now() - last < 3000) {
+    if (Date.now() - last > 60_000) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await consumer.disconnect();
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(resolve(ROOT, 'dist/consumers/news.js'))) throw new Error('run npm run build first');
+  mkdirSync(OUT, { recursive: true });
+  // A longer stream generated before serves as well: its first MESSAGES lines.
+  const longer = readdirSync(OUT)
+    .map((f) => /^e2e-stream-(\d+)\.jsonl$/.exec(f))
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) >= MESSAGES)
+    .sort((a, b) => Number(a[1]) - Number(b[1]))[0];
+  const streamFile = join(OUT, longer ? longer[0] : `e2e-stream-${MESSAGES}.jsonl`);
+  if (!existsSync(streamFile)) {
+    if (!sharedDataAvailable())
+      throw new Error('bench:e2e needs ../shared/data (the news the stream is generated from)');
+    process.stdout.write(`generating ${MESSAGES} messages -> ${streamFile}\n`);
+    await writeStream(streamFile, MESSAGES, Math.max(1, Math.round(MESSAGES / 10_000)), newsSources());
+  }
+  const lines = readFileSync(streamFile, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .slice(0, MESSAGES);
+  const bytes = lines.reduce((s, l) => s + Buffer.byteLength(l), 0);
+
+  const localKafka = process.env.DOPPEL_KAFKA_BROKERS ? null : await startLocalKafka();
+  const localRedis = process.env.DOPPEL_REDIS_URL ? null : await startLocalRedis();
+  const brokers = process.env.DOPPEL_KAFKA_BROKERS ?? (localKafka?.broker as string);
+  const redisUrl = process.env.DOPPEL_REDIS_URL ?? (localRedis?.url as string);
+  const children: ChildProcess[] = [];
+  try {
+    const kafka = new KafkaClient({
+      clientId: 'doppel-bench',
+      brokers: brokers.split(','),
+      logLevel: logLevel.ERROR,
+    });
+    const admin = kafka.admin();
+    await admin.connect();
+    const run = `bench-${Date.now().toString(36)}`;
+    const input = `${run}.news`;
+    const group = `${run}-group`;
+    await admin.createTopics({ topics: [{ topic: input, numPartitions: PARTITIONS }], waitForLeaders: true });
+    const configFile = join(OUT, `${run}.json`);
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        consumer: {
+          inputs: [{ topic: input, format: 'json' }],
+          groupId: group,
+          namespace: run,
+          concurrency: CONCURRENCY,
+        },
+      }),
+    );
+    process.stdout.write(
+      `bench:e2e: ${lines.length} messages (${Math.round(bytes / lines.length)} bytes on average), ${PARTITIONS} partitions, ` +
+        `${CONSUMERS} consumer process(es) x ${CONCURRENCY} partitions at a time, ${cpus().length} cores, broker ${brokers}, ${redisUrl}\n`,
+    );
+    for (let i = 0; i < CONSUMERS; i++) {
+      const child = spawn(process.execPath, [resolve(ROOT, 'dist/consumers/news.js')], {
+        env: {
+          ...process.env,
+          DOPPEL_CONFIG: configFile,
+          DOPPEL_KAFKA_BROKERS: brokers,
+          DOPPEL_REDIS_URL: redisUrl,
+          DOPPEL_LOG_LEVEL: 'warn',
+          DOPPEL_METRICS_PORT: '0',
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      children.push(child);
+    }
+    // Wait for the group to be up (output topics created, members joined) before producing.
+    for (;;) {
+      const topics = await admin.listTopics();
+      const groups = await admin.describeGroups([group]);
+      const members = groups.groups[0]?.members.length ?? 0;
+      if (topics.includes(`${input}.tagged`) && members === CONSUMERS && groups.groups[0]?.state === 'Stable')
+        break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    const started = Date.now();
+    const chunk = 500;
+    for (let i = 0; i < lines.length; i += chunk) {
+      const slice = lines.slice(i, i + chunk);
+      await producer.send({
+        topic: input,
+        acks: -1,
+        messages: slice.map((value, j) => ({ value, partition: (i + j) % PARTITIONS })),
+      });
+      if (RATE > 0) {
+        const due = started + ((i + slice.length) / RATE) * 1000;
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+    const produced = Date.now();
+    await producer.disconnect();
+    process.stdout.write(
+      `produced ${lines.length} in ${((produced - started) / 1000).toFixed(1)} s (${Math.round(lines.length / ((produced - started) / 1000))}/s)\n`,
+    );
+    let lastReport = Date.now();
+    for (;;) {
+      const done = await committedSum(admin, group, input);
+      if (done >= lines.length) break;
+      if (Date.now() - lastReport > 10_000) {
+        lastReport = Date.now();
+        process.stdout.write(
+          `  committed ${done}/${lines.length} after ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const committedAt = Date.now();
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(
+      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
+    );
+
+    // Read back every output.
+    const latencies = new Float64Array(lines.length);
+    let nLatency = 0;
+    const seen = new Uint8Array(lines.length);
+    const perPartition = new Map<number, number>();
+    const offsetsBase: number[] = [];
+    const ends = await admin.fetchTopicOffsets(input);
+    for (const e of ends) perPartition.set(e.partition, Number(e.high));
+    // Map (partition, offset) to one index: partitions' offsets laid end to end.
+    let base = 0;
+    for (let p = 0; p < PARTITIONS; p++) {
+      offsetsBase[p] = base;
+      base += perPartition.get(p) ?? 0;
+    }
+    let outputs = 0;
+    let duplicated = 0;
+    let lastOutput = 0;
+    const verdicts: Record<string, number> = {};
+    let stories = 0;
+    await readAll(
+      kafka,
+      [`${input}.tagged`, `${input}.duplicates`, `${input}.dlq`, `${input}.stories`],
+      lines.length,
+      (topic, headers, timestamp) => {
+        if (topic.endsWith('.stories')) {
+          stories++;
+          return;
+        }
+        outputs++;
+        const p = Number(headers[HEADER.sourcePartition]);
+        const index = (offsetsBase[p] ?? 0) + Number(headers[HEADER.sourceOffset]);
+        if (seen[index]) duplicated++;
+        else {
+          seen[index] = 1;
+          latencies[nLatency++] = timestamp - Number(headers[HEADER.sourceTimestamp]);
+        }
+        const verdict = headers[HEADER.verdict] ?? '?';
+        verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
+        if (timestamp > lastOutput) lastOutput = timestamp;
+      },
+    );
+    await admin.disconnect();
+    const lost = seen.reduce((s, v) => s + (v ? 0 : 1), 0);
+    const sorted = latencies.subarray(0, nLatency).sort();
+    const seconds = (lastOutput - started) / 1000;
+    const summary = {
+      messages: lines.length,
+      consumers: CONSUMERS,
+      concurrency: CONCURRENCY,
+      rate: RATE || 'max',
+      produceSeconds: (produced - started) / 1000,
+      endToEndSeconds: seconds,
+      committedSeconds: (committedAt - started) / 1000,
+      throughput: Math.round(lines.length / seconds),
+      latencyMs: { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] },
+      outputs,
+      lost,
+      duplicated,
+      verdicts,
+      storyEvents: stories,
+    };
+    process.stdout.write(
+      `\nbench:e2e: ${lines.length} messages end to end in ${seconds.toFixed(1)} s = ${summary.throughput} messages/s; ` +
+        `latency produce -> output p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
+        `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n`,
+    );
+    writeFileSync(join(OUT, 'e2e-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await localKafka?.stop();
+    await localRedis?.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,434 @@
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Logger } from 'pino';
+import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
+import type { DedupStore } from '../engine/types.js';
+import type { DoppelError } from '../errors.js';
+import { initHashing } from '../hash/xxhash.js';
+import { classifyError, createKafka } from '../kafka/client.js';
+import type { ConsumerConfig, InputFormat, OutputTopics } from '../kafka/config.js';
+import type { InputRecord } from '../kafka/input.js';
+import { BatchProcessor, type BatchResult, emptyCounts, type VerdictCounts } from '../kafka/processor.js';
+import { OutputProducer } from '../kafka/producer.js';
+import { ensureTopics } from '../kafka/topics.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
+import { SignatureEngine } from '../signatures/compute.js';
+import { openStore } from '../store/open.js';
+
+/** Which batch a hook call is about. */
+export interface BatchInfo {
+  topic: string;
+  partition: number;
+  firstOffset: string;
+  lastOffset: string;
+  size: number;
+  /** The partition's end offset when the batch was fetched (lag = highWatermark - lastOffset - 1). */
+  highWatermark: string;
+}
+
+export interface BatchStats extends BatchInfo {
+  counts: VerdictCounts;
+  /** The batch's verdicts (valid messages) and the error codes of its dead letters. */
+  verdicts: readonly EngineVerdict[];
+  invalidCodes: readonly string[];
+  /** Decode + sign. */
+  signMs: number;
+  /** engine.processBatch: the store round trips and verification. */
+  engineMs: number;
+  /** Producing the outputs and committing the offsets (or the transaction). */
+  deliverMs: number;
+  totalMs: number;
+  /** Attempts it took (1 when nothing failed). */
+  attempts: number;
+}
+
+/**
+ * Hooks for telemetry (metrics, traces, health). All optional and synchronous; a hook that throws
+ * is logged and ignored, never allowed to break a batch.
+ */
+export interface ConsumerHooks {
+  onBatchStart?(info: BatchInfo): void;
+  onBatchEnd?(stats: BatchStats): void;
+  /** A failed attempt; `willRetry` false means the batch was given up (dead-lettered or left uncommitted). */
+  onError?(error: DoppelError, info: BatchInfo & { attempt: number; willRetry: boolean }): void;
+  /** Partitions paused (the store or Kafka is unavailable) and resumed. */
+  onPause?(reason: DoppelError): void;
+  onResume?(): void;
+  onStateChange?(state: ConsumerState): void;
+}
+
+export type ConsumerState = 'starting' | 'running' | 'paused' | 'stopping' | 'stopped' | 'failed';
+
+export interface ConsumerStatus {
+  state: ConsumerState;
+  /** Joined the group, not paused: what a readiness probe reports. */
+  ready: boolean;
+  groupId: string;
+  profile: string;
+  mode: 'tag' | 'drop';
+  exactlyOnce: boolean;
+  inputs: string[];
+  batches: number;
+  messages: number;
+  counts: VerdictCounts;
+  lastBatchAt: number | null;
+  /** Cumulative milliseconds in each stage (decode + sign, engine/store, produce + commit). */
+  timeMs: { sign: number; engine: number; deliver: number };
+  lastError: { code: string; message: string; at: number } | null;
+  pausedSince: number | null;
+}
+
+export interface ConsumerDeps {
+  config: ConsumerConfig;
+  logger: Logger;
+  hooks?: ConsumerHooks;
+  /** Overrides (tests): a Kafka client and/or an open store. */
+  kafka?: Kafka;
+  store?: DedupStore;
+  /** Wraps the store the consumer opens (telemetry: instrumentStore). */
+  wrapStore?: (store: DedupStore) => DedupStore;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * A doppel Kafka consumer: one consumer group per profile, eachBatch, the dedup engine on the
+ * Redis store, outputs per SYSTEM.md, offsets committed only after the outputs are acknowledged.
+ */
+export class DoppelConsumer {
+  private readonly config: ConsumerConfig;
+  private readonly logger: Logger;
+  private readonly hooks: ConsumerHooks;
+  private readonly kafka: Kafka;
+  private store: DedupStore | undefined;
+  private readonly wrapStore: (store: DedupStore) => DedupStore;
+  private consumer: Consumer | undefined;
+  private producer: OutputProducer | undefined;
+  private processor: BatchProcessor | undefined;
+  private readonly formats = new Map<string, InputFormat>();
+  private outputs = new Map<string, OutputTopics>();
+  private state: ConsumerState = 'starting';
+  private joined = false;
+  private stopping = false;
+  private pausedSince: number | null = null;
+  /** Partitions whose batch is failing and retrying; fetching resumes when none is. */
+  private readonly failing = new Set<string>();
+  private readonly stats = {
+    batches: 0,
+    messages: 0,
+    counts: emptyCounts(),
+    lastBatchAt: null as number | null,
+    timeMs: { sign: 0, engine: 0, deliver: 0 },
+    lastError: null as ConsumerStatus['lastError'],
+  };
+  private crashed: ((error: Error) => void) | undefined;
+  private resolveDone: (() => void) | undefined;
+  /** Resolves when the consumer stops for good (stop() or a crash kafkajs will not restart). */
+  readonly done: Promise<void>;
+
+  constructor(deps: ConsumerDeps) {
+    this.config = deps.config;
+    this.logger = deps.logger;
+    this.hooks = deps.hooks ?? {};
+    this.kafka = deps.kafka ?? createKafka(deps.config.kafka, deps.logger);
+    this.store = deps.store;
+    this.wrapStore = deps.wrapStore ?? ((store) => store);
+    for (const input of this.config.consumer.inputs) this.formats.set(input.topic, input.format);
+    this.done = new Promise<void>((resolve, reject) => {
+      this.crashed = reject;
+      this.resolveDone = resolve;
+    });
+    this.done.catch(() => undefined);
+  }
+
+  status(): ConsumerStatus {
+    const c = this.config.consumer;
+    return {
+      state: this.state,
+      ready: this.ready(),
+      groupId: c.groupId,
+      profile: c.profile,
+      mode: this.config.dedup.mode,
+      exactlyOnce: c.exactlyOnce,
+      inputs: c.inputs.map((i) => i.topic),
+      batches: this.stats.batches,
+      messages: this.stats.messages,
+      counts: { ...this.stats.counts },
+      lastBatchAt: this.stats.lastBatchAt,
+      timeMs: {
+        sign: Math.round(this.stats.timeMs.sign),
+        engine: Math.round(this.stats.timeMs.engine),
+        deliver: Math.round(this.stats.timeMs.deliver),
+      },
+      lastError: this.stats.lastError,
+      pausedSince: this.pausedSince,
+    };
+  }
+
+  ready(): boolean {
+    return this.state === 'running' && this.joined;
+  }
+
+  private setState(state: ConsumerState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.hook('onStateChange', () => this.hooks.onStateChange?.(state));
+  }
+
+  private hook(name: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.logger.warn({ hook: name, err: (error as Error).message }, 'hook failed');
+    }
+  }
+
+  /** Topics, store, producer, consumer group; returns once the consumer runs. */
+  async start(): Promise<void> {
+    const { consumer: c, dedup } = this.config;
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      this.outputs = await ensureTopics(admin, c, this.logger);
+    } finally {
+      await admin.disconnect();
+    }
+    await initHashing();
+    this.store ??= this.wrapStore(
+      await openStore(
+        c.redisUrl,
+        c.namespace ? { config: dedup, namespace: c.namespace } : { config: dedup },
+      ),
+    );
+    const engine = new DedupEngine(dedup, this.store);
+    const signer = new SignatureEngine(dedup.signatures, LexiconSet.defaults());
+    this.processor = new BatchProcessor(engine, signer, {
+      mode: dedup.mode,
+      formatOf: (topic) => this.formats.get(topic) ?? 'json',
+      outputsOf: (topic) => this.outputs.get(topic) as OutputTopics,
+      maxMessageBytes: c.maxMessageBytes,
+    });
+    this.producer = new OutputProducer(this.kafka, {
+      exactlyOnce: c.exactlyOnce,
+      transactionalId: c.transactionalId,
+      groupId: c.groupId,
+    });
+    await this.producer.connect();
+
+    const consumer = this.kafka.consumer({
+      groupId: c.groupId,
+      sessionTimeout: c.sessionTimeoutMs,
+      heartbeatInterval: Math.max(1000, Math.floor(c.sessionTimeoutMs / 10)),
+      maxBytesPerPartition: c.maxBytesPerPartition,
+      readUncommitted: false,
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      this.joined = true;
+      this.logger.info({ memberAssignment: e.payload.memberAssignment }, 'joined the consumer group');
+    });
+    consumer.on(consumer.events.CRASH, (e) => {
+      const error = classifyError(e.payload.error);
+      this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
+      this.logger.error(
+        { code: error.code, err: error.message, restart: e.payload.restart },
+        'consumer crashed',
+      );
+      if (!e.payload.restart && !this.stopping) {
+        this.setState('failed');
+        this.crashed?.(error);
+      }
+    });
+    await consumer.connect();
+    if (this.stopping) return;
+    await consumer.subscribe({ topics: c.inputs.map((i) => i.topic), fromBeginning: c.fromBeginning });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: c.concurrency,
+      eachBatch: (payload) => this.eachBatch(payload),
+    });
+    this.setState('running');
+    this.logger.info(
+      {
+        groupId: c.groupId,
+        inputs: c.inputs,
+        mode: dedup.mode,
+        exactlyOnce: c.exactlyOnce,
+        concurrency: c.concurrency,
+        store: this.store.kind,
+      },
+      'consumer started',
+    );
+  }
+
+  private async eachBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary } = payload;
+    if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+    const processor = this.processor as BatchProcessor;
+    const producer = this.producer as OutputProducer;
+    const started = performance.now();
+    const records: InputRecord[] = batch.messages.map((m) => ({
+      topic: batch.topic,
+      partition: batch.partition,
+      offset: m.offset,
+      key: m.key ?? null,
+      value: m.value ?? null,
+      timestamp: m.timestamp,
+    }));
+    const last = batch.lastOffset();
+    const info: BatchInfo = {
+      topic: batch.topic,
+      partition: batch.partition,
+      firstOffset: batch.firstOffset() ?? last,
+      lastOffset: last,
+      size: records.length,
+      highWatermark: batch.highWatermark,
+    };
+    this.hook('onBatchStart', () => this.hooks.onBatchStart?.(info));
+    const { slots, signMs } = await processor.prepare(records);
+    const next = { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() };
+    let result: BatchResult | null = null;
+    let deliverMs = 0;
+    let attempt = 0;
+    let kafkaFailures = 0;
+    const key = `${batch.topic}/${batch.partition}`;
+    try {
+      for (;;) {
+        attempt++;
+        try {
+          // Decide once: a retry after the store committed would replay (same verdicts, no story
+          // events), so only the delivery is retried once verdicts exist.
+          result ??= await processor.decide(slots, signMs);
+          const t = performance.now();
+          await producer.deliver(result.outputs, next, (o) =>
+            commitOffsetsIfNecessary({
+              topics: [{ topic: o.topic, partitions: [{ partition: o.partition, offset: o.offset }] }],
+            }),
+          );
+          deliverMs = performance.now() - t;
+          break;
+        } catch (e) {
+          const error = classifyError(e);
+          this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
+          const gone = this.stopping || !isRunning() || isStale();
+          if (!error.retryable && result === null) {
+            // The store refused the batch for good (a bug or a layout mismatch): dead-letter every
+            // message with the code rather than lose it or block the partition forever.
+            this.logger.error(
+              { ...info, code: error.code, err: error.message },
+              'batch failed for good; dead-lettering it',
+            );
+            this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry: false }));
+            result = processor.deadLetterAll(slots, error);
+            continue;
+          }
+          if (!error.retryable) kafkaFailures++;
+          const willRetry = !gone && kafkaFailures < 5;
+          this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry }));
+          if (!willRetry) {
+            // Not committed: the batch is consumed again (here or by the partition's new owner).
+            this.logger.warn(
+              { ...info, code: error.code, err: error.message, attempt },
+              'batch left uncommitted',
+            );
+            if (!gone) throw error;
+            return;
+          }
+          const delay = Math.min(
+            this.config.consumer.retryMaxMs,
+            this.config.consumer.retryInitialMs * 2 ** (attempt - 1),
+          );
+          this.logger.warn(
+            { ...info, code: error.code, err: error.message, attempt, delayMs: delay },
+            'batch failed; retrying',
+          );
+          this.failing.add(key);
+          this.pause(error);
+          await this.backoff(delay, heartbeat);
+        }
+      }
+    } finally {
+      // Resume fetching when no partition of this process is failing any more.
+      this.failing.delete(key);
+      if (this.failing.size === 0) this.resume();
+    }
+    resolveOffset(last);
+    const counts = (result as BatchResult).counts;
+    this.stats.batches++;
+    this.stats.messages += records.length;
+    this.stats.lastBatchAt = Date.now();
+    this.stats.timeMs.sign += signMs;
+    this.stats.timeMs.engine += (result as BatchResult).engineMs;
+    this.stats.timeMs.deliver += deliverMs;
+    for (const k of Object.keys(counts) as Array<keyof VerdictCounts>) this.stats.counts[k] += counts[k];
+    const stats: BatchStats = {
+      ...info,
+      counts,
+      verdicts: (result as BatchResult).verdicts,
+      invalidCodes: (result as BatchResult).invalidCodes,
+      signMs,
+      engineMs: (result as BatchResult).engineMs,
+      deliverMs,
+      totalMs: performance.now() - started,
+      attempts: attempt,
+    };
+    if (this.logger.isLevelEnabled('debug')) {
+      const { verdicts: _v, invalidCodes: _c, ...summary } = stats;
+      this.logger.debug(summary, 'batch done');
+    }
+    this.hook('onBatchEnd', () => this.hooks.onBatchEnd?.(stats));
+  }
+
+  /** Back-pressure: no more fetches while the store (or Kafka) is failing; this batch retries. */
+  private pause(reason: DoppelError): void {
+    if (this.pausedSince !== null) return;
+    this.pausedSince = Date.now();
+    this.consumer?.pause(this.config.consumer.inputs.map((i) => ({ topic: i.topic })));
+    this.setState('paused');
+    this.logger.warn({ code: reason.code }, 'paused input partitions');
+    this.hook('onPause', () => this.hooks.onPause?.(reason));
+  }
+
+  private resume(): void {
+    if (this.pausedSince === null) return;
+    this.logger.info({ pausedMs: Date.now() - this.pausedSince }, 'resumed input partitions');
+    this.pausedSince = null;
+    this.consumer?.resume(this.config.consumer.inputs.map((i) => ({ topic: i.topic })));
+    if (!this.stopping) this.setState('running');
+    this.hook('onResume', () => this.hooks.onResume?.());
+  }
+
+  /** Sleeps `ms`, heartbeating so the group keeps the partition while the store is down. */
+  private async backoff(ms: number, heartbeat: () => Promise<void>): Promise<void> {
+    const until = Date.now() + ms;
+    while (!this.stopping && Date.now() < until) {
+      await sleep(Math.min(1000, until - Date.now()));
+      await heartbeat().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Graceful stop (SIGTERM): the batch in progress finishes (outputs sent, offsets committed) or,
+   * when it is still retrying, is left uncommitted; then consumer, producer and store disconnect.
+   */
+  async stop(): Promise<void> {
+    if (this.stopping) return this.done;
+    this.stopping = true;
+    this.setState('stopping');
+    this.logger.info('stopping: draining the current batch');
+    try {
+      await this.consumer?.disconnect();
+      await this.producer?.disconnect();
+      await this.store?.close();
+      this.setState('stopped');
+      this.logger.warn(this.status(), 'stopped');
+      this.resolveDone?.();
+    } catch (error) {
+      this.setState('failed');
+      this.crashed?.(error as Error);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { pino } from 'pino';
+import { isDoppelError } from '../errors.js';
+import { loadConsumerConfig } from '../kafka/config.js';
+import { instrumentStore, OpsServer, startTelemetry } from '../telemetry/index.js';
+import { DoppelConsumer } from './consumer.js';
+import { onStopSignal, stopRequested } from './signals.js';
+
+/** Input topics when neither the config file nor DOPPEL_INPUT_TOPICS names any. */
+export const DEFAULT_INPUTS = {
+  news: [{ topic: 'news', format: 'json' }],
+  mail: [{ topic: 'mail', format: 'mail' }],
+} as const;
+
+/**
+ * The deployable consumer process: config from DOPPEL_CONFIG (a JSON file) and DOPPEL_*
+ * environment variables, validated once; pino logs (JSON on stdout; never message bodies or
+ * addresses); SIGTERM/SIGINT drain the current batch, commit and disconnect. Exit codes: 0 stopped,
+ * 1 failed, 2 invalid configuration.
+ */
+export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<number> {
+  let config: ReturnType<typeof loadConsumerConfig>;
+  try {
+    config = loadConsumerConfig(process.env, {
+      profile,
+      inputs: DEFAULT_INPUTS[profile].map((i) => ({ ...i })),
+    });
+  } catch (error) {
+    process.stderr.write(`doppel consumer: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const logger = pino({
+    name: `doppel-${config.consumer.profile}`,
+    level: config.consumer.logLevel,
+    redact: ['kafka.sasl.password'],
+  });
+  // Telemetry (src/telemetry, docs/operations.md): metrics and traces, and the operations port
+  // (/healthz, /readyz: joined and not paused, /metrics) on DOPPEL_METRICS_PORT (0: none).
+  const profileName = config.consumer.profile;
+  const telemetry = startTelemetry(config.dedup.telemetry, process.env, profileName);
+  const consumer = new DoppelConsumer({
+    config,
+    logger,
+    wrapStore: (store) => instrumentStore(store, telemetry.metrics),
+    hooks: {
+      onBatchEnd: (stats) => {
+        telemetry.metrics.recordVerdicts(profileName, stats.verdicts, stats.engineMs / 1000);
+        for (const code of stats.invalidCodes) telemetry.metrics.recordInvalid(profileName, code);
+        const lag = Number(BigInt(stats.highWatermark) - BigInt(stats.lastOffset) - 1n);
+        telemetry.metrics.setConsumerLag(
+          stats.topic,
+          stats.partition,
+          Math.max(0, lag),
+          config.consumer.groupId,
+        );
+      },
+    },
+  });
+  const ops = new OpsServer({ prometheus: telemetry.prometheus });
+  ops.addReadinessCheck('consumer', () => consumer.ready());
+  const metricsPort = Number(process.env.DOPPEL_METRICS_PORT ?? config.dedup.telemetry.metricsPort);
+  if (!Number.isInteger(metricsPort) || metricsPort < 0) {
+    process.stderr.write(
+      `doppel consumer: DOPPEL_METRICS_PORT: not a port: ${process.env.DOPPEL_METRICS_PORT}\n`,
+    );
+    return 2;
+  }
+  if (metricsPort > 0) {
+    const port = await ops.listen(metricsPort);
+    logger.info({ port }, 'operations port: /healthz /readyz /metrics');
+  }
+  const shutdown = async () => {
+    await ops.close().catch(() => undefined);
+    await telemetry.shutdown().catch(() => undefined);
+  };
+  let signalled = false;
+  const onSignal = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    logger.info({ signal }, 'signal received');
+    void consumer
+      .stop()
+      .catch((error: unknown) => logger.error({ err: (error as Error).message }, 'stop failed'));
+  };
+  if (stopRequested()) {
+    logger.info('stop signal received during start-up; exiting');
+    return 0;
+  }
+  onStopSignal(onSignal);
+  try {
+    // A stop signal while start() still connects ends the process too (done resolves first).
+    await Promise.race([consumer.start(), consumer.done]);
+    await consumer.done;
+    await shutdown();
+    return 0;
+  } catch (error) {
+    logger.fatal(
+      { code: isDoppelError(error) ? error.code : 'INTERNAL', err: (error as Error).message },
+      'consumer failed',
+    );
+    await consumer.stop().catch(() => undefined);
+    await shutdown();
+    return 1;
+  }
+}
+
+/** Runs the process for `profile` and exits with its code. */
+export function main(profile: 'news' | 'mail'): void {
+  runConsumerProcess(profile).then(
+    (code) => {
+      process.exit(code);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

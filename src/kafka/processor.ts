@@ -1,0 +1,196 @@
+import type { DedupEngine, EngineInput, EngineVerdict } from '../engine/engine.js';
+import type { StoryEvent } from '../engine/types.js';
+import { DoppelError, isDoppelError } from '../errors.js';
+import { signMessage } from '../pipeline/sign.js';
+import type { SignatureEngine } from '../signatures/compute.js';
+import type { InputFormat, OutputTopics } from './config.js';
+import { errorHeaders, type Headers, verdictHeaders } from './headers.js';
+import { type InputRecord, parseInput, salvageInputId } from './input.js';
+
+/** One message to produce. */
+export interface OutputMessage {
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  headers: Headers;
+}
+
+export interface TopicMessages {
+  topic: string;
+  messages: OutputMessage[];
+}
+
+export interface VerdictCounts {
+  unique: number;
+  duplicate: number;
+  near_duplicate: number;
+  invalid: number;
+  replays: number;
+  storyEvents: number;
+}
+
+export interface BatchResult {
+  /** Everything to produce for the batch, grouped by topic (one producer.sendBatch). */
+  outputs: TopicMessages[];
+  counts: VerdictCounts;
+  /** The engine's verdicts (valid messages, in order) and the error codes of the invalid ones. */
+  verdicts: EngineVerdict[];
+  invalidCodes: string[];
+  /** Milliseconds in the store (engine.processBatch: index + commit round trips and verification). */
+  engineMs: number;
+  /** Milliseconds decoding and signing. */
+  signMs: number;
+}
+
+export interface ProcessorOptions {
+  mode: 'tag' | 'drop';
+  formatOf(topic: string): InputFormat;
+  outputsOf(topic: string): OutputTopics;
+  maxMessageBytes: number;
+}
+
+export function emptyCounts(): VerdictCounts {
+  return { unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0, replays: 0, storyEvents: 0 };
+}
+
+type Slot =
+  | { record: InputRecord; input: EngineInput }
+  | { record: InputRecord; error: DoppelError; id: string };
+
+/**
+ * One consumed batch -> every output it produces. Input errors become dead letters (never
+ * thrown); store errors are thrown (DoppelError with `retryable`) and nothing is produced, so the
+ * caller can retry the whole batch: the store's replays make the retry give the same verdicts.
+ */
+export class BatchProcessor {
+  constructor(
+    private readonly engine: DedupEngine,
+    private readonly signer: SignatureEngine,
+    private readonly options: ProcessorOptions,
+  ) {}
+
+  /** Decode and sign (CPU only; no store call). Separate so a store retry does not re-sign. */
+  async prepare(records: readonly InputRecord[]): Promise<{ slots: Slot[]; signMs: number }> {
+    const started = performance.now();
+    const slots: Slot[] = [];
+    for (const record of records) {
+      const format = this.options.formatOf(record.topic);
+      try {
+        const parsed = parseInput(record, format, this.options.maxMessageBytes);
+        const signed = await signMessage(parsed.message, this.signer);
+        if (parsed.idSource === 'position' && signed.decoded.messageId) {
+          signed.message.id = signed.decoded.messageId.slice(0, 1024);
+        }
+        slots.push({ record, input: { signed, ts: parsed.message.ts ?? Date.now() } });
+      } catch (error) {
+        // Anything thrown while reading one message is that message's fault: dead-letter it.
+        const typed = isDoppelError(error)
+          ? error
+          : new DoppelError('INTERNAL', `decoding failed: ${(error as Error)?.message ?? String(error)}`, {
+              cause: error,
+            });
+        slots.push({ record, error: typed, id: salvageInputId(record, format) });
+      }
+    }
+    return { slots, signMs: performance.now() - started };
+  }
+
+  /** The store part: one engine batch (index + commit), then the outputs. */
+  async decide(slots: readonly Slot[], signMs = 0): Promise<BatchResult> {
+    const inputs: EngineInput[] = [];
+    for (const slot of slots) if ('input' in slot) inputs.push(slot.input);
+    const started = performance.now();
+    const verdicts = inputs.length > 0 ? await this.engine.processBatch(inputs) : [];
+    const engineMs = performance.now() - started;
+    const counts = emptyCounts();
+    const invalidCodes: string[] = [];
+    const byTopic = new Map<string, OutputMessage[]>();
+    const emit = (topic: string, message: OutputMessage) => {
+      const list = byTopic.get(topic);
+      if (list) list.push(message);
+      else byTopic.set(topic, [message]);
+    };
+    let v = 0;
+    for (const slot of slots) {
+      const { record } = slot;
+      const topics = this.options.outputsOf(record.topic);
+      if ('error' in slot) {
+        counts.invalid++;
+        invalidCodes.push(slot.error.code);
+        emit(topics.dlq, deadLetter(record, slot.error, slot.id));
+        continue;
+      }
+      const verdict = verdicts[v++] as EngineVerdict;
+      counts[verdict.verdict]++;
+      if (verdict.replay) counts.replays++;
+      const target =
+        this.options.mode === 'drop' && verdict.verdict !== 'unique' ? topics.duplicates : topics.tagged;
+      emit(target, { key: record.key, value: record.value, headers: verdictHeaders(verdict, record) });
+      for (const event of verdict.events) {
+        counts.storyEvents++;
+        emit(topics.stories, storyMessage(event));
+      }
+    }
+    return {
+      outputs: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      counts,
+      verdicts,
+      invalidCodes,
+      engineMs,
+      signMs,
+    };
+  }
+
+  /** Every message of a batch the store refused for good, to the dlq with that error. */
+  deadLetterAll(slots: readonly Slot[], error: DoppelError): BatchResult {
+    const counts = emptyCounts();
+    const invalidCodes: string[] = [];
+    const byTopic = new Map<string, OutputMessage[]>();
+    for (const slot of slots) {
+      const { record } = slot;
+      const dlq = this.options.outputsOf(record.topic).dlq;
+      const id = 'error' in slot ? slot.id : slot.input.signed.message.id;
+      const message = deadLetter(record, 'error' in slot ? slot.error : error, id);
+      counts.invalid++;
+      invalidCodes.push(message.headers['doppel-error-code'] ?? error.code);
+      const list = byTopic.get(dlq);
+      if (list) list.push(message);
+      else byTopic.set(dlq, [message]);
+    }
+    return {
+      outputs: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      counts,
+      verdicts: [],
+      invalidCodes,
+      engineMs: 0,
+      signMs: 0,
+    };
+  }
+
+  async process(records: readonly InputRecord[]): Promise<BatchResult> {
+    const { slots, signMs } = await this.prepare(records);
+    return this.decide(slots, signMs);
+  }
+}
+
+/**
+ * A dead letter: the input's key and value, untouched, with the error headers. A value over the
+ * size limit is not copied (the dlq topic would refuse it as the outputs would): its headers say
+ * where it is (`doppel-source-*`) and `doppel-value-dropped: true`.
+ */
+export function deadLetter(record: InputRecord, error: DoppelError, id: string): OutputMessage {
+  const headers = errorHeaders(error, id, record);
+  if (error.code === 'TOO_LARGE') {
+    headers['doppel-value-dropped'] = 'true';
+    return { key: record.key, value: null, headers };
+  }
+  return { key: record.key, value: record.value, headers };
+}
+
+/** A story event as a Kafka message: JSON value, keyed by cluster so one cluster stays in order. */
+export function storyMessage(event: StoryEvent): OutputMessage {
+  return {
+    key: event.clusterId,
+    value: JSON.stringify(event),
+    headers: { 'doppel-event': event.type, 'doppel-cluster': event.clusterId },
+  };
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { DedupEngine } from '../../src/engine/engine.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { readHeaders } from '../../src/kafka/headers.js';
+import type { InputRecord } from '../../src/kafka/input.js';
+import { BatchProcessor } from '../../src/kafka/processor.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
+
+/**
+ * The known stream the Kafka end-to-end suite uses, through the batch processor on the memory
+ * store: it pins what the real broker + Redis run must produce.
+ */
+describe('the known Kafka test stream on the memory store', () => {
+  it('gives every message its planned verdict, cluster and output topic', async () => {
+    await initHashing();
+    const config = resolveDedupConfig('news');
+    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+    const processor = new BatchProcessor(
+      engine,
+      new SignatureEngine(config.signatures, LexiconSet.defaults()),
+      {
+        mode: 'tag',
+        formatOf: () => 'json',
+        outputsOf: (t) => ({
+          tagged: `${t}.tagged`,
+          duplicates: `${t}.duplicates`,
+          stories: `${t}.stories`,
+          dlq: `${t}.dlq`,
+        }),
+        maxMessageBytes: 1 << 20,
+      },
+    );
+    const stream = knownStream();
+    const offsets = [0, 0, 0, 0];
+    const record = (m: StreamMessage): InputRecord => ({
+      topic: 'in',
+      partition: m.partition,
+      offset: String(offsets[m.partition]!++),
+      key: m.key === undefined ? null : Buffer.from(m.key),
+      value: m.value === null ? null : Buffer.from(m.value),
+      timestamp: String(Date.UTC(2026, 10, 20)),
+    });
+    const seen = new Map<string, Record<string, string>>();
+    let stories = 0;
+    for (const phase of [stream.phase1, stream.phase2]) {
+      const result = await processor.process(phase.map(record));
+      for (const t of result.outputs) {
+        for (const m of t.messages) {
+          if (t.topic === 'in.stories') stories++;
+          else seen.set(m.headers['doppel-id'] as string, { topic: t.topic, ...readHeaders(m.headers) });
+        }
+      }
+    }
+    const all = [...stream.phase1, ...stream.phase2];
+    expect(seen.size).toBe(all.length);
+    for (const m of all) {
+      const h = seen.get(m.id);
+      expect(h, m.id).toBeDefined();
+      expect(h?.['doppel-verdict'], m.id).toBe(m.expect.verdict);
+      if (m.expect.verdict === 'invalid') {
+        expect(h?.topic).toBe('in.dlq');
+        expect(h?.['doppel-error-code'], m.id).toBe(m.expect.code);
+      } else {
+        expect(h?.topic).toBe('in.tagged');
+        expect(h?.['doppel-cluster'], m.id).toBe(m.expect.cluster);
+        if (m.expect.verdict !== 'unique')
+          expect(h?.['doppel-duplicate-of'], m.id).toBe(m.expect.duplicateOf);
+      }
+    }
+    // created per original, grown per message that joined a cluster
+    const joined = stream.phase2.filter((m) => m.expect.verdict !== 'invalid').length;
+    expect(stories).toBe(stream.phase1.length + joined);
+  });
+});
+
+describe('dead letters', () => {
+  it('keep key and value untouched, except a value over the limit, which is dropped and flagged', async () => {
+    await initHashing();
+    const config = resolveDedupConfig('news');
+    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+    const processor = new BatchProcessor(
+      engine,
+      new SignatureEngine(config.signatures, LexiconSet.defaults()),
+      {
+        mode: 'drop',
+        formatOf: () => 'json',
+        outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
+        maxMessageBytes: 200,
+      },
+    );
+    const base = { topic: 'in', partition: 0, timestamp: '0' };
+    const big = JSON.stringify({ id: 'big', text: 'word '.repeat(100) });
+    const result = await processor.process([
+      { ...base, offset: '0', key: Buffer.from('k0'), value: Buffer.from('{oops') },
+      { ...base, offset: '1', key: Buffer.from('k1'), value: Buffer.from(big) },
+      { ...base, offset: '2', key: null, value: Buffer.from('{"id":"ok","text":"some words to keep here"}') },
+    ]);
+    const dlq = result.outputs.find((t) => t.topic === 'in.q')!.messages;
+    expect(dlq.map((m) => [m.headers['doppel-error-code'], String(m.value)])).toEqual([
+      ['INVALID_JSON', '{oops'],
+      ['TOO_LARGE', 'null'],
+    ]);
+    expect(dlq[1]!.headers['doppel-value-dropped']).toBe('true');
+    expect(dlq[1]!.key?.toString()).toBe('k1');
+    expect(result.outputs.find((t) => t.topic === 'in.t')!.messages).toHaveLength(1);
+    expect(result.counts).toMatchObject({ unique: 1, invalid: 2 });
+  });
+});
