@@ -31,6 +31,8 @@ export {
   extractTraceContext,
   injectTraceHeaders,
   type KafkaHeaders,
+  recordSpanError,
   type SpanOptions,
+  tracingActive,
   withSpan,
 } from './trace.js';
