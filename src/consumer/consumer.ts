@@ -1,3 +1,4 @@
+import { context, type Span, SpanKind, trace } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
@@ -13,6 +14,8 @@ import { ensureTopics } from '../kafka/topics.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { openStore } from '../store/open.js';
+import { tracingActive, withSpan } from '../telemetry/trace.js';
+import { batchSpanOptions, recordAttempt, stampTraceContext } from './tracing.js';
 
 /** Which batch a hook call is about. */
 export interface BatchInfo {
@@ -264,10 +267,8 @@ export class DoppelConsumer {
   }
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary } = payload;
+    const { batch, isRunning, isStale } = payload;
     if (batch.messages.length === 0 || !isRunning() || isStale()) return;
-    const processor = this.processor as BatchProcessor;
-    const producer = this.producer as OutputProducer;
     const started = performance.now();
     const records: InputRecord[] = batch.messages.map((m) => ({
       topic: batch.topic,
@@ -287,7 +288,34 @@ export class DoppelConsumer {
       highWatermark: batch.highWatermark,
     };
     this.hook('onBatchStart', () => this.hooks.onBatchStart?.(info));
-    const { slots, signMs } = await processor.prepare(records);
+    // One span per batch; decode, signatures, store.* (instrumentStore) and produce nest under it
+    // because withSpan makes it the active context for everything awaited inside.
+    const traced = tracingActive();
+    const meta = { profile: this.config.consumer.profile, groupId: this.config.consumer.groupId };
+    await withSpan(
+      'doppel.batch',
+      (span) => this.runBatch(payload, records, info, started, span, traced),
+      batchSpanOptions(info, meta, batch.messages, traced),
+    );
+  }
+
+  /** The batch under its span: decode, sign, decide (store), deliver, with retries. */
+  private async runBatch(
+    payload: EachBatchPayload,
+    records: readonly InputRecord[],
+    info: BatchInfo,
+    started: number,
+    span: Span,
+    traced: boolean,
+  ): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary } = payload;
+    const processor = this.processor as BatchProcessor;
+    const producer = this.producer as OutputProducer;
+    const last = info.lastOffset;
+    const signStarted = performance.now();
+    const decoded = await withSpan('decode', () => processor.decode(records));
+    const slots = await withSpan('signatures', () => processor.sign(decoded));
+    const signMs = performance.now() - signStarted;
     const next = { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() };
     let result: BatchResult | null = null;
     let deliverMs = 0;
@@ -302,10 +330,21 @@ export class DoppelConsumer {
           // events), so only the delivery is retried once verdicts exist.
           result ??= await processor.decide(slots, signMs);
           const t = performance.now();
-          await producer.deliver(result.outputs, next, (o) =>
-            commitOffsetsIfNecessary({
-              topics: [{ topic: o.topic, partitions: [{ partition: o.partition, offset: o.offset }] }],
-            }),
+          const outputs = result.outputs;
+          // Downstream continues the batch's trace (span context computed once per batch).
+          if (traced) stampTraceContext(outputs, trace.setSpan(context.active(), span));
+          await withSpan(
+            'produce',
+            () =>
+              producer
+                .deliver(outputs, next, (o) =>
+                  commitOffsetsIfNecessary({
+                    topics: [{ topic: o.topic, partitions: [{ partition: o.partition, offset: o.offset }] }],
+                  }),
+                )
+                // Classified here too, so the produce span carries the error code.
+                .catch((e: unknown) => Promise.reject(classifyError(e))),
+            { kind: SpanKind.PRODUCER },
           );
           deliverMs = performance.now() - t;
           break;
@@ -321,12 +360,14 @@ export class DoppelConsumer {
               'batch failed for good; dead-lettering it',
             );
             this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry: false }));
+            recordAttempt(span, error, attempt, false);
             result = processor.deadLetterAll(slots, error);
             continue;
           }
           if (!error.retryable) kafkaFailures++;
           const willRetry = !gone && kafkaFailures < 5;
           this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry }));
+          recordAttempt(span, error, attempt, willRetry);
           if (!willRetry) {
             // Not committed: the batch is consumed again (here or by the partition's new owner).
             this.logger.warn(

@@ -1,11 +1,12 @@
 import type { DedupEngine, EngineInput, EngineVerdict } from '../engine/engine.js';
 import type { StoryEvent } from '../engine/types.js';
 import { DoppelError, isDoppelError } from '../errors.js';
-import { signMessage } from '../pipeline/sign.js';
+import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
+import { signDecoded } from '../pipeline/sign.js';
 import type { SignatureEngine } from '../signatures/compute.js';
 import type { InputFormat, OutputTopics } from './config.js';
 import { errorHeaders, type Headers, verdictHeaders } from './headers.js';
-import { type InputRecord, parseInput, salvageInputId } from './input.js';
+import { type InputRecord, type ParsedInput, parseInput, salvageInputId } from './input.js';
 
 /** One message to produce. */
 export interface OutputMessage {
@@ -52,9 +53,24 @@ export function emptyCounts(): VerdictCounts {
   return { unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0, replays: 0, storyEvents: 0 };
 }
 
-type Slot =
+/** One message after the sign stage: an engine input, or the error that dead-letters it. */
+export type Slot =
   | { record: InputRecord; input: EngineInput }
   | { record: InputRecord; error: DoppelError; id: string };
+
+/** One message after the decode stage: its parsed and decoded form, or its error. */
+export type DecodedSlot =
+  | { record: InputRecord; parsed: ParsedInput; decoded: DecodedMessage }
+  | { record: InputRecord; error: DoppelError; id: string };
+
+/** Anything thrown while reading one message is that message's fault: it is dead-lettered. */
+function inputError(error: unknown): DoppelError {
+  return isDoppelError(error)
+    ? error
+    : new DoppelError('INTERNAL', `decoding failed: ${(error as Error)?.message ?? String(error)}`, {
+        cause: error,
+      });
+}
 
 /**
  * One consumed batch -> every output it produces. Input errors become dead letters (never
@@ -68,30 +84,52 @@ export class BatchProcessor {
     private readonly options: ProcessorOptions,
   ) {}
 
-  /** Decode and sign (CPU only; no store call). Separate so a store retry does not re-sign. */
+  /**
+   * Decode and sign (CPU only; no store call). Separate so a store retry does not re-sign. Two
+   * passes (decode, then sign) so the consumer can trace and time the stages separately.
+   */
   async prepare(records: readonly InputRecord[]): Promise<{ slots: Slot[]; signMs: number }> {
     const started = performance.now();
-    const slots: Slot[] = [];
+    const slots = this.sign(await this.decode(records));
+    return { slots, signMs: performance.now() - started };
+  }
+
+  /** Stage 1: the record's format (JSON, text, mail) parsed and its body decoded to text. */
+  async decode(records: readonly InputRecord[]): Promise<DecodedSlot[]> {
+    const out: DecodedSlot[] = [];
     for (const record of records) {
       const format = this.options.formatOf(record.topic);
       try {
         const parsed = parseInput(record, format, this.options.maxMessageBytes);
-        const signed = await signMessage(parsed.message, this.signer);
+        out.push({ record, parsed, decoded: await decodeMessage(parsed.message) });
+      } catch (error) {
+        out.push({ record, error: inputError(error), id: salvageInputId(record, format) });
+      }
+    }
+    return out;
+  }
+
+  /** Stage 2: canonicalization and signatures (errors of stage 1 pass through). */
+  sign(decoded: readonly DecodedSlot[]): Slot[] {
+    const slots: Slot[] = [];
+    for (const slot of decoded) {
+      if ('error' in slot) {
+        slots.push(slot);
+        continue;
+      }
+      const { record, parsed } = slot;
+      try {
+        const signed = signDecoded(parsed.message, slot.decoded, this.signer);
         if (parsed.idSource === 'position' && signed.decoded.messageId) {
           signed.message.id = signed.decoded.messageId.slice(0, 1024);
         }
         slots.push({ record, input: { signed, ts: parsed.message.ts ?? Date.now() } });
       } catch (error) {
-        // Anything thrown while reading one message is that message's fault: dead-letter it.
-        const typed = isDoppelError(error)
-          ? error
-          : new DoppelError('INTERNAL', `decoding failed: ${(error as Error)?.message ?? String(error)}`, {
-              cause: error,
-            });
-        slots.push({ record, error: typed, id: salvageInputId(record, format) });
+        const format = this.options.formatOf(record.topic);
+        slots.push({ record, error: inputError(error), id: salvageInputId(record, format) });
       }
     }
-    return { slots, signMs: performance.now() - started };
+    return slots;
   }
 
   /** The store part: one engine batch (index + commit), then the outputs. */

@@ -10,15 +10,12 @@
  *   ops.addReadinessCheck('redis', async () => { await store.resolveCluster('readyz'); return true; });
  *   await ops.listen(Number(process.env.DOPPEL_METRICS_PORT ?? config.telemetry.metricsPort));
  *
- *   // per batch (kafkajs eachBatch):
- *   await withSpan('doppel.batch', async () => {
- *     const parent = extractTraceContext(message.headers);          // per message, for links/children
- *     await withSpan('decode', ...); await withSpan('signatures', ...);
- *     const verdicts = await engine.processBatch(inputs);           // store.* spans come from instrumentStore
- *     telemetry.metrics.recordVerdicts(profile, verdicts, seconds);
- *     telemetry.metrics.recordInvalid(profile, error.code);         // per invalid input
- *     await withSpan('produce', () => producer.send({ messages: out.map((m) => ({ ...m, headers: injectTraceHeaders(m.headers ?? {}) })) }));
- *   });
+ *   // per batch: DoppelConsumer (src/consumer/consumer.ts, tracing.ts) runs it under a
+ *   // `doppel.batch` span linked to each message's traceparent (when tracingActive()), with
+ *   // `decode`, `signatures`, `store.*` (instrumentStore) and `produce` children, and writes the
+ *   // batch span's traceparent into every output's headers (stampTraceContext).
+ *   telemetry.metrics.recordVerdicts(profile, verdicts, seconds);   // onBatchEnd hook
+ *   telemetry.metrics.recordInvalid(profile, error.code);            // per invalid input
  *   telemetry.metrics.setConsumerLag(topic, partition, highWatermark - committedOffset, groupId);
  *   // on SIGTERM: await ops.close(); await telemetry.shutdown();
  */
@@ -31,6 +28,8 @@ export {
   extractTraceContext,
   injectTraceHeaders,
   type KafkaHeaders,
+  recordSpanError,
   type SpanOptions,
+  tracingActive,
   withSpan,
 } from './trace.js';

@@ -18,6 +18,7 @@ import type { TelemetryConfig } from '../config/ops.js';
 import { DoppelError } from '../errors.js';
 import { DoppelMetrics } from './metrics.js';
 import { INSTRUMENTATION_SCOPE } from './scope.js';
+import { setTracingActive } from './trace.js';
 
 /** What the process gets from `startTelemetry`: the instruments, the scrape handler, shutdown. */
 export interface Telemetry {
@@ -79,6 +80,8 @@ export function startTelemetry(
     textMapPropagator: new W3CTraceContextPropagator(),
   });
   sdk.start();
+  // Per-message trace work (links, trace headers) only when the spans go somewhere.
+  setTracingActive(endpoint !== null);
   const meter: Meter = metrics.getMeter(INSTRUMENTATION_SCOPE);
   const telemetry: Telemetry = {
     metrics: new DoppelMetrics(meter),
@@ -89,6 +92,7 @@ export function startTelemetry(
       await Promise.all([...spanProcessors.map((p) => p.forceFlush()), metricReader?.forceFlush()]);
     },
     async shutdown() {
+      setTracingActive(false);
       await sdk.shutdown();
       current = null;
     },

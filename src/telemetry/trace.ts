@@ -2,7 +2,9 @@ import {
   type Attributes,
   type Context,
   context,
+  type Link,
   type Span,
+  type SpanKind,
   SpanStatusCode,
   type TextMapGetter,
   type TextMapSetter,
@@ -61,6 +63,45 @@ export interface SpanOptions {
   attributes?: Attributes;
   /** Parent context (e.g. extractTraceContext of a message); default: the active context. */
   parent?: Context;
+  /** Links given at creation (samplers see them): e.g. the messages of a consumed batch. */
+  links?: Link[];
+  kind?: SpanKind;
+}
+
+/**
+ * True while startTelemetry runs an SDK that exports traces (an OTLP endpoint is set). Hot paths
+ * check it before any per-message trace work (extracting links, writing headers): without an
+ * exporter that work would be thrown away, and with the API's no-op tracer it would be wasted.
+ */
+let exporting = false;
+
+export function tracingActive(): boolean {
+  return exporting;
+}
+
+/** Called by startTelemetry (true when spans are exported) and its shutdown (false). */
+export function setTracingActive(active: boolean): void {
+  exporting = active;
+}
+
+/** The code of a DoppelError (or any error with a string `code`), for the span's attributes. */
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Marks `span` failed: status ERROR, an `exception` event, and the error code as `error.type`
+ * (the OpenTelemetry convention) and `doppel.error.code` (the same code as logs and metrics).
+ */
+export function recordSpanError(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: error instanceof Error ? error.message : String(error),
+  });
+  const code = errorCode(error);
+  if (code !== undefined) span.setAttributes({ 'error.type': code, 'doppel.error.code': code });
 }
 
 /**
@@ -75,16 +116,17 @@ export async function withSpan<T>(
 ): Promise<T> {
   const tracer = trace.getTracer(INSTRUMENTATION_SCOPE);
   const parent = options.parent ?? context.active();
-  const spanOptions = options.attributes ? { attributes: options.attributes } : {};
+  const { attributes, links, kind } = options;
+  const spanOptions = {
+    ...(attributes ? { attributes } : {}),
+    ...(links ? { links } : {}),
+    ...(kind !== undefined ? { kind } : {}),
+  };
   return tracer.startActiveSpan(name, spanOptions, parent, async (span) => {
     try {
       return await fn(span);
     } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({
-        code: SpanStatusCode.ERROR,
-        message: error instanceof Error ? error.message : String(error),
-      });
+      recordSpanError(span, error);
       throw error;
     } finally {
       span.end();

@@ -150,6 +150,8 @@ describe('news consumer on a real broker and Redis (tag mode)', () => {
     );
     expect(sources.size).toBe(all.length);
 
+    // No telemetry in this process: no trace headers are written (no per-message trace work).
+    expect([...tagged, ...dlq].filter((m) => m.headers.traceparent !== undefined)).toEqual([]);
     const byId = new Map([...tagged, ...dlq].map((m) => [m.headers['doppel-id'], m]));
     for (const m of all) {
       const out = byId.get(m.id);
