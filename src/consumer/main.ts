@@ -1,7 +1,6 @@
-import { pino } from 'pino';
 import { isDoppelError } from '../errors.js';
 import { loadConsumerConfig } from '../kafka/config.js';
-import { instrumentStore, OpsServer, startTelemetry } from '../telemetry/index.js';
+import { createLogger, instrumentStore, OpsServer, startTelemetry } from '../telemetry/index.js';
 import { DoppelConsumer } from './consumer.js';
 import { onStopSignal, stopRequested } from './signals.js';
 
@@ -28,11 +27,12 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
     process.stderr.write(`doppel consumer: ${(error as Error).message}\n`);
     return 2;
   }
-  const logger = pino({
-    name: `doppel-${config.consumer.profile}`,
-    level: config.consumer.logLevel,
-    redact: ['kafka.sasl.password'],
-  });
+  // The same redacting logger as the API: message text, subjects, addresses and secrets (the
+  // SASL password among them) never reach the log; ids, verdicts and error codes do.
+  const logger = createLogger(
+    { ...config.dedup.logging, level: config.consumer.logLevel },
+    { name: `doppel-${config.consumer.profile}` },
+  );
   // Telemetry (src/telemetry, docs/operations.md): metrics and traces, and the operations port
   // (/healthz, /readyz: joined and not paused, /metrics) on DOPPEL_METRICS_PORT (0: none).
   const profileName = config.consumer.profile;

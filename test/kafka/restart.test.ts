@@ -192,6 +192,14 @@ describe('restart: a consumer process killed in the middle of a stream', () => {
     await waitFor(() => third.output().includes('consumer started'), 30_000, 'third consumer started');
     third.child.kill('SIGTERM');
     expect(await third.exited, third.output().slice(-4000)).toBe(0);
+    // The logs name ids and verdicts, never what the messages say (the redacting logger).
+    const logs = first.output() + second.output() + third.output();
+    expect(logs).toContain('"level":"info"');
+    const texts = stream.phase1
+      .map((m) => /"text":"([^"]{40})/.exec(String(m.value))?.[1])
+      .filter((t): t is string => t !== undefined);
+    expect(texts.length).toBeGreaterThan(100);
+    for (const text of texts) expect(logs).not.toContain(text);
 
     const all = [...stream.phase1, ...stream.phase2];
     const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: all.length - 7, settleMs: 500 });
