@@ -4,7 +4,7 @@ import { DedupEngine } from '../../src/engine/engine.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { readHeaders } from '../../src/kafka/headers.js';
 import type { InputRecord } from '../../src/kafka/input.js';
-import { BatchProcessor } from '../../src/kafka/processor.js';
+import { BatchProcessor, type ProcessorOptions } from '../../src/kafka/processor.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { SignatureEngine } from '../../src/signatures/compute.js';
 import { MemoryStore } from '../../src/store/memory.js';
@@ -14,26 +14,27 @@ import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
  * The known stream the Kafka end-to-end suite uses, through the batch processor on the memory
  * store: it pins what the real broker + Redis run must produce.
  */
+/** A batch processor over a fresh memory-store engine of the news profile. */
+async function memoryProcessor(options: ProcessorOptions): Promise<BatchProcessor> {
+  await initHashing();
+  const config = resolveDedupConfig('news');
+  const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+  return new BatchProcessor(engine, new SignatureEngine(config.signatures, LexiconSet.defaults()), options);
+}
+
 describe('the known Kafka test stream on the memory store', () => {
   it('gives every message its planned verdict, cluster and output topic', async () => {
-    await initHashing();
-    const config = resolveDedupConfig('news');
-    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
-    const processor = new BatchProcessor(
-      engine,
-      new SignatureEngine(config.signatures, LexiconSet.defaults()),
-      {
-        mode: 'tag',
-        formatOf: () => 'json',
-        outputsOf: (t) => ({
-          tagged: `${t}.tagged`,
-          duplicates: `${t}.duplicates`,
-          stories: `${t}.stories`,
-          dlq: `${t}.dlq`,
-        }),
-        maxMessageBytes: 1 << 20,
-      },
-    );
+    const processor = await memoryProcessor({
+      mode: 'tag',
+      formatOf: () => 'json',
+      outputsOf: (t) => ({
+        tagged: `${t}.tagged`,
+        duplicates: `${t}.duplicates`,
+        stories: `${t}.stories`,
+        dlq: `${t}.dlq`,
+      }),
+      maxMessageBytes: 1 << 20,
+    });
     const stream = knownStream();
     const offsets = [0, 0, 0, 0];
     const record = (m: StreamMessage): InputRecord => ({
@@ -79,19 +80,12 @@ describe('the known Kafka test stream on the memory store', () => {
 
 describe('dead letters', () => {
   it('keep key and value untouched, except a value over the limit, which is dropped and flagged', async () => {
-    await initHashing();
-    const config = resolveDedupConfig('news');
-    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
-    const processor = new BatchProcessor(
-      engine,
-      new SignatureEngine(config.signatures, LexiconSet.defaults()),
-      {
-        mode: 'drop',
-        formatOf: () => 'json',
-        outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
-        maxMessageBytes: 200,
-      },
-    );
+    const processor = await memoryProcessor({
+      mode: 'drop',
+      formatOf: () => 'json',
+      outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
+      maxMessageBytes: 200,
+    });
     const base = { topic: 'in', partition: 0, timestamp: '0' };
     const big = JSON.stringify({ id: 'big', text: 'word '.repeat(100) });
     const result = await processor.process([
