@@ -17,8 +17,6 @@ import type {
 } from '../engine/types.js';
 import { HitCounter } from './rank.js';
 
-export { rankCandidates } from './rank.js';
-
 interface StoredMessage {
   id: string;
   seq: number;

@@ -3,7 +3,7 @@ import type { IndexMethod } from '../../src/config/dedup.js';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { KeyBuilder, keyHex, keyNumber, methodOfTable } from '../../src/engine/keys.js';
 import type { SignatureEngine } from '../../src/signatures/compute.js';
-import { rankCandidates } from '../../src/store/memory.js';
+import { rankCandidates } from '../../src/store/rank.js';
 import { signText, testEngine } from '../support/engine.js';
 
 let engine: SignatureEngine;
