@@ -173,6 +173,16 @@ export class DoppelConsumer {
     return this.state === 'running' && this.joined;
   }
 
+  /**
+   * The store answers one cheap read (a readiness check): a Redis outage with no batch in flight
+   * would otherwise go unseen until the next batch pauses the consumer.
+   */
+  async storeReady(): Promise<boolean> {
+    if (!this.store) return false;
+    await this.store.resolveCluster('readyz');
+    return true;
+  }
+
   private setState(state: ConsumerState): void {
     if (this.state === state) return;
     this.state = state;

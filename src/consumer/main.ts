@@ -57,6 +57,7 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
   });
   const ops = new OpsServer({ prometheus: telemetry.prometheus });
   ops.addReadinessCheck('consumer', () => consumer.ready());
+  ops.addReadinessCheck('redis', () => consumer.storeReady());
   const metricsPort = Number(process.env.DOPPEL_METRICS_PORT ?? config.dedup.telemetry.metricsPort);
   if (!Number.isInteger(metricsPort) || metricsPort < 0) {
     process.stderr.write(

@@ -134,6 +134,9 @@ describe('restart: a consumer process killed in the middle of a stream', () => {
       const get = (path: string) => fetch(`http://127.0.0.1:${opsPort}${path}`);
       expect((await get('/healthz')).status).toBe(200);
       await waitFor(async () => (await get('/readyz')).status === 200, 15_000, '/readyz');
+      // Ready means both: joined and consuming, and Redis answering.
+      const readiness = (await (await get('/readyz')).json()) as { checks: Record<string, string> };
+      expect(Object.keys(readiness.checks).sort()).toEqual(['consumer', 'redis']);
       const metrics = await (await get('/metrics')).text();
       expect(metrics).toMatch(/doppel_messages/);
       expect(metrics).toMatch(/doppel_consumer_lag\{[^}]*partition="[0-3]"/);
