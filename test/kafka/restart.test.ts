@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/redis-server.js';
+import { freePort, startLocalRedis } from '../../src/dev/redis-server.js';
 import {
   endOffsetSum,
   kafkaBrokers,
@@ -25,13 +25,13 @@ interface Running {
 }
 
 /** The deployable news consumer as its own process (`npm run build` output). */
-function startConsumer(configFile: string, metricsPort = 0): Running {
+function startConsumer(configFile: string, metricsPort = 0, redis = redisUrl()): Running {
   const child = spawn(process.execPath, [ENTRY], {
     env: {
       ...process.env,
       DOPPEL_CONFIG: configFile,
       DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','),
-      DOPPEL_REDIS_URL: redisUrl(),
+      DOPPEL_REDIS_URL: redis,
       DOPPEL_LOG_LEVEL: 'info',
       DOPPEL_METRICS_PORT: String(metricsPort),
     },
@@ -315,5 +315,64 @@ describe('the consumer process, stopped while it starts', () => {
     const started = Date.now();
     expect(await exited, output.slice(-2000)).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('the consumer process and its Redis', () => {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  let dir: string;
+  beforeAll(async () => {
+    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build (npm test does)`);
+    dir = mkdtempSync(join(tmpdir(), 'doppel-readyz-'));
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers /readyz 503 while its Redis does not answer, and 200 again when it does', async () => {
+    // A Redis of its own, to freeze without touching the other suites' server.
+    const redis = await startLocalRedis();
+    const input = uniqueName('readyz');
+    const configFile = join(dir, 'readyz.json');
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        consumer: {
+          inputs: [{ topic: input, format: 'json' }],
+          groupId: uniqueName('group'),
+          namespace: uniqueNamespace('readyz'),
+        },
+        // A short command timeout: the probe's answer, not the default 5 s, decides how fast.
+        redis: { commandTimeoutMs: 500, maxRetries: 0 },
+      }),
+    );
+    await admin.createTopics({ topics: [{ topic: input, numPartitions: 1 }], waitForLeaders: true });
+    const opsPort = await freePort();
+    const consumer = startConsumer(configFile, opsPort, redis.url);
+    const status = async () => {
+      try {
+        return (await fetch(`http://127.0.0.1:${opsPort}/readyz`)).status;
+      } catch {
+        return 0;
+      }
+    };
+    try {
+      await waitFor(async () => (await status()) === 200, 30_000, '/readyz 200 with Redis up');
+      process.kill(redis.pid, 'SIGSTOP');
+      await waitFor(async () => (await status()) === 503, 15_000, '/readyz 503 with Redis frozen');
+      process.kill(redis.pid, 'SIGCONT');
+      await waitFor(async () => (await status()) === 200, 30_000, '/readyz 200 with Redis back');
+      consumer.child.kill('SIGTERM');
+      expect(await consumer.exited, consumer.output().slice(-3000)).toBe(0);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${consumer.output().slice(-3000)}`);
+    } finally {
+      process.kill(redis.pid, 'SIGCONT');
+      if (consumer.child.exitCode === null) consumer.child.kill('SIGKILL');
+      await redis.stop();
+    }
   });
 });
