@@ -75,10 +75,3 @@ export class HitCounter {
     return chosen;
   }
 }
-
-/** The same ranking from a map of member -> shared buckets (tests and small callers). */
-export function rankCandidates(hits: ReadonlyMap<number, number>, limit: number): Array<[number, number]> {
-  const counter = new HitCounter();
-  for (const [seq, h] of hits) for (let i = 0; i < h; i++) counter.add(seq);
-  return counter.rank(limit);
-}

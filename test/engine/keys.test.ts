@@ -3,7 +3,6 @@ import type { IndexMethod } from '../../src/config/dedup.js';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { KeyBuilder, keyHex, keyNumber, methodOfTable } from '../../src/engine/keys.js';
 import type { SignatureEngine } from '../../src/signatures/compute.js';
-import { rankCandidates } from '../../src/store/rank.js';
 import { signText, testEngine } from '../support/engine.js';
 
 let engine: SignatureEngine;
@@ -61,24 +60,5 @@ describe('index keys', () => {
       const n = keyNumber(k);
       expect(Number.isInteger(n) && n >= 0 && n < 2 ** 31).toBe(true);
     }
-  });
-});
-
-describe('rankCandidates', () => {
-  it('keeps the most shared buckets first, then the oldest, up to the limit', () => {
-    const hits = new Map([
-      [5, 1],
-      [3, 4],
-      [9, 4],
-      [1, 2],
-      [7, 1],
-    ]);
-    expect(rankCandidates(hits, 3)).toEqual([
-      [3, 4],
-      [9, 4],
-      [1, 2],
-    ]);
-    expect(rankCandidates(hits, 10).map(([seq]) => seq)).toEqual([3, 9, 1, 5, 7]);
-    expect(rankCandidates(new Map(), 3)).toEqual([]);
   });
 });

@@ -26,6 +26,26 @@ describe('HitCounter', () => {
     );
   });
 
+  it('keeps the most shared buckets first, then the oldest, up to the limit', () => {
+    const counter = new HitCounter();
+    for (const [seq, hits] of [
+      [5, 1],
+      [3, 4],
+      [9, 4],
+      [1, 2],
+      [7, 1],
+    ])
+      for (let i = 0; i < (hits as number); i++) counter.add(seq as number);
+    expect(counter.rank(3)).toEqual([
+      [3, 4],
+      [9, 4],
+      [1, 2],
+    ]);
+    expect(counter.rank(10).map(([seq]) => seq)).toEqual([3, 9, 1, 5, 7]);
+    counter.reset();
+    expect(counter.rank(3)).toEqual([]);
+  });
+
   it('is reusable: reset forgets the previous message, and it grows past its first buffer', () => {
     const counter = new HitCounter();
     for (let i = 0; i < 5000; i++) counter.add(i % 7);

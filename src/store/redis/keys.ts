@@ -64,28 +64,35 @@ export function tableCode(table: string): number {
   }
 }
 
-/** Where a bucket lives: a shard hash, and a 5-byte field (table code, the key's low 32 bits). */
+/** Where an id field lives: a shard hash and the field. */
 export interface FieldAddress {
   shard: number;
   field: Buffer;
 }
 
-/** Bytes of a bucket field. */
-export const BUCKET_FIELD_BYTES = 5;
+/**
+ * Bytes per bucket in the addresses argument of index-1.lua and query-1.lua (`bucketAt` in
+ * lua/_members.lua): u32le shard, then the 5-byte field (table code, the key's low 32 bits).
+ */
+export const BUCKET_ADDRESS_BYTES = 9;
 
 /**
- * The shard mixes all 64 bits of the key (topic keys are 32-bit term hashes with hi = 0, and
- * must still spread over every shard), so a bucket is told apart by its 32 field bits plus
- * about log2(shards) more; two keys that agree on all of them share a bucket, which adds a
- * candidate that verification rejects.
+ * A message's buckets as one argument (ioredis' cost is per argument). The shard mixes all 64
+ * bits of the key (topic keys are 32-bit term hashes with hi = 0, and must still spread over
+ * every shard), so a bucket is told apart by its 32 field bits plus about log2(shards) more; two
+ * keys that agree on all of them share a bucket, which adds a candidate that verification rejects.
  */
-export function bucketAddress(key: IndexKey, shards: number): FieldAddress {
-  const field = Buffer.allocUnsafe(BUCKET_FIELD_BYTES);
-  const code = tableCode(key.table);
-  field[0] = code;
-  field.writeUInt32LE(key.lo >>> 0, 1);
-  const mixed = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
-  return { shard: (mixed >>> 0) % shards, field };
+export function bucketAddresses(keys: readonly IndexKey[], shards: number): Buffer {
+  const out = Buffer.allocUnsafe(BUCKET_ADDRESS_BYTES * keys.length);
+  keys.forEach((key, j) => {
+    const at = BUCKET_ADDRESS_BYTES * j;
+    const code = tableCode(key.table);
+    const mixed = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
+    out.writeUInt32LE((mixed >>> 0) % shards, at);
+    out[at + 4] = code;
+    out.writeUInt32LE(key.lo >>> 0, at + 5);
+  });
+  return out;
 }
 
 const ID_SEED = 0x646f7070656c6964n; // "doppelid"

@@ -7,12 +7,20 @@ import type { HitCounter } from '../rank.js';
  */
 const WRAP = 2 ** 32;
 
+/** Calls `visit` with each stored value (a sequence number mod 2^32) of a bucket value, oldest first. */
+function forEachStoredMember(value: Buffer, visit: (stored: number) => void): void {
+  if (value.length === 0) return;
+  if (value[0] !== 255) {
+    visit(Number(value.toString('latin1')));
+    return;
+  }
+  for (let at = 1; at + 4 <= value.length; at += 4) visit(value.readUInt32LE(at));
+}
+
 /** The stored values (sequence numbers mod 2^32) of a bucket value, oldest first. */
 export function storedMembers(value: Buffer): number[] {
-  if (value.length === 0) return [];
-  if (value[0] !== 255) return [Number(value.toString('latin1'))];
   const out: number[] = [];
-  for (let at = 1; at + 4 <= value.length; at += 4) out.push(value.readUInt32LE(at));
+  forEachStoredMember(value, (stored) => out.push(stored));
   return out;
 }
 
@@ -22,15 +30,9 @@ export function storedMembers(value: Buffer): number[] {
  * remainder.
  */
 export function addMembers(hits: HitCounter, value: Buffer, live: number, seq: number): void {
-  if (value.length === 0) return;
   const liveMod = live % WRAP;
-  if (value[0] !== 255) {
-    const member = live + ((Number(value.toString('latin1')) - liveMod + WRAP) % WRAP);
+  forEachStoredMember(value, (stored) => {
+    const member = live + ((stored - liveMod + WRAP) % WRAP);
     if (member < seq) hits.add(member);
-    return;
-  }
-  for (let at = 1; at + 4 <= value.length; at += 4) {
-    const member = live + ((value.readUInt32LE(at) - liveMod + WRAP) % WRAP);
-    if (member < seq) hits.add(member);
-  }
+  });
 }

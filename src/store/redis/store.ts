@@ -19,7 +19,7 @@ import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { HitCounter } from '../rank.js';
 import { storeError } from './errors.js';
-import { BUCKET_FIELD_BYTES, bucketAddress, idAddress, metaKey, namespaceBase } from './keys.js';
+import { bucketAddresses, idAddress, metaKey, namespaceBase } from './keys.js';
 import { addMembers } from './members.js';
 import { defineScripts, type ScriptCommands } from './scripts.js';
 
@@ -166,7 +166,7 @@ export class RedisStore implements DedupStore {
         request.ts,
         recordBlob(request),
         request.keys.length,
-        bucketAddresses(request, redis.shards),
+        bucketAddresses(request.keys, redis.shards),
       );
     }
     const replies = (await this.run('index', () => this.scripts.doppelIndexBuffer(...args))) as Array<
@@ -230,7 +230,7 @@ export class RedisStore implements DedupStore {
     ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
-      args.push(id.shard, id.field, request.keys.length, bucketAddresses(request, redis.shards));
+      args.push(id.shard, id.field, request.keys.length, bucketAddresses(request.keys, redis.shards));
     }
     const replies = (await this.run('query', () => this.scripts.doppelQueryBuffer(...args))) as Array<
       Array<Buffer | number>
@@ -366,18 +366,6 @@ export class RedisStore implements DedupStore {
       this.client.disconnect();
     }
   }
-}
-
-/** The buckets of a message as index-1.lua reads them: per key, u32le shard and the field. */
-function bucketAddresses(request: IndexRequest, shards: number): Buffer {
-  const stride = 4 + BUCKET_FIELD_BYTES;
-  const out = Buffer.allocUnsafe(stride * request.keys.length);
-  request.keys.forEach((key, j) => {
-    const bucket = bucketAddress(key, shards);
-    out.writeUInt32LE(bucket.shard, stride * j);
-    bucket.field.copy(out, stride * j + 4);
-  });
-  return out;
 }
 
 /** Record as stored: <f64 ts><u16 id length><id UTF-8><signature record> (little-endian). */

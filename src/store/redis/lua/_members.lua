@@ -4,6 +4,7 @@
   more: byte 255, then 4 bytes (little-endian) per member, oldest first. Needs locals `live` (the
   live bound) and `seq` (the last sequence number taken): a live member is the one number in
   [live, seq] with its stored remainder, and expired members, being the oldest, are a prefix.
+  Also the bucket addresses argument (keys.ts bucketAddresses); needs local `base`.
 ]]
 local WRAP = 4294967296
 
@@ -37,4 +38,11 @@ local function liveMembers(v)
   if left == 0 then return nil, 0, true end
   if left == 1 then return tostring(memberAt(v, cut)), 1, true end
   return '\255' .. string.sub(v, 2 + 4 * cut), left, true
+end
+
+-- The key and field of bucket j (1-based) in the addresses argument: 9 bytes each, u32le shard
+-- and the 5-byte field.
+local function bucketAt(addresses, j)
+  local at = 9 * (j - 1) + 1
+  return base .. 'k:' .. struct.unpack('<I4', addresses, at), string.sub(addresses, at + 4, at + 8)
 end

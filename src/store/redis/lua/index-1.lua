@@ -175,9 +175,7 @@ for r = 1, n do
     local addresses = ARGV[p]
     p = p + 1
     for j = 1, nkeys do
-      local at = 9 * (j - 1) + 1
-      local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
-      local field = string.sub(addresses, at + 4, at + 8)
+      local key, field = bucketAt(addresses, j)
       -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
       -- Topic-term buckets (table code 3) are mostly there already, often full: read them first.
       if isNew and string.byte(field, 1) ~= TOPIC_TABLE and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then

@@ -38,9 +38,8 @@ for r = 1, n do
     local out = { 'u', known or 0, live, 0 }
     local hot = 0
     for j = 1, nkeys do
-      local at = 9 * (j - 1) + 1
-      local key = base .. 'k:' .. struct.unpack('<I4', addresses, at)
-      local v = redis.call('HGET', key, string.sub(addresses, at + 4, at + 8))
+      local key, field = bucketAt(addresses, j)
+      local v = redis.call('HGET', key, field)
       local size = 0
       if v then v, size = liveMembers(v) end
       if size >= maxBucket then hot = hot + 1 end
