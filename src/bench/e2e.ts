@@ -9,7 +9,8 @@
  * (input positions with no output) and duplicated (outputs beyond one per input).
  *
  * Environment: BENCH_MESSAGES (200000), BENCH_CONSUMERS (1), BENCH_CONCURRENCY (4 partitions per
- * process), BENCH_RATE (messages/s to produce; 0 = as fast as possible).
+ * process), BENCH_RATE (messages/s to produce; 0 = as fast as possible), BENCH_CONSUMER_NODE_ARGS
+ * (node flags for the consumer processes, e.g. "--cpu-prof --cpu-prof-dir=DIR").
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,19 @@ const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 1);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 const PARTITIONS = 4;
+
+/** CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = 100;
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -126,7 +140,8 @@ async function main(): Promise<void> {
         `${CONSUMERS} consumer process(es) x ${CONCURRENCY} partitions at a time, ${cpus().length} cores, broker ${brokers}, ${redisUrl}\n`,
     );
     for (let i = 0; i < CONSUMERS; i++) {
-      const child = spawn(process.execPath, [resolve(ROOT, 'dist/consumers/news.js')], {
+      const nodeArgs = process.env.BENCH_CONSUMER_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+      const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, 'dist/consumers/news.js')], {
         env: {
           ...process.env,
           DOPPEL_CONFIG: configFile,
@@ -151,6 +166,15 @@ async function main(): Promise<void> {
 
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
+    // Where the CPU goes, per process (the 2 cores are shared by all of them): snapshots now and
+    // when the group has committed everything.
+    const cpuNow = () => ({
+      consumers: children.reduce((s, c) => s + cpuSecondsOf(c.pid), 0),
+      broker: cpuSecondsOf(localKafka?.pid),
+      redis: cpuSecondsOf(localRedis?.pid),
+      bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+    });
+    const cpuBefore = cpuNow();
     const started = Date.now();
     const chunk = 500;
     for (let i = 0; i < lines.length; i += chunk) {
@@ -184,6 +208,13 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 250));
     }
     const committedAt = Date.now();
+    const cpuAfter = cpuNow();
+    const cpuMicrosPerMessage = Object.fromEntries(
+      (Object.keys(cpuAfter) as (keyof typeof cpuAfter)[]).map((k) => [
+        k,
+        Math.round(((cpuAfter[k] - cpuBefore[k]) * 1e6) / lines.length),
+      ]),
+    );
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(
       children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
@@ -249,11 +280,13 @@ async function main(): Promise<void> {
       duplicated,
       verdicts,
       storyEvents: stories,
+      cpuMicrosPerMessage,
     };
     process.stdout.write(
       `\nbench:e2e: ${lines.length} messages end to end in ${seconds.toFixed(1)} s = ${summary.throughput} messages/s; ` +
         `latency produce -> output p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
-        `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n`,
+        `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n` +
+        `CPU µs per message (user + system, produce start to last commit): ${JSON.stringify(cpuMicrosPerMessage)}\n`,
     );
     writeFileSync(join(OUT, 'e2e-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   } finally {

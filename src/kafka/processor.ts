@@ -138,6 +138,7 @@ export class BatchProcessor {
     for (const slot of slots) if ('input' in slot) inputs.push(slot.input);
     const started = performance.now();
     const verdicts = inputs.length > 0 ? await this.engine.processBatch(inputs) : [];
+    await this.replayStoryEvents(verdicts);
     const engineMs = performance.now() - started;
     const counts = emptyCounts();
     const invalidCodes: string[] = [];
@@ -165,7 +166,7 @@ export class BatchProcessor {
       emit(target, { key: record.key, value: record.value, headers: verdictHeaders(verdict, record) });
       for (const event of verdict.events) {
         counts.storyEvents++;
-        emit(topics.stories, storyMessage(event));
+        emit(topics.stories, storyMessage(event, verdict.replay === true));
       }
     }
     return {
@@ -176,6 +177,34 @@ export class BatchProcessor {
       engineMs,
       signMs,
     };
+  }
+
+  /**
+   * A replayed message (decided before: a crash after the store commit but before its outputs
+   * were acknowledged, or a rebalance) gets its verdict again from the store, but the store keeps
+   * no story events. So that the stories topic never misses a cluster change, a replay re-emits the
+   * event its first decision made, with the cluster as it is now: `created` when the message roots
+   * its cluster, else `grown` (marked as a replay). Replays are rare: one store read each, in
+   * parallel. Not recoverable: the `mergedFrom` list of a merge the lost batch made (docs/kafka.md).
+   */
+  private async replayStoryEvents(verdicts: EngineVerdict[]): Promise<void> {
+    const replayed = verdicts.filter((v) => v.replay === true && v.events.length === 0);
+    if (replayed.length === 0) return;
+    const views = await Promise.all(replayed.map((v) => this.engine.store.cluster(v.clusterId)));
+    replayed.forEach((v, i) => {
+      const c = views[i];
+      // No cluster (expired from the window since): nothing current to report.
+      if (!c) return;
+      v.events.push({
+        type: c.id === v.id ? 'created' : 'grown',
+        clusterId: c.id,
+        messageId: v.id,
+        size: c.size,
+        firstSeen: c.firstSeen,
+        lastSeen: c.lastSeen,
+        representative: c.representative,
+      });
+    });
   }
 
   /** Every message of a batch the store refused for good, to the dlq with that error. */
@@ -224,11 +253,21 @@ export function deadLetter(record: InputRecord, error: DoppelError, id: string):
   return { key: record.key, value: record.value, headers };
 }
 
-/** A story event as a Kafka message: JSON value, keyed by cluster so one cluster stays in order. */
-export function storyMessage(event: StoryEvent): OutputMessage {
+/**
+ * A story event as a Kafka message: JSON value, keyed by cluster so one cluster stays in order.
+ * A replay's event carries `"replay": true` (and the `doppel-replay` header): the cluster's state
+ * now, which a reader keyed by cluster id can apply like any other event.
+ */
+export function storyMessage(event: StoryEvent, replay = false): OutputMessage {
+  if (!replay)
+    return {
+      key: event.clusterId,
+      value: JSON.stringify(event),
+      headers: { 'doppel-event': event.type, 'doppel-cluster': event.clusterId },
+    };
   return {
     key: event.clusterId,
-    value: JSON.stringify(event),
-    headers: { 'doppel-event': event.type, 'doppel-cluster': event.clusterId },
+    value: JSON.stringify({ ...event, replay: true }),
+    headers: { 'doppel-event': event.type, 'doppel-cluster': event.clusterId, 'doppel-replay': 'true' },
   };
 }

@@ -454,15 +454,20 @@ describe('back-pressure: Redis stops answering', () => {
   }, 90_000);
 });
 
-describe('a crash between send and commit', () => {
+describe('a crash between the store commit and the offset commit', () => {
   const kafka = testKafka();
   const admin = kafka.admin();
   beforeAll(() => admin.connect());
   afterAll(() => admin.disconnect());
 
-  it('replays the batch: the same verdicts again, marked as replays, nothing lost', async () => {
-    const input = uniqueName('replay');
-    const namespace = uniqueNamespace('replay');
+  /**
+   * The first life of a consumer: the known stream decided and committed to the store, then
+   * "killed" before any offset commit, with its outputs sent (`sent`) or lost (a crash before the
+   * send). Then a real consumer (the second life) consumes everything again.
+   */
+  async function crashAndRestart(name: string, sent: boolean) {
+    const input = uniqueName(name);
+    const namespace = uniqueNamespace(name);
     const group = uniqueName('group');
     const config = loadConsumerConfig(
       { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
@@ -492,7 +497,6 @@ describe('a crash between send and commit', () => {
         })),
       );
     }
-    // The first life: decided and sent, then "killed" before any offset commit.
     await initHashing();
     const store = await openStore(redisUrl(), { config: config.dedup, namespace });
     const processor = new BatchProcessor(
@@ -507,7 +511,7 @@ describe('a crash between send and commit', () => {
     );
     for (const batch of records) {
       const result = await processor.process(batch);
-      await producer.sendBatch({ topicMessages: result.outputs, acks: -1 });
+      if (sent) await producer.sendBatch({ topicMessages: result.outputs, acks: -1 });
     }
     await store.close();
     await producer.disconnect();
@@ -517,13 +521,21 @@ describe('a crash between send and commit', () => {
     await consumer.start();
     await waitForCommitted(admin, group, input);
     const total = stream.phase1.length + stream.phase2.length;
-    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: 2 * (total - 7), settleMs: 500 });
-    const dlq = await readTopic(kafka, `${input}.dlq`, { atLeast: 14, settleMs: 300 });
+    return { input, consumer, total, invalid: 7 };
+  }
+
+  it('replays the batch: the same verdicts again, marked as replays, nothing lost', async () => {
+    const { input, consumer, total, invalid } = await crashAndRestart('replay', true);
+    const tagged = await readTopic(kafka, `${input}.tagged`, {
+      atLeast: 2 * (total - invalid),
+      settleMs: 500,
+    });
+    const dlq = await readTopic(kafka, `${input}.dlq`, { atLeast: 2 * invalid, settleMs: 300 });
     expect(tagged.length + dlq.length).toBe(2 * total);
     const byId = new Map<string, Array<Record<string, string>>>();
     for (const m of tagged)
       byId.set(m.headers['doppel-id']!, [...(byId.get(m.headers['doppel-id']!) ?? []), m.headers]);
-    expect(byId.size).toBe(total - 7);
+    expect(byId.size).toBe(total - invalid);
     for (const [id, copies] of byId) {
       // One first verdict and one replay of it (output partitions interleave the two lives).
       expect(copies, id).toHaveLength(2);
@@ -535,7 +547,34 @@ describe('a crash between send and commit', () => {
       expect(again?.['doppel-cluster'], id).toBe(first?.['doppel-cluster']);
       expect(again?.['doppel-duplicate-of'], id).toBe(first?.['doppel-duplicate-of']);
     }
-    expect(consumer.status().counts.replays).toBe(total - 7);
+    expect(consumer.status().counts.replays).toBe(total - invalid);
+    await consumer.stop();
+  }, 60_000);
+
+  it('with the outputs lost before the send: every verdict and every story event comes again', async () => {
+    const { input, consumer, total, invalid } = await crashAndRestart('lostsend', false);
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: total - invalid, settleMs: 500 });
+    const stories = await readTopic(kafka, `${input}.stories`, { atLeast: total - invalid, settleMs: 300 });
+    expect(tagged).toHaveLength(total - invalid);
+    expect(tagged.every((m) => m.headers['doppel-replay'] === 'true')).toBe(true);
+    // One story event per valid message (as its first decision made), each for its cluster now.
+    const clusterOf = new Map(tagged.map((m) => [m.headers['doppel-id']!, m.headers['doppel-cluster']!]));
+    expect(stories).toHaveLength(total - invalid);
+    for (const m of stories) {
+      const event = JSON.parse(String(m.value)) as {
+        type: string;
+        clusterId: string;
+        messageId: string;
+        size: number;
+        replay?: boolean;
+      };
+      expect(event.replay).toBe(true);
+      expect(m.headers['doppel-replay']).toBe('true');
+      expect(event.clusterId, event.messageId).toBe(clusterOf.get(event.messageId));
+      expect(event.type, event.messageId).toBe(event.clusterId === event.messageId ? 'created' : 'grown');
+      expect(event.size).toBeGreaterThanOrEqual(event.type === 'created' ? 1 : 2);
+    }
+    expect(new Set(stories.map((m) => JSON.parse(String(m.value)).messageId)).size).toBe(total - invalid);
     await consumer.stop();
   }, 60_000);
 });

@@ -78,6 +78,56 @@ describe('the known Kafka test stream on the memory store', () => {
   });
 });
 
+describe('story events of replays', () => {
+  it("re-emits each replayed message's event with its cluster as it is now, marked as a replay", async () => {
+    const processor = await memoryProcessor({
+      mode: 'tag',
+      formatOf: () => 'json',
+      outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
+      maxMessageBytes: 1 << 20,
+    });
+    const stream = knownStream({ originals: 12 });
+    const offsets = [0, 0, 0, 0];
+    const records = [...stream.phase1, ...stream.phase2].map(
+      (m): InputRecord => ({
+        topic: 'in',
+        partition: m.partition,
+        offset: String(offsets[m.partition]!++),
+        key: m.key === undefined ? null : Buffer.from(m.key),
+        value: m.value === null ? null : Buffer.from(m.value),
+        timestamp: String(Date.UTC(2026, 10, 20)),
+      }),
+    );
+    const events = (result: Awaited<ReturnType<BatchProcessor['process']>>) =>
+      (result.outputs.find((t) => t.topic === 'in.s')?.messages ?? []).map((m) => ({
+        headers: m.headers,
+        event: JSON.parse(String(m.value)) as Record<string, unknown>,
+      }));
+    // The first life: decided and committed to the store, its outputs lost (a crash before the send).
+    const first = events(await processor.process(records));
+    // The second life consumes the same records again: every verdict is a replay.
+    const again = events(await processor.process(records));
+    expect(again.length).toBe(first.length);
+    const valid = records.length - stream.phase2.filter((m) => m.expect.verdict === 'invalid').length;
+    expect(again.length).toBe(valid);
+    const firstOf = new Map(first.map((e) => [e.event.messageId, e.event]));
+    for (const { headers, event } of again) {
+      expect(event.replay).toBe(true);
+      expect(headers['doppel-replay']).toBe('true');
+      const was = firstOf.get(event.messageId);
+      expect(was, String(event.messageId)).toBeDefined();
+      expect(event.type).toBe(was?.type);
+      expect(event.clusterId).toBe(was?.clusterId);
+      // The cluster now: at least as big as when the first event was made.
+      expect(event.size as number).toBeGreaterThanOrEqual(was?.size as number);
+    }
+    // First events are not replays.
+    expect(first.every((e) => e.event.replay === undefined && e.headers['doppel-replay'] === undefined)).toBe(
+      true,
+    );
+  });
+});
+
 describe('dead letters', () => {
   it('keep key and value untouched, except a value over the limit, which is dropped and flagged', async () => {
     const processor = await memoryProcessor({
