@@ -10,7 +10,8 @@
  *
  * Environment: BENCH_MESSAGES (200000), BENCH_CONSUMERS (1), BENCH_CONCURRENCY (4 partitions per
  * process), BENCH_RATE (messages/s to produce; 0 = as fast as possible), BENCH_CONSUMER_NODE_ARGS
- * (node flags for the consumer processes, e.g. "--cpu-prof --cpu-prof-dir=DIR").
+ * (node flags for the consumer processes, e.g. "--cpu-prof --cpu-prof-dir=DIR"), BENCH_PASSTHROUGH=1
+ * (run the Kafka-only baseline, src/bench/passthrough-consumer.ts, instead of the news consumer).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,8 @@ const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 1);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 const PARTITIONS = 4;
+const PASSTHROUGH = process.env.BENCH_PASSTHROUGH === '1';
+const CONSUMER_ENTRY = PASSTHROUGH ? 'dist/bench/passthrough-consumer.js' : 'dist/consumers/news.js';
 
 /** CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere. */
 function cpuSecondsOf(pid: number | undefined): number {
@@ -137,11 +140,11 @@ async function main(): Promise<void> {
     );
     process.stdout.write(
       `bench:e2e: ${lines.length} messages (${Math.round(bytes / lines.length)} bytes on average), ${PARTITIONS} partitions, ` +
-        `${CONSUMERS} consumer process(es) x ${CONCURRENCY} partitions at a time, ${cpus().length} cores, broker ${brokers}, ${redisUrl}\n`,
+        `${CONSUMERS} ${PASSTHROUGH ? 'Kafka-only pass-through (no signing, no store)' : 'news'} consumer process(es) x ${CONCURRENCY} partitions at a time, ${cpus().length} cores, broker ${brokers}, ${redisUrl}\n`,
     );
     for (let i = 0; i < CONSUMERS; i++) {
       const nodeArgs = process.env.BENCH_CONSUMER_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
-      const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, 'dist/consumers/news.js')], {
+      const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, CONSUMER_ENTRY)], {
         env: {
           ...process.env,
           DOPPEL_CONFIG: configFile,
@@ -268,6 +271,7 @@ async function main(): Promise<void> {
     const summary = {
       messages: lines.length,
       consumers: CONSUMERS,
+      consumer: PASSTHROUGH ? 'passthrough' : 'news',
       concurrency: CONCURRENCY,
       rate: RATE || 'max',
       produceSeconds: (produced - started) / 1000,
