@@ -40,9 +40,10 @@ local function liveMembers(v)
   return '\255' .. string.sub(v, 2 + 4 * cut), left, true
 end
 
--- The key and field of bucket j (1-based) in the addresses argument: 9 bytes each, u32le shard
--- and the 5-byte field.
+-- The key, field and flags (1: read first) of bucket j (1-based) in the addresses argument:
+-- 8 bytes each, u32le shard, a flag byte and the 3-byte field (keys.ts bucketAddresses).
 local function bucketAt(addresses, j)
-  local at = 9 * (j - 1) + 1
-  return base .. 'k:' .. struct.unpack('<I4', addresses, at), string.sub(addresses, at + 4, at + 8)
+  local at = 8 * (j - 1) + 1
+  return base .. 'k:' .. struct.unpack('<I4', addresses, at), string.sub(addresses, at + 5, at + 7),
+    string.byte(addresses, at + 4)
 end

@@ -11,8 +11,8 @@
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
   ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
-  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (u32le shard, 5-byte
-           field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
+  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (u32le shard, flag
+           byte: 1 = read first, 3-byte field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
 
   Bucket values: one member as its sequence number mod 2^32 in decimal (a listpack stores it as an
@@ -104,8 +104,8 @@ end
 
 --- @include _members
 
--- keys.ts tableCode('t'): the topic-term table.
-local TOPIC_TABLE = 3
+-- Bucket fields are 3 bytes, id fields 7 (keys.ts): the sweep tells them apart by length.
+local BUCKET_FIELD_BYTES = 3
 --- @include _verdict
 
 -- The bucket value with one more (the newest) member.
@@ -122,7 +122,7 @@ local function sweepShard(i)
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
-      if string.byte(field, 1) == 255 then
+      if #field ~= BUCKET_FIELD_BYTES then
         if tonumber(v) < live then redis.call('HDEL', key, field) end
       else
         local kept, size, changed = liveMembers(v)
@@ -139,8 +139,9 @@ local function sweepShard(i)
     local horizon = now - windowMs - genMs
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
+      -- Stored as _cluster.lua's clusterPut writes it: last seen is f + e.
       local c = cjson.decode(all[j + 1])
-      if c.l < horizon then redis.call('HDEL', key, all[j]) end
+      if c.f + c.e < horizon then redis.call('HDEL', key, all[j]) end
     end
   end
 end
@@ -175,10 +176,10 @@ for r = 1, n do
     local addresses = ARGV[p]
     p = p + 1
     for j = 1, nkeys do
-      local key, field = bucketAt(addresses, j)
+      local key, field, readFirst = bucketAt(addresses, j)
       -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
-      -- Topic-term buckets (table code 3) are mostly there already, often full: read them first.
-      if isNew and string.byte(field, 1) ~= TOPIC_TABLE and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
+      -- Topic-term buckets (flagged by the client) are mostly there already, often full: read them first.
+      if isNew and readFirst ~= 1 and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
         buckets = buckets + 1
         out[4 + j] = ''
       else
