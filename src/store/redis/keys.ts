@@ -80,37 +80,47 @@ const TOPIC_CODE = tableCode('t');
 /** Flag byte of a bucket address: read the bucket before writing (topic buckets, mostly full). */
 export const READ_FIRST = 1;
 
-/**
- * Bytes per bucket in the addresses argument of index-1.lua and query-1.lua (`bucketAt` in
- * lua/_members.lua): u32le shard, a flag byte (READ_FIRST), the 3-byte field.
- */
-export const BUCKET_ADDRESS_BYTES = 8;
+/** Most bytes per bucket in the addresses argument (shards < 2^24: at most 8 digits). */
+const BUCKET_ADDRESS_MAX_BYTES = 1 + 8 + 1 + BUCKET_FIELD_BYTES;
 
 /**
- * A message's buckets as one argument (ioredis' cost is per argument). The shard and the field
- * come from two different 32-bit mixes of the table code and all 64 key bits (topic keys are
- * 32-bit term hashes with hi = 0, and must still spread over every shard): a bucket is told apart
- * by log2(shards) + 24 bits, ~38 with 16,384 shards. Two keys that agree on all of them share a
- * bucket (per lookup about buckets per table / 2^38, i.e. never in practice), which only adds a
+ * A message's buckets as one argument (ioredis' cost is per argument), read by `bucketAt` in
+ * lua/_members.lua: per bucket a byte n, the shard in n decimal digits (the shard key's suffix, so
+ * Lua only concatenates: parsing a binary number and formatting it cost twice as much per key), a
+ * flag byte (READ_FIRST) and the 3-byte field.
+ *
+ * The shard and the field come from two different 32-bit mixes of the table code and all 64 key
+ * bits (topic keys are 32-bit term hashes with hi = 0, and must still spread over every shard):
+ * a bucket is told apart by log2(shards) + 24 bits, ~38 with 16,384 shards. Two keys that agree on
+ * all of them share a bucket (per lookup about buckets per shard / 2^24, ~10^-5), which only adds a
  * candidate that verification rejects. The field is 3 bytes, not the key's 4 low bytes and a
- * table byte: a listpack entry of 5 bytes instead of 7, on ~22 new bucket fields per message.
+ * table byte: a listpack entry of 5 bytes instead of 7, on ~18 bucket fields per message.
  */
 export function bucketAddresses(keys: readonly IndexKey[], shards: number): Buffer {
-  const out = Buffer.allocUnsafe(BUCKET_ADDRESS_BYTES * keys.length);
+  const out = Buffer.allocUnsafe(BUCKET_ADDRESS_MAX_BYTES * keys.length);
+  let at = 0;
   for (let j = 0; j < keys.length; j++) {
     const key = keys[j] as IndexKey;
-    const at = BUCKET_ADDRESS_BYTES * j;
     const code = tableCode(key.table);
     const forShard = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
     const forField = fmix32(key.lo ^ Math.imul(key.hi, 0xcc9e2d51) ^ Math.imul(code + 1, 0x1b873593));
-    out.writeUInt32LE(forShard % shards, at);
+    let shard = forShard % shards;
+    let digits = 1;
+    for (let p = 10; shard >= p; p *= 10) digits++;
+    out[at] = digits;
+    for (let i = digits; i >= 1; i--) {
+      out[at + i] = 48 + (shard % 10);
+      shard = Math.floor(shard / 10);
+    }
+    at += digits + 1;
     // Topic-term buckets are mostly there already, often full: index-1.lua reads them first.
-    out[at + 4] = code === TOPIC_CODE ? READ_FIRST : 0;
-    out[at + 5] = forField & 0xff;
-    out[at + 6] = (forField >>> 8) & 0xff;
-    out[at + 7] = (forField >>> 16) & 0xff;
+    out[at] = code === TOPIC_CODE ? READ_FIRST : 0;
+    out[at + 1] = forField & 0xff;
+    out[at + 2] = (forField >>> 8) & 0xff;
+    out[at + 3] = (forField >>> 16) & 0xff;
+    at += 4;
   }
-  return out;
+  return out.subarray(0, at);
 }
 
 const ID_SEED = 0x646f7070656c6964n; // "doppelid"

@@ -11,8 +11,8 @@
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
   ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
-  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (u32le shard, flag
-           byte: 1 = read first, 3-byte field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
+  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
+           count, the shard in decimal, flag byte: 1 = read first, 3-byte field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
 
   Bucket values: one member as its sequence number mod 2^32 in decimal (a listpack stores it as an
@@ -24,8 +24,8 @@
     {"d", verdict}                          decided before: its stored verdict (JSON)
     {"n" | "p", seq, live, hot, v1, v2 ... vk}
         new (inserted now) or pending (indexed before, undecided): its sequence number, the live
-        bound, how many of its buckets were full, and the live members of each of its k buckets
-        as they were before it joined ("" for none; the format above). The client counts the
+        bound, how many of its buckets were full, and the live members of those of its buckets
+        that had any, as they were before it joined (the format above; empty buckets are left out). The client counts the
         shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
         store does): Lua only reads and appends, the cheapest work per bucket.
   Errors: none of its own; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
@@ -57,7 +57,9 @@ local rate = tonumber(m[10]) or 0
 
 -- The live bound: the first sequence number of the oldest generation in the window. Generations
 -- follow the store clock (the latest event time seen), so they follow sequence numbers too.
+local flushRecords
 local function dropGenerations(oldestLive, dropOne)
+  flushRecords()
   local all = redis.call('HGETALL', gens)
   local oldest, oldestField = nil, nil
   local minFirst = nil
@@ -146,6 +148,26 @@ local function sweepShard(i)
   end
 end
 
+-- Records of new messages, written with one HSET per block (most of a batch falls in a few
+-- blocks) instead of one per message. Flushed before generations are dropped, so a dropped block
+-- is never written again.
+local pendingBlock, pendingRecords = nil, nil
+function flushRecords()
+  if pendingRecords then
+    redis.call('HSET', base .. 'r:' .. pendingBlock, unpack(pendingRecords))
+    pendingRecords = nil
+  end
+end
+local function addRecord(mySeq, record)
+  local b = math.floor(mySeq / 64)
+  if b ~= pendingBlock or not pendingRecords then
+    flushRecords()
+    pendingBlock, pendingRecords = b, {}
+  end
+  pendingRecords[#pendingRecords + 1] = mySeq % 64
+  pendingRecords[#pendingRecords + 1] = record
+end
+
 local results = {}
 local p = 10
 for r = 1, n do
@@ -153,9 +175,14 @@ for r = 1, n do
     ARGV[p], ARGV[p + 1], ARGV[p + 2], tonumber(ARGV[p + 3]), ARGV[p + 4], tonumber(ARGV[p + 5])
   p = p + 6
   if now == nil or ts > now then advance(ts) end
-  local idKey = base .. 'k:' .. idShard
-  local known = tonumber(redis.call('HGET', idKey, idField))
-  if known and known < live then known = nil end
+  local idKey = kbase .. idShard
+  -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
+  local known = nil
+  local idSet = redis.call('HSETNX', idKey, idField, seq + 1) == 1
+  if not idSet then
+    known = tonumber(redis.call('HGET', idKey, idField))
+    if known and known < live then known = nil end
+  end
   local decided = nil
   if known then
     local b, slot = math.floor(known / 64), known % 64
@@ -170,23 +197,34 @@ for r = 1, n do
     if isNew then
       seq = seq + 1
       mySeq = seq
+      -- An expired id field (a replay after its window) gets the new sequence number.
+      if not idSet then redis.call('HSET', idKey, idField, mySeq) end
     end
+    -- Converted once, not by every redis.call that writes it.
+    local stored = tostring(mySeq % WRAP)
+    -- Only buckets with live members go back (most are new and empty): the client counts members,
+    -- not buckets, so it does not need to know which bucket a value came from.
     local out = { isNew and 'n' or 'p', mySeq, live, 0 }
+    local o = 4
     local hot = 0
     local addresses = ARGV[p]
     p = p + 1
-    for j = 1, nkeys do
-      local key, field, readFirst = bucketAt(addresses, j)
+    local at = 1
+    for _ = 1, nkeys do
+      local key, field, readFirst
+      key, field, readFirst, at = bucketAt(addresses, at)
       -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
       -- Topic-term buckets (flagged by the client) are mostly there already, often full: read them first.
-      if isNew and readFirst ~= 1 and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
+      if isNew and readFirst ~= 1 and redis.call('HSETNX', key, field, stored) == 1 then
         buckets = buckets + 1
-        out[4 + j] = ''
       else
         local v = redis.call('HGET', key, field)
         local size, changed = 0, false
         if v then v, size, changed = liveMembers(v) end
-        out[4 + j] = v or ''
+        if v then
+          o = o + 1
+          out[o] = v
+        end
         if size >= maxBucket then hot = hot + 1 end
         if isNew and size < maxBucket then
           redis.call('HSET', key, field, withMember(v, size, mySeq))
@@ -205,13 +243,11 @@ for r = 1, n do
       end
     end
     out[4] = hot
-    if isNew then
-      redis.call('HSET', idKey, idField, mySeq)
-      redis.call('HSET', base .. 'r:' .. math.floor(mySeq / 64), mySeq % 64, record)
-    end
+    if isNew then addRecord(mySeq, record) end
     results[r] = out
   end
 end
+flushRecords()
 
 if maxMessages > 0 then
   while seq - live + 1 > maxMessages and redis.call('HLEN', gens) > 0 do
