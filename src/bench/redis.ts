@@ -38,6 +38,8 @@ interface ClientReport {
   batches: number;
   roundTrips: number;
   flagged: number;
+  /** Candidates verified, summed over messages (the store's buckets decide how many). */
+  candidates: number;
   startedAt: number;
   endedAt: number;
 }
@@ -65,10 +67,14 @@ async function client(file: string, url: string): Promise<void> {
   const startedAt = Date.now();
   const before = (await store.stats()).roundTrips;
   let flagged = 0;
+  let candidates = 0;
   let batches = 0;
   for (let i = 0; i < inputs.length; i += config.batchSize) {
     const verdicts = await engine.processBatch(inputs.slice(i, i + config.batchSize));
-    for (const v of verdicts) if (v.verdict !== 'unique') flagged++;
+    for (const v of verdicts) {
+      if (v.verdict !== 'unique') flagged++;
+      candidates += v.candidates;
+    }
     batches++;
   }
   const endedAt = Date.now();
@@ -80,6 +86,7 @@ async function client(file: string, url: string): Promise<void> {
     batches,
     roundTrips,
     flagged,
+    candidates,
     startedAt,
     endedAt,
   };
@@ -171,8 +178,9 @@ async function main(): Promise<void> {
         .map((c) => `${c.name} ${(c.usec / total).toFixed(1)} (${(c.calls / total).toFixed(2)})`)
         .join(', ')}`,
     );
+    const candidates = results.reduce((s, r) => s + r.candidates, 0);
     console.log(
-      `indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
+      `candidates per message: ${(candidates / total).toFixed(2)}; indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
     );
   } finally {
     admin.disconnect();

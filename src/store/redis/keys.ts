@@ -71,7 +71,7 @@ export interface FieldAddress {
 }
 
 /** Bytes of a bucket field: id fields are longer, which is how the sweep tells them apart. */
-export const BUCKET_FIELD_BYTES = 3;
+export const BUCKET_FIELD_BYTES = 2;
 /** Bytes of an id field. */
 export const ID_FIELD_BYTES = 7;
 
@@ -87,14 +87,19 @@ const BUCKET_ADDRESS_MAX_BYTES = 1 + 8 + 1 + BUCKET_FIELD_BYTES;
  * A message's buckets as one argument (ioredis' cost is per argument), read by `bucketAt` in
  * lua/_members.lua: per bucket a byte n, the shard in n decimal digits (the shard key's suffix, so
  * Lua only concatenates: parsing a binary number and formatting it cost twice as much per key), a
- * flag byte (READ_FIRST) and the 3-byte field.
+ * flag byte (READ_FIRST) and the 2-byte field.
  *
  * The shard and the field come from two different 32-bit mixes of the table code and all 64 key
  * bits (topic keys are 32-bit term hashes with hi = 0, and must still spread over every shard):
- * a bucket is told apart by log2(shards) + 24 bits, ~38 with 16,384 shards. Two keys that agree on
- * all of them share a bucket (per lookup about buckets per shard / 2^24, ~10^-5), which only adds a
- * candidate that verification rejects. The field is 3 bytes, not the key's 4 low bytes and a
- * table byte: a listpack entry of 5 bytes instead of 7, on ~18 bucket fields per message.
+ * a bucket is told apart by log2(shards) + 16 bits, 30 with 16,384 shards. Two keys that agree on
+ * all of them share a bucket: per lookup about fields per shard / 2^16, 0.2% at 120 fields per
+ * shard (100k messages on 16,384 shards), ~0.5% at the sizing docs/redis.md recommends. A false
+ * share only adds the other bucket's members as candidates (one shared bucket each, so they rank
+ * below real near-duplicates, and verification rejects them) and puts the message in that bucket
+ * instead of its own; measured, the bench's flagged count does not move (docs/benchmarks.md).
+ * What it buys: a field is a 4-byte listpack entry, not 7 as with the key's 4 low bytes and a
+ * table byte, on ~18 bucket fields per message: ~55 bytes per message, which the 600-byte budget
+ * needed.
  */
 export function bucketAddresses(keys: readonly IndexKey[], shards: number): Buffer {
   const out = Buffer.allocUnsafe(BUCKET_ADDRESS_MAX_BYTES * keys.length);
@@ -117,8 +122,7 @@ export function bucketAddresses(keys: readonly IndexKey[], shards: number): Buff
     out[at] = code === TOPIC_CODE ? READ_FIRST : 0;
     out[at + 1] = forField & 0xff;
     out[at + 2] = (forField >>> 8) & 0xff;
-    out[at + 3] = (forField >>> 16) & 0xff;
-    at += 4;
+    at += 3;
   }
   return out.subarray(0, at);
 }

@@ -50,7 +50,7 @@ type StoredVerdictJson = {
 };
 
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
-const LAYOUT_VERSION = 5;
+const LAYOUT_VERSION = 6;
 
 /**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
@@ -159,8 +159,8 @@ export class RedisStore implements DedupStore {
     ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
+      // The id itself is not sent: the script finds the message by its id field.
       args.push(
-        request.id,
         id.shard,
         id.field,
         request.ts,
@@ -174,16 +174,17 @@ export class RedisStore implements DedupStore {
     >;
     replies.forEach((reply, r) => {
       const request = requests[r] as IndexRequest;
-      if (String(reply[0]) === 'n')
+      if (statusOf(reply) === NEW)
         this.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
     });
     const candidates = await this.candidatesOf(replies);
     return replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
-      const status = String(reply[0]);
-      if (status === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
+      const status = statusOf(reply);
+      if (status === DECIDED)
+        return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
       return {
-        status: status === 'n' ? 'new' : 'pending',
+        status: status === NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
         candidates: candidates[r] ?? [],
         hotBuckets: Number(reply[3]),
@@ -198,7 +199,7 @@ export class RedisStore implements DedupStore {
    */
   private async candidatesOf(replies: ReadonlyArray<ReadonlyArray<Buffer | number>>): Promise<Candidate[][]> {
     const ranked = replies.map((reply) => {
-      if (String(reply[0]) === 'd') return [];
+      if (statusOf(reply) === DECIDED) return [];
       const bound = Number(reply[1]) || Number.POSITIVE_INFINITY;
       const live = Number(reply[2]);
       this.hits.reset();
@@ -237,7 +238,7 @@ export class RedisStore implements DedupStore {
     >;
     const candidates = await this.candidatesOf(replies);
     return replies.map((reply, r): QueryResult => {
-      if (String(reply[0]) === 'd')
+      if (statusOf(reply) === DECIDED)
         return {
           status: 'decided',
           verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
@@ -369,6 +370,14 @@ export class RedisStore implements DedupStore {
 }
 
 const U48 = 2 ** 48;
+
+/** A script reply's status letter ('n', 'p', 'u' or 'd') as a byte: no string per reply. */
+const NEW = 0x6e;
+const DECIDED = 0x64;
+function statusOf(reply: ReadonlyArray<Buffer | number>): number {
+  const status = reply[0];
+  return Buffer.isBuffer(status) ? (status[0] as number) : -1;
+}
 
 /**
  * Record as stored: a header byte (bit 7: the time is a double, else 6 bytes of unsigned

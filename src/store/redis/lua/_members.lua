@@ -43,10 +43,10 @@ end
 -- The key, field and flags (1: read first) of the bucket at `at` in the addresses argument, and
 -- where the next one starts (keys.ts bucketAddresses): a byte n, the shard in n decimal digits
 -- (the key's own suffix: no number parsing and formatting per key in Lua, which cost twice as
--- much), a flag byte and the 3-byte field.
+-- much), a flag byte and the 2-byte field.
 local kbase = base .. 'k:'
 local function bucketAt(addresses, at)
   local n = string.byte(addresses, at)
-  return kbase .. string.sub(addresses, at + 1, at + n), string.sub(addresses, at + n + 2, at + n + 4),
-    string.byte(addresses, at + n + 1), at + n + 5
+  return kbase .. string.sub(addresses, at + 1, at + n), string.sub(addresses, at + n + 2, at + n + 3),
+    string.byte(addresses, at + n + 1), at + n + 4
 end

@@ -11,8 +11,9 @@
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
   ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
-  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
-           count, the shard in decimal, flag byte: 1 = read first, 3-byte field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
+  then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
+           count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
+           argument instead of 2 x nkeys: the client's cost is per argument)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
 
   Bucket values: one member as its sequence number mod 2^32 in decimal (a listpack stores it as an
@@ -106,8 +107,8 @@ end
 
 --- @include _members
 
--- Bucket fields are 3 bytes, id fields 7 (keys.ts): the sweep tells them apart by length.
-local BUCKET_FIELD_BYTES = 3
+-- Bucket fields are 2 bytes, id fields 7 (keys.ts): the sweep tells them apart by length.
+local BUCKET_FIELD_BYTES = 2
 --- @include _verdict
 
 -- The bucket value with one more (the newest) member.
@@ -171,9 +172,9 @@ end
 local results = {}
 local p = 10
 for r = 1, n do
-  local id, idShard, idField, ts, record, nkeys =
-    ARGV[p], ARGV[p + 1], ARGV[p + 2], tonumber(ARGV[p + 3]), ARGV[p + 4], tonumber(ARGV[p + 5])
-  p = p + 6
+  local idShard, idField, ts, record, nkeys =
+    ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3], tonumber(ARGV[p + 4])
+  p = p + 5
   if now == nil or ts > now then advance(ts) end
   local idKey = kbase .. idShard
   -- Most ids are new: one HSETNX claims the next sequence number for it and says so.

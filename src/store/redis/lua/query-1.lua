@@ -5,7 +5,7 @@
   KEYS[1]  <base>meta (hash; reads live and seq)
   ARGV[1]  base     ARGV[2] n, the number of requests     ARGV[3] maxBucketSize
   then per request: idShard, idField, nkeys, buckets: nkeys x (shard digits count, shard in decimal, flag byte,
-           3-byte field), one string
+           2-byte field), one string
   Returns one array per request:
     {"d", verdict}                       decided before: its stored verdict (JSON)
     {"u", bound, live, hot, v1 ... vk}   unseen (or undecided), laid out as index-1.lua's replies:
