@@ -40,8 +40,20 @@ export const verdictKey = (base: string, seq: number) => `${base}v:${Math.floor(
 export const clusterKey = (base: string, rootSeq: number, clusterShards: number) =>
   `${base}c:${rootSeq % clusterShards}`;
 
+const codes = new Map<string, number>();
+
 /** One code per table name, mixed into every bucket's shard and field, so tables never share a bucket. */
 export function tableCode(table: string): number {
+  // A message has 26 keys and a profile a few dozen table names: parse each name once.
+  let code = codes.get(table);
+  if (code === undefined) {
+    code = parseTableCode(table);
+    codes.set(table, code);
+  }
+  return code;
+}
+
+function parseTableCode(table: string): number {
   const n = table.length > 1 ? Number(table.slice(1)) : 0;
   switch (table[0]) {
     case 'x':

@@ -256,7 +256,9 @@ if maxMessages > 0 then
   end
 end
 
-do
+-- Nothing is dead before the first generation leaves the window: no sweep until then (it would go
+-- round a young namespace's shards at the 256-message minimum pace, dozens of times, for nothing).
+if expired > 0 then
   local total = shards + cshards
   local steps = math.ceil(rate * n)
   if steps > total then steps = total end
