@@ -111,11 +111,12 @@ end
 local BUCKET_FIELD_BYTES = 2
 --- @include _verdict
 
--- The bucket value with one more (the newest) member.
-local function withMember(v, size, x)
-  if size == 0 then return tostring(x % WRAP) end
-  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packMember(x) end
-  return v .. packMember(x)
+-- The bucket value with one more (the newest) member: `stored` is its decimal form, `packed` its
+-- 4 bytes (both made once per message, not per bucket).
+local function withMember(v, size, stored, packed)
+  if size == 0 then return stored end
+  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packed end
+  return v .. packed
 end
 
 -- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
@@ -203,6 +204,7 @@ for r = 1, n do
     end
     -- Converted once, not by every redis.call that writes it.
     local stored = tostring(mySeq % WRAP)
+    local packed = packMember(mySeq)
     -- Only buckets with live members go back (most are new and empty): the client counts members,
     -- not buckets, so it does not need to know which bucket a value came from.
     local out = { isNew and 'n' or 'p', mySeq, live, 0 }
@@ -228,7 +230,7 @@ for r = 1, n do
         end
         if size >= maxBucket then hot = hot + 1 end
         if isNew and size < maxBucket then
-          redis.call('HSET', key, field, withMember(v, size, mySeq))
+          redis.call('HSET', key, field, withMember(v, size, stored, packed))
           if v == nil and not changed then buckets = buckets + 1 end
         else
           if isNew then hotEvents = hotEvents + 1 end
