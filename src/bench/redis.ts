@@ -178,6 +178,30 @@ async function main(): Promise<void> {
         .map((c) => `${c.name} ${(c.usec / total).toFixed(1)} (${(c.calls / total).toFixed(2)})`)
         .join(', ')}`,
     );
+    // Where the bytes are: MEMORY USAGE (allocator size classes included) of every key, by kind.
+    const byKind = new Map<string, number>();
+    let cursor = '0';
+    do {
+      const [next, keys] = await admin.scan(cursor, 'MATCH', `doppel:{${NAMESPACE}}:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const kind = key.split(':')[2] ?? '?';
+        const bytes = Number(await admin.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+        byKind.set(kind, (byKind.get(kind) ?? 0) + bytes);
+      }
+    } while (cursor !== '0');
+    const kindNames: Record<string, string> = {
+      r: 'records',
+      k: 'buckets and ids',
+      v: 'verdicts',
+      c: 'clusters',
+    };
+    console.log(
+      `Redis bytes per message by key kind (MEMORY USAGE): ${[...byKind]
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, bytes]) => `${kindNames[kind] ?? kind} ${(bytes / live).toFixed(1)}`)
+        .join(', ')}`,
+    );
     const candidates = results.reduce((s, r) => s + r.candidates, 0);
     console.log(
       `candidates per message: ${(candidates / total).toFixed(2)}; indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
