@@ -40,6 +40,8 @@ interface ClientReport {
   flagged: number;
   /** Candidates verified, summed over messages (the store's buckets decide how many). */
   candidates: number;
+  /** CPU time of the client process over the timed part (user + system), µs. */
+  cpuMicros: number;
   startedAt: number;
   endedAt: number;
 }
@@ -65,6 +67,7 @@ async function client(file: string, url: string): Promise<void> {
   process.send?.({ ready: inputs.length });
   await new Promise<void>((go) => process.once('message', () => go()));
   const startedAt = Date.now();
+  const cpuBefore = process.cpuUsage();
   const before = (await store.stats()).roundTrips;
   let flagged = 0;
   let candidates = 0;
@@ -78,6 +81,7 @@ async function client(file: string, url: string): Promise<void> {
     batches++;
   }
   const endedAt = Date.now();
+  const cpu = process.cpuUsage(cpuBefore);
   const roundTrips = (await store.stats()).roundTrips - before - 1;
   await store.close();
   const report: ClientReport = {
@@ -87,6 +91,7 @@ async function client(file: string, url: string): Promise<void> {
     roundTrips,
     flagged,
     candidates,
+    cpuMicros: cpu.user + cpu.system,
     startedAt,
     endedAt,
   };
@@ -203,8 +208,9 @@ async function main(): Promise<void> {
         .join(', ')}`,
     );
     const candidates = results.reduce((s, r) => s + r.candidates, 0);
+    const clientCpu = results.reduce((s, r) => s + r.cpuMicros, 0);
     console.log(
-      `candidates per message: ${(candidates / total).toFixed(2)}; indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
+      `client CPU µs per message (both clients, timed part): ${Math.round(clientCpu / total)}; candidates per message: ${(candidates / total).toFixed(2)}; indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
     );
   } finally {
     admin.disconnect();
