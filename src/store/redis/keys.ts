@@ -8,7 +8,7 @@ import { xxh64 } from '../../hash/xxhash.js';
  *
  *   <prefix>:{<ns>}:meta        hash   clock, sequence, live bound, counters, sweep cursor
  *   <prefix>:{<ns>}:gens        hash   generation -> first sequence number of the generation
- *   <prefix>:{<ns>}:k:<shard>   hash   bucket field (3 bytes) -> members (members.ts);
+ *   <prefix>:{<ns>}:k:<shard>   hash   bucket field (2 bytes) -> members (members.ts);
  *                                      id field (7 bytes) -> the message's sequence number
  *   <prefix>:{<ns>}:r:<block>   hash   seq mod 64 -> record (ts, id, signatures; binary)
  *   <prefix>:{<ns>}:v:<block>   hash   seq mod 64 -> verdict (JSON)
