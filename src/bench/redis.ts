@@ -38,6 +38,10 @@ interface ClientReport {
   batches: number;
   roundTrips: number;
   flagged: number;
+  /** Candidates verified, summed over messages (the store's buckets decide how many). */
+  candidates: number;
+  /** CPU time of the client process over the timed part (user + system), µs. */
+  cpuMicros: number;
   startedAt: number;
   endedAt: number;
 }
@@ -63,15 +67,21 @@ async function client(file: string, url: string): Promise<void> {
   process.send?.({ ready: inputs.length });
   await new Promise<void>((go) => process.once('message', () => go()));
   const startedAt = Date.now();
+  const cpuBefore = process.cpuUsage();
   const before = (await store.stats()).roundTrips;
   let flagged = 0;
+  let candidates = 0;
   let batches = 0;
   for (let i = 0; i < inputs.length; i += config.batchSize) {
     const verdicts = await engine.processBatch(inputs.slice(i, i + config.batchSize));
-    for (const v of verdicts) if (v.verdict !== 'unique') flagged++;
+    for (const v of verdicts) {
+      if (v.verdict !== 'unique') flagged++;
+      candidates += v.candidates;
+    }
     batches++;
   }
   const endedAt = Date.now();
+  const cpu = process.cpuUsage(cpuBefore);
   const roundTrips = (await store.stats()).roundTrips - before - 1;
   await store.close();
   const report: ClientReport = {
@@ -80,6 +90,8 @@ async function client(file: string, url: string): Promise<void> {
     batches,
     roundTrips,
     flagged,
+    candidates,
+    cpuMicros: cpu.user + cpu.system,
     startedAt,
     endedAt,
   };
@@ -171,8 +183,34 @@ async function main(): Promise<void> {
         .map((c) => `${c.name} ${(c.usec / total).toFixed(1)} (${(c.calls / total).toFixed(2)})`)
         .join(', ')}`,
     );
+    // Where the bytes are: MEMORY USAGE (allocator size classes included) of every key, by kind.
+    const byKind = new Map<string, number>();
+    let cursor = '0';
+    do {
+      const [next, keys] = await admin.scan(cursor, 'MATCH', `doppel:{${NAMESPACE}}:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const kind = key.split(':')[2] ?? '?';
+        const bytes = Number(await admin.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+        byKind.set(kind, (byKind.get(kind) ?? 0) + bytes);
+      }
+    } while (cursor !== '0');
+    const kindNames: Record<string, string> = {
+      r: 'records',
+      k: 'buckets and ids',
+      v: 'verdicts',
+      c: 'clusters',
+    };
     console.log(
-      `indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
+      `Redis bytes per message by key kind (MEMORY USAGE): ${[...byKind]
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, bytes]) => `${kindNames[kind] ?? kind} ${(bytes / live).toFixed(1)}`)
+        .join(', ')}`,
+    );
+    const candidates = results.reduce((s, r) => s + r.candidates, 0);
+    const clientCpu = results.reduce((s, r) => s + r.cpuMicros, 0);
+    console.log(
+      `client CPU µs per message (both clients, timed part): ${Math.round(clientCpu / total)}; candidates per message: ${(candidates / total).toFixed(2)}; indexed messages (sequence numbers taken): ${live}; used_memory grew ${((memoryAfter - memoryBefore) / 1e6).toFixed(1)} MB`,
     );
   } finally {
     admin.disconnect();

@@ -8,8 +8,8 @@ import { xxh64 } from '../../hash/xxhash.js';
  *
  *   <prefix>:{<ns>}:meta        hash   clock, sequence, live bound, counters, sweep cursor
  *   <prefix>:{<ns>}:gens        hash   generation -> first sequence number of the generation
- *   <prefix>:{<ns>}:k:<shard>   hash   bucket field (5 bytes) -> members (members.ts);
- *                                      id field -> the message's sequence number
+ *   <prefix>:{<ns>}:k:<shard>   hash   bucket field (2 bytes) -> members (members.ts);
+ *                                      id field (7 bytes) -> the message's sequence number
  *   <prefix>:{<ns>}:r:<block>   hash   seq mod 64 -> record (ts, id, signatures; binary)
  *   <prefix>:{<ns>}:v:<block>   hash   seq mod 64 -> verdict (JSON)
  *   <prefix>:{<ns>}:c:<shard>   hash   root seq -> cluster (JSON), clusters of two or more
@@ -40,8 +40,20 @@ export const verdictKey = (base: string, seq: number) => `${base}v:${Math.floor(
 export const clusterKey = (base: string, rootSeq: number, clusterShards: number) =>
   `${base}c:${rootSeq % clusterShards}`;
 
-/** One byte per table name: part of every bucket field, so tables never share a bucket. */
+const codes = new Map<string, number>();
+
+/** One code per table name, mixed into every bucket's shard and field, so tables never share a bucket. */
 export function tableCode(table: string): number {
+  // A message has 26 keys and a profile a few dozen table names: parse each name once.
+  let code = codes.get(table);
+  if (code === undefined) {
+    code = parseTableCode(table);
+    codes.set(table, code);
+  }
+  return code;
+}
+
+function parseTableCode(table: string): number {
   const n = table.length > 1 ? Number(table.slice(1)) : 0;
   switch (table[0]) {
     case 'x':
@@ -57,7 +69,7 @@ export function tableCode(table: string): number {
     case 'i':
       return 32 + (n & 31);
     case 'b':
-      // 64..253; 255 marks id fields. More than 190 bands would share codes (never configured).
+      // 64..253. More than 190 bands would share codes (never configured).
       return 64 + (n % 190);
     default:
       throw new Error(`unknown index table "${table}"`);
@@ -70,40 +82,78 @@ export interface FieldAddress {
   field: Buffer;
 }
 
-/**
- * Bytes per bucket in the addresses argument of index-1.lua and query-1.lua (`bucketAt` in
- * lua/_members.lua): u32le shard, then the 5-byte field (table code, the key's low 32 bits).
- */
-export const BUCKET_ADDRESS_BYTES = 9;
+/** Bytes of a bucket field: id fields are longer, which is how the sweep tells them apart. */
+export const BUCKET_FIELD_BYTES = 2;
+/** Bytes of an id field. */
+export const ID_FIELD_BYTES = 7;
+
+const TOPIC_CODE = tableCode('t');
+
+/** Flag byte of a bucket address: read the bucket before writing (topic buckets, mostly full). */
+export const READ_FIRST = 1;
+
+/** Most bytes per bucket in the addresses argument (shards < 2^24: at most 8 digits). */
+const BUCKET_ADDRESS_MAX_BYTES = 1 + 8 + 1 + BUCKET_FIELD_BYTES;
 
 /**
- * A message's buckets as one argument (ioredis' cost is per argument). The shard mixes all 64
- * bits of the key (topic keys are 32-bit term hashes with hi = 0, and must still spread over
- * every shard), so a bucket is told apart by its 32 field bits plus about log2(shards) more; two
- * keys that agree on all of them share a bucket, which adds a candidate that verification rejects.
+ * A message's buckets as one argument (ioredis' cost is per argument), read by `bucketAt` in
+ * lua/_members.lua: per bucket a byte n, the shard in n decimal digits (the shard key's suffix, so
+ * Lua only concatenates: parsing a binary number and formatting it cost twice as much per key), a
+ * flag byte (READ_FIRST) and the 2-byte field.
+ *
+ * The shard and the field come from two different 32-bit mixes of the table code and all 64 key
+ * bits (topic keys are 32-bit term hashes with hi = 0, and must still spread over every shard):
+ * a bucket is told apart by log2(shards) + 16 bits, 30 with 16,384 shards. Two keys that agree on
+ * all of them share a bucket: per lookup about fields per shard / 2^16, 0.2% at 120 fields per
+ * shard (100k messages on 16,384 shards), ~0.5% at the sizing docs/redis.md recommends. A false
+ * share only adds the other bucket's members as candidates (one shared bucket each, so they rank
+ * below real near-duplicates, and verification rejects them) and puts the message in that bucket
+ * instead of its own; measured, the bench's flagged count does not move (docs/benchmarks.md).
+ * What it buys: a field is a 4-byte listpack entry, not 7 as with the key's 4 low bytes and a
+ * table byte, on ~18 bucket fields per message: ~55 bytes per message, which the 600-byte budget
+ * needed.
  */
 export function bucketAddresses(keys: readonly IndexKey[], shards: number): Buffer {
-  const out = Buffer.allocUnsafe(BUCKET_ADDRESS_BYTES * keys.length);
-  keys.forEach((key, j) => {
-    const at = BUCKET_ADDRESS_BYTES * j;
+  const out = Buffer.allocUnsafe(BUCKET_ADDRESS_MAX_BYTES * keys.length);
+  let at = 0;
+  for (let j = 0; j < keys.length; j++) {
+    const key = keys[j] as IndexKey;
     const code = tableCode(key.table);
-    const mixed = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
-    out.writeUInt32LE((mixed >>> 0) % shards, at);
-    out[at + 4] = code;
-    out.writeUInt32LE(key.lo >>> 0, at + 5);
-  });
-  return out;
+    const forShard = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
+    const forField = fmix32(key.lo ^ Math.imul(key.hi, 0xcc9e2d51) ^ Math.imul(code + 1, 0x1b873593));
+    let shard = forShard % shards;
+    let digits = 1;
+    for (let p = 10; shard >= p; p *= 10) digits++;
+    out[at] = digits;
+    for (let i = digits; i >= 1; i--) {
+      out[at + i] = 48 + (shard % 10);
+      shard = Math.floor(shard / 10);
+    }
+    at += digits + 1;
+    // Topic-term buckets are mostly there already, often full: index-1.lua reads them first.
+    out[at] = code === TOPIC_CODE ? READ_FIRST : 0;
+    out[at + 1] = forField & 0xff;
+    out[at + 2] = (forField >>> 8) & 0xff;
+    at += 3;
+  }
+  return out.subarray(0, at);
 }
 
 const ID_SEED = 0x646f7070656c6964n; // "doppelid"
 const scratch: U64 = { hi: 0, lo: 0 };
 
-/** A message id's field: byte 255 and 8 bytes of its XXH64 (ids of any length cost 9 bytes). */
+/**
+ * A message id's field: 7 bytes of its XXH64 (ids of any length cost the same). The shard takes
+ * the low bits of the high word, the field the low word and the high word's top 24 bits, so an
+ * id is told apart by ~62 bits plus the few the shard adds: two live ids that agree on all of
+ * them would be taken for one message (about n^2 / 2^63 for n ids in a window: never in practice).
+ */
 export function idAddress(id: string, shards: number): FieldAddress {
   const h = xxh64(id, ID_SEED, scratch);
-  const field = Buffer.allocUnsafe(9);
-  field[0] = 0xff;
-  field.writeUInt32LE(h.hi >>> 0, 1);
-  field.writeUInt32LE(h.lo >>> 0, 5);
+  const field = Buffer.allocUnsafe(ID_FIELD_BYTES);
+  field.writeUInt32LE(h.lo >>> 0, 0);
+  field[4] = (h.hi >>> 8) & 0xff;
+  field[5] = (h.hi >>> 16) & 0xff;
+  field[6] = (h.hi >>> 24) & 0xff;
   return { shard: (h.hi >>> 0) % shards, field };
 }

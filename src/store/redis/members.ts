@@ -30,9 +30,16 @@ export function storedMembers(value: Buffer): number[] {
  * remainder.
  */
 export function addMembers(hits: HitCounter, value: Buffer, live: number, seq: number): void {
+  if (value.length === 0) return;
   const liveMod = live % WRAP;
-  forEachStoredMember(value, (stored) => {
-    const member = live + ((stored - liveMod + WRAP) % WRAP);
+  // Inlined (no visitor closure): this runs for every bucket value of every message.
+  if (value[0] !== 255) {
+    const member = live + ((Number(value.toString('latin1')) - liveMod + WRAP) % WRAP);
     if (member < seq) hits.add(member);
-  });
+    return;
+  }
+  for (let at = 1; at + 4 <= value.length; at += 4) {
+    const member = live + ((value.readUInt32LE(at) - liveMod + WRAP) % WRAP);
+    if (member < seq) hits.add(member);
+  }
 }

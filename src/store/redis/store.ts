@@ -50,7 +50,7 @@ type StoredVerdictJson = {
 };
 
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
-const LAYOUT_VERSION = 4;
+const LAYOUT_VERSION = 6;
 
 /**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
@@ -159,8 +159,8 @@ export class RedisStore implements DedupStore {
     ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
+      // The id itself is not sent: the script finds the message by its id field.
       args.push(
-        request.id,
         id.shard,
         id.field,
         request.ts,
@@ -174,16 +174,17 @@ export class RedisStore implements DedupStore {
     >;
     replies.forEach((reply, r) => {
       const request = requests[r] as IndexRequest;
-      if (String(reply[0]) === 'n')
+      if (statusOf(reply) === NEW)
         this.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
     });
     const candidates = await this.candidatesOf(replies);
     return replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
-      const status = String(reply[0]);
-      if (status === 'd') return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
+      const status = statusOf(reply);
+      if (status === DECIDED)
+        return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
       return {
-        status: status === 'n' ? 'new' : 'pending',
+        status: status === NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
         candidates: candidates[r] ?? [],
         hotBuckets: Number(reply[3]),
@@ -198,7 +199,7 @@ export class RedisStore implements DedupStore {
    */
   private async candidatesOf(replies: ReadonlyArray<ReadonlyArray<Buffer | number>>): Promise<Candidate[][]> {
     const ranked = replies.map((reply) => {
-      if (String(reply[0]) === 'd') return [];
+      if (statusOf(reply) === DECIDED) return [];
       const bound = Number(reply[1]) || Number.POSITIVE_INFINITY;
       const live = Number(reply[2]);
       this.hits.reset();
@@ -237,7 +238,7 @@ export class RedisStore implements DedupStore {
     >;
     const candidates = await this.candidatesOf(replies);
     return replies.map((reply, r): QueryResult => {
-      if (String(reply[0]) === 'd')
+      if (statusOf(reply) === DECIDED)
         return {
           status: 'decided',
           verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
@@ -368,24 +369,61 @@ export class RedisStore implements DedupStore {
   }
 }
 
-/** Record as stored: <f64 ts><u16 id length><id UTF-8><signature record> (little-endian). */
+const U48 = 2 ** 48;
+
+/** A script reply's status letter ('n', 'p', 'u' or 'd') as a byte: no string per reply. */
+const NEW = 0x6e;
+const DECIDED = 0x64;
+function statusOf(reply: ReadonlyArray<Buffer | number>): number {
+  const status = reply[0];
+  return Buffer.isBuffer(status) ? (status[0] as number) : -1;
+}
+
+/**
+ * Record as stored: a header byte (bit 7: the time is a double, else 6 bytes of unsigned
+ * milliseconds; low 7 bits: the id's UTF-8 length, 127 when a u16le length follows), the time,
+ * the id, the signature record (little-endian). 7 bytes before the id for the usual integer
+ * millisecond times and short ids, not 10: every message has a record (lua/_verdict.lua
+ * recordHeader reads the same).
+ */
 function recordBlob(request: IndexRequest): Buffer {
-  const id = Buffer.from(request.id, 'utf8');
-  if (id.length > 0xffff) throw new DoppelError('INVALID_MESSAGE', 'message id longer than 65,535 bytes');
+  const idLength = Buffer.byteLength(request.id, 'utf8');
+  if (idLength > 0xffff) throw new DoppelError('INVALID_MESSAGE', 'message id longer than 65,535 bytes');
   const record = encodeRecord(request.record);
-  const blob = Buffer.allocUnsafe(10 + id.length + record.length);
-  blob.writeDoubleLE(request.ts, 0);
-  blob.writeUInt16LE(id.length, 8);
-  id.copy(blob, 10);
-  blob.set(record, 10 + id.length);
+  const ts = request.ts;
+  const double = !(Number.isInteger(ts) && ts >= 0 && ts < U48);
+  const longId = idLength >= 127;
+  let at = 1 + (longId ? 2 : 0);
+  const head = at + (double ? 8 : 6);
+  const blob = Buffer.allocUnsafe(head + idLength + record.length);
+  blob[0] = (double ? 128 : 0) | (longId ? 127 : idLength);
+  if (longId) blob.writeUInt16LE(idLength, 1);
+  if (double) blob.writeDoubleLE(ts, at);
+  else blob.writeUIntLE(ts, at, 6);
+  at = head;
+  blob.write(request.id, at, 'utf8');
+  blob.set(record, at + idLength);
   return blob;
 }
 
 function parseRecordBlob(blob: Buffer): CachedRecord {
-  const ts = blob.readDoubleLE(0);
-  const length = blob.readUInt16LE(8);
-  const id = blob.toString('utf8', 10, 10 + length);
-  return { id, ts, record: decodeRecord(blob.subarray(10 + length)) };
+  const b0 = blob[0] as number;
+  let length = b0 & 127;
+  let at = 1;
+  if (length === 127) {
+    length = blob.readUInt16LE(1);
+    at = 3;
+  }
+  let ts: number;
+  if (b0 & 128) {
+    ts = blob.readDoubleLE(at);
+    at += 8;
+  } else {
+    ts = blob.readUIntLE(at, 6);
+    at += 6;
+  }
+  const id = blob.toString('utf8', at, at + length);
+  return { id, ts, record: decodeRecord(blob.subarray(at + length)) };
 }
 
 function parseVerdict(id: string, json: string): StoredVerdict {

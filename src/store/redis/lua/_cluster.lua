@@ -12,23 +12,27 @@ local function verdictOf(seq)
   return decodeVerdict(redis.call('HGET', base .. 'v:' .. b, slot), seq)
 end
 
--- id and event time of a message from its record header (<d ts, <H id length, id).
+-- id and event time of a message from its record's header (recordHeader in _verdict.lua).
 local function headerOf(seq)
   local b, slot = blockOf(seq)
   local blob = redis.call('HGET', base .. 'r:' .. b, slot)
   if not blob then return nil, nil end
-  local ts, len = struct.unpack('<dH', blob)
-  return string.sub(blob, 11, 10 + len), ts
+  return recordHeader(blob)
 end
 
+-- Clusters are stored as JSON {i = id, z = size, f = first seen, e = last seen - first seen,
+-- m = merged into}: e is a few digits where the last-seen time would be 13 again. Read as {i, z, f, l, m}.
 local function clusterGet(root)
   local v = redis.call('HGET', base .. 'c:' .. (root % cshards), root)
-  if v then return cjson.decode(v) end
-  return nil
+  if not v then return nil end
+  local c = cjson.decode(v)
+  c.l = c.f + c.e
+  c.e = nil
+  return c
 end
 
 local function clusterPut(root, c)
-  redis.call('HSET', base .. 'c:' .. (root % cshards), root, cjson.encode(c))
+  redis.call('HSET', base .. 'c:' .. (root % cshards), root, cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m }))
 end
 
 -- Follows merges to the current root; returns it and its record (nil for an implicit singleton).

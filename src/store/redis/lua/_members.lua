@@ -40,9 +40,13 @@ local function liveMembers(v)
   return '\255' .. string.sub(v, 2 + 4 * cut), left, true
 end
 
--- The key and field of bucket j (1-based) in the addresses argument: 9 bytes each, u32le shard
--- and the 5-byte field.
-local function bucketAt(addresses, j)
-  local at = 9 * (j - 1) + 1
-  return base .. 'k:' .. struct.unpack('<I4', addresses, at), string.sub(addresses, at + 4, at + 8)
+-- The key, field and flags (1: read first) of the bucket at `at` in the addresses argument, and
+-- where the next one starts (keys.ts bucketAddresses): a byte n, the shard in n decimal digits
+-- (the key's own suffix: no number parsing and formatting per key in Lua, which cost twice as
+-- much), a flag byte and the 2-byte field.
+local kbase = base .. 'k:'
+local function bucketAt(addresses, at)
+  local n = string.byte(addresses, at)
+  return kbase .. string.sub(addresses, at + 1, at + n), string.sub(addresses, at + n + 2, at + n + 3),
+    string.byte(addresses, at + n + 1), at + n + 4
 end

@@ -1,34 +1,99 @@
 --[[
   Stored verdicts, shared by every script that reads or writes them (pasted in at
   "--- @include _verdict"). Needs local `base`. A verdict is stored small, because every message
-  has one: a unique message that is its own cluster's root is the one letter "u"; any other is
-  JSON with one-letter keys, k = u | d | n (unique, duplicate, near_duplicate), r = the cluster
-  root's sequence number when it is not the message's own, c = cluster id when not the message's
-  id, d = duplicateOf, y = similarity, m = method. The sequence number is the verdict's block and
-  slot, and the event time is in the record, so neither is stored again.
+  has one (about 30% are flagged in the news profile, so a flagged verdict's bytes count too):
+  - a unique message that is its own cluster's root: the one letter "u";
+  - any other: "<kind><method><cluster><root>,<similarity>,<rest>", where kind is u | d | n
+    (unique, duplicate, near_duplicate); method is one letter for the engine's methods, "_" for
+    none, "*" for another name (then first in rest as "<length>:<name>"); cluster is "o" when the
+    cluster id is the message's own id, "d" when it is duplicateOf (the usual case for a flagged
+    message), "x" when it is another (then next in rest as "<length>:<id>"); root is the cluster
+    root's sequence number, empty when it is the message's own; similarity is empty for none; the
+    rest ends with duplicateOf (empty for none), which can hold any character as it comes last.
+  e.g. "nhd6147,0.749,b4279~retitle~0" (30 bytes; JSON with one-letter keys took 62). The sequence
+  number is the verdict's block and slot, and the event time is in the record, so neither is
+  stored again.
 ]]
 local KIND_LETTER = { unique = 'u', duplicate = 'd', near_duplicate = 'n' }
 local KIND_NAME = { u = 'unique', d = 'duplicate', n = 'near_duplicate' }
+local METHOD_LETTER = { minhash = 'h', simhash = 's', imatch = 'i', cosine = 'c', exact = 'e' }
+local METHOD_NAME = { h = 'minhash', s = 'simhash', i = 'imatch', c = 'cosine', e = 'exact' }
 
 local function encodeVerdict(kind, seq, root, clusterId, id, dup, sim, method)
-  local v = { k = KIND_LETTER[kind] }
-  local plain = true
-  if root ~= seq then v.r = root; plain = false end
-  if clusterId ~= id then v.c = clusterId; plain = false end
-  if dup ~= '' then v.d = dup; plain = false end
-  if sim ~= '' then v.y = tonumber(sim); plain = false end
-  if method ~= '' then v.m = method; plain = false end
-  if plain then return v.k end
-  return cjson.encode(v)
+  local k = KIND_LETTER[kind]
+  if k == 'u' and root == seq and clusterId == id and dup == '' and sim == '' and method == '' then return k end
+  local m, rest = '_', ''
+  if method ~= '' then
+    m = METHOD_LETTER[method]
+    if not m then
+      m = '*'
+      rest = #method .. ':' .. method
+    end
+  end
+  local c = 'o'
+  if clusterId ~= id then
+    if clusterId == dup then
+      c = 'd'
+    else
+      c = 'x'
+      rest = rest .. #clusterId .. ':' .. clusterId
+    end
+  end
+  local r = root ~= seq and root or ''
+  local y = sim ~= '' and tostring(tonumber(sim)) or ''
+  return k .. m .. c .. r .. ',' .. y .. ',' .. rest .. dup
 end
 
--- The stored verdict of `seq` as a table with r filled in, or nil.
+-- A "<length>:<text>" item of a stored verdict at `at`: the text and the position after it.
+local function lengthPrefixed(raw, at)
+  local colon = string.find(raw, ':', at, true)
+  local after = colon + tonumber(string.sub(raw, at, colon - 1))
+  return string.sub(raw, colon + 1, after), after + 1
+end
+
+-- The stored verdict of `seq` as a table {k, r, c, d, y, m} (letters as above, r filled in, c nil
+-- for the message's own id, names whole), or nil.
 local function decodeVerdict(raw, seq)
   if not raw then return nil end
-  local v
-  if #raw == 1 then v = { k = raw } else v = cjson.decode(raw) end
-  if v.r == nil then v.r = seq end
+  local v = { k = string.sub(raw, 1, 1), r = seq }
+  if #raw == 1 then return v end
+  local m, c = string.sub(raw, 2, 2), string.sub(raw, 3, 3)
+  local comma = string.find(raw, ',', 4, true)
+  local comma2 = string.find(raw, ',', comma + 1, true)
+  if comma > 4 then v.r = tonumber(string.sub(raw, 4, comma - 1)) end
+  if comma2 > comma + 1 then v.y = tonumber(string.sub(raw, comma + 1, comma2 - 1)) end
+  local at = comma2 + 1
+  if m == '*' then
+    v.m, at = lengthPrefixed(raw, at)
+  elseif m ~= '_' then
+    v.m = METHOD_NAME[m]
+  end
+  if c == 'x' then v.c, at = lengthPrefixed(raw, at) end
+  if at <= #raw then v.d = string.sub(raw, at) end
+  if c == 'd' then v.c = v.d end
   return v
+end
+
+-- Id and event time of a stored record (store.ts recordBlob): byte 1 has bit 7 set when the time
+-- is a double (else 6 bytes, unsigned milliseconds) and the id's length in its low 7 bits (127: a
+-- u16le length follows); then the time, the id, the signatures.
+local function recordHeader(blob)
+  local b0 = string.byte(blob, 1)
+  local at, len = 2, b0 % 128
+  if len == 127 then
+    len = struct.unpack('<H', blob, 2)
+    at = 4
+  end
+  local ts
+  if b0 >= 128 then
+    ts = struct.unpack('<d', blob, at)
+    at = at + 8
+  else
+    local a, b, c, d, e, f = string.byte(blob, at, at + 5)
+    ts = a + b * 256 + c * 65536 + d * 16777216 + (e + f * 256) * 4294967296
+    at = at + 6
+  end
+  return string.sub(blob, at, at + len - 1), ts
 end
 
 -- The verdict as the client reads it (store.ts parseVerdict): JSON with the kind's full name, its
@@ -38,6 +103,8 @@ local function verdictForClient(raw, seq)
   v.k = KIND_NAME[v.k]
   v.s = seq
   local blob = redis.call('HGET', base .. 'r:' .. math.floor(seq / 64), seq % 64)
-  v.t = blob and struct.unpack('<d', blob) or 0
+  local _, ts = nil, 0
+  if blob then _, ts = recordHeader(blob) end
+  v.t = ts
   return cjson.encode(v)
 end

@@ -11,8 +11,9 @@
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
   ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
-  then per request: id, idShard, idField, ts, record, nkeys, buckets: nkeys x (u32le shard, 5-byte
-           field), one string (one argument instead of 2 x nkeys: the client's cost is per argument)
+  then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
+           count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
+           argument instead of 2 x nkeys: the client's cost is per argument)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
 
   Bucket values: one member as its sequence number mod 2^32 in decimal (a listpack stores it as an
@@ -24,8 +25,8 @@
     {"d", verdict}                          decided before: its stored verdict (JSON)
     {"n" | "p", seq, live, hot, v1, v2 ... vk}
         new (inserted now) or pending (indexed before, undecided): its sequence number, the live
-        bound, how many of its buckets were full, and the live members of each of its k buckets
-        as they were before it joined ("" for none; the format above). The client counts the
+        bound, how many of its buckets were full, and the live members of those of its buckets
+        that had any, as they were before it joined (the format above; empty buckets are left out). The client counts the
         shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
         store does): Lua only reads and appends, the cheapest work per bucket.
   Errors: none of its own; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
@@ -57,7 +58,9 @@ local rate = tonumber(m[10]) or 0
 
 -- The live bound: the first sequence number of the oldest generation in the window. Generations
 -- follow the store clock (the latest event time seen), so they follow sequence numbers too.
+local flushRecords
 local function dropGenerations(oldestLive, dropOne)
+  flushRecords()
   local all = redis.call('HGETALL', gens)
   local oldest, oldestField = nil, nil
   local minFirst = nil
@@ -104,15 +107,16 @@ end
 
 --- @include _members
 
--- keys.ts tableCode('t'): the topic-term table.
-local TOPIC_TABLE = 3
+-- Bucket fields are 2 bytes, id fields 7 (keys.ts): the sweep tells them apart by length.
+local BUCKET_FIELD_BYTES = 2
 --- @include _verdict
 
--- The bucket value with one more (the newest) member.
-local function withMember(v, size, x)
-  if size == 0 then return tostring(x % WRAP) end
-  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packMember(x) end
-  return v .. packMember(x)
+-- The bucket value with one more (the newest) member: `stored` is its decimal form, `packed` its
+-- 4 bytes (both made once per message, not per bucket).
+local function withMember(v, size, stored, packed)
+  if size == 0 then return stored end
+  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packed end
+  return v .. packed
 end
 
 -- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
@@ -122,7 +126,7 @@ local function sweepShard(i)
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
-      if string.byte(field, 1) == 255 then
+      if #field ~= BUCKET_FIELD_BYTES then
         if tonumber(v) < live then redis.call('HDEL', key, field) end
       else
         local kept, size, changed = liveMembers(v)
@@ -139,22 +143,48 @@ local function sweepShard(i)
     local horizon = now - windowMs - genMs
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
+      -- Stored as _cluster.lua's clusterPut writes it: last seen is f + e.
       local c = cjson.decode(all[j + 1])
-      if c.l < horizon then redis.call('HDEL', key, all[j]) end
+      if c.f + c.e < horizon then redis.call('HDEL', key, all[j]) end
     end
   end
+end
+
+-- Records of new messages, written with one HSET per block (most of a batch falls in a few
+-- blocks) instead of one per message. Flushed before generations are dropped, so a dropped block
+-- is never written again.
+local pendingBlock, pendingRecords = nil, nil
+function flushRecords()
+  if pendingRecords then
+    redis.call('HSET', base .. 'r:' .. pendingBlock, unpack(pendingRecords))
+    pendingRecords = nil
+  end
+end
+local function addRecord(mySeq, record)
+  local b = math.floor(mySeq / 64)
+  if b ~= pendingBlock or not pendingRecords then
+    flushRecords()
+    pendingBlock, pendingRecords = b, {}
+  end
+  pendingRecords[#pendingRecords + 1] = mySeq % 64
+  pendingRecords[#pendingRecords + 1] = record
 end
 
 local results = {}
 local p = 10
 for r = 1, n do
-  local id, idShard, idField, ts, record, nkeys =
-    ARGV[p], ARGV[p + 1], ARGV[p + 2], tonumber(ARGV[p + 3]), ARGV[p + 4], tonumber(ARGV[p + 5])
-  p = p + 6
+  local idShard, idField, ts, record, nkeys =
+    ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3], tonumber(ARGV[p + 4])
+  p = p + 5
   if now == nil or ts > now then advance(ts) end
-  local idKey = base .. 'k:' .. idShard
-  local known = tonumber(redis.call('HGET', idKey, idField))
-  if known and known < live then known = nil end
+  local idKey = kbase .. idShard
+  -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
+  local known = nil
+  local idSet = redis.call('HSETNX', idKey, idField, seq + 1) == 1
+  if not idSet then
+    known = tonumber(redis.call('HGET', idKey, idField))
+    if known and known < live then known = nil end
+  end
   local decided = nil
   if known then
     local b, slot = math.floor(known / 64), known % 64
@@ -169,26 +199,38 @@ for r = 1, n do
     if isNew then
       seq = seq + 1
       mySeq = seq
+      -- An expired id field (a replay after its window) gets the new sequence number.
+      if not idSet then redis.call('HSET', idKey, idField, mySeq) end
     end
+    -- Converted once, not by every redis.call that writes it.
+    local stored = tostring(mySeq % WRAP)
+    local packed = packMember(mySeq)
+    -- Only buckets with live members go back (most are new and empty): the client counts members,
+    -- not buckets, so it does not need to know which bucket a value came from.
     local out = { isNew and 'n' or 'p', mySeq, live, 0 }
+    local o = 4
     local hot = 0
     local addresses = ARGV[p]
     p = p + 1
-    for j = 1, nkeys do
-      local key, field = bucketAt(addresses, j)
+    local at = 1
+    for _ = 1, nkeys do
+      local key, field, readFirst
+      key, field, readFirst, at = bucketAt(addresses, at)
       -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
-      -- Topic-term buckets (table code 3) are mostly there already, often full: read them first.
-      if isNew and string.byte(field, 1) ~= TOPIC_TABLE and redis.call('HSETNX', key, field, mySeq % WRAP) == 1 then
+      -- Topic-term buckets (flagged by the client) are mostly there already, often full: read them first.
+      if isNew and readFirst ~= 1 and redis.call('HSETNX', key, field, stored) == 1 then
         buckets = buckets + 1
-        out[4 + j] = ''
       else
         local v = redis.call('HGET', key, field)
         local size, changed = 0, false
         if v then v, size, changed = liveMembers(v) end
-        out[4 + j] = v or ''
+        if v then
+          o = o + 1
+          out[o] = v
+        end
         if size >= maxBucket then hot = hot + 1 end
         if isNew and size < maxBucket then
-          redis.call('HSET', key, field, withMember(v, size, mySeq))
+          redis.call('HSET', key, field, withMember(v, size, stored, packed))
           if v == nil and not changed then buckets = buckets + 1 end
         else
           if isNew then hotEvents = hotEvents + 1 end
@@ -204,13 +246,11 @@ for r = 1, n do
       end
     end
     out[4] = hot
-    if isNew then
-      redis.call('HSET', idKey, idField, mySeq)
-      redis.call('HSET', base .. 'r:' .. math.floor(mySeq / 64), mySeq % 64, record)
-    end
+    if isNew then addRecord(mySeq, record) end
     results[r] = out
   end
 end
+flushRecords()
 
 if maxMessages > 0 then
   while seq - live + 1 > maxMessages and redis.call('HLEN', gens) > 0 do
@@ -218,7 +258,9 @@ if maxMessages > 0 then
   end
 end
 
-do
+-- Nothing is dead before the first generation leaves the window: no sweep until then (it would go
+-- round a young namespace's shards at the 256-message minimum pace, dozens of times, for nothing).
+if expired > 0 then
   local total = shards + cshards
   local steps = math.ceil(rate * n)
   if steps > total then steps = total end

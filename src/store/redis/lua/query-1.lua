@@ -4,13 +4,14 @@
 
   KEYS[1]  <base>meta (hash; reads live and seq)
   ARGV[1]  base     ARGV[2] n, the number of requests     ARGV[3] maxBucketSize
-  then per request: idShard, idField, nkeys, buckets: nkeys x (u32le shard, 5-byte field), one string
+  then per request: idShard, idField, nkeys, buckets: nkeys x (shard digits count, shard in decimal, flag byte,
+           2-byte field), one string
   Returns one array per request:
     {"d", verdict}                       decided before: its stored verdict (JSON)
     {"u", bound, live, hot, v1 ... vk}   unseen (or undecided), laid out as index-1.lua's replies:
         the sequence number below which members count (its own when indexed but undecided, else
         0 for all), the live bound, how many of its buckets are full, and the live members of
-        each bucket; the client counts and ranks them as the memory store does.
+        each bucket that has any; the client counts and ranks them as the memory store does.
 ]]
 local meta = KEYS[1]
 local base = ARGV[1]
@@ -37,13 +38,15 @@ for r = 1, n do
   else
     local out = { 'u', known or 0, live, 0 }
     local hot = 0
-    for j = 1, nkeys do
-      local key, field = bucketAt(addresses, j)
+    local at = 1
+    for _ = 1, nkeys do
+      local key, field
+      key, field, _, at = bucketAt(addresses, at)
       local v = redis.call('HGET', key, field)
       local size = 0
       if v then v, size = liveMembers(v) end
       if size >= maxBucket then hot = hot + 1 end
-      out[4 + j] = v or ''
+      if v then out[#out + 1] = v end
     end
     out[4] = hot
     results[r] = out
