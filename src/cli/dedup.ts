@@ -1,5 +1,5 @@
-import { DedupEngine, type EngineInput } from '../engine/engine.js';
-import type { DedupStore } from '../engine/types.js';
+import { DedupEngine } from '../engine/engine.js';
+import type { DedupStore, IndexRequest } from '../engine/types.js';
 import { isDoppelError } from '../errors.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
@@ -39,7 +39,7 @@ interface Tally {
   invalid: number;
 }
 
-type Pending = { line: number; record: VerdictRecord } | { line: number; input: EngineInput };
+type Pending = { line: number; record: VerdictRecord } | { line: number; input: IndexRequest };
 
 export async function dedupCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(argv, OPTIONS);
@@ -65,9 +65,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   let batch: Pending[] = [];
 
   const flush = async () => {
-    const inputs: EngineInput[] = [];
+    const inputs: IndexRequest[] = [];
     for (const p of batch) if ('input' in p) inputs.push(p.input);
-    const verdicts = inputs.length > 0 ? await engine.processBatch(inputs) : [];
+    const verdicts = inputs.length > 0 ? await engine.processPrepared(inputs) : [];
     let v = 0;
     for (const p of batch) {
       const record = 'record' in p ? p.record : verdictRecord(verdicts[v++]!);
@@ -101,7 +101,8 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         // expires anything mid-run), else the time the run started.
         const ts = message.ts ?? lastTs ?? runStart;
         if (message.ts !== undefined && (lastTs === null || message.ts > lastTs)) lastTs = message.ts;
-        batch.push({ line: lineNo, input: { signed, ts } });
+        // Prepared now, so the batch holds keys and records, not texts (see DedupEngine.prepare).
+        batch.push({ line: lineNo, input: engine.prepare({ signed, ts }) });
       } catch (error) {
         // Input errors become invalid records; anything else is a bug and stops the run.
         if (!isDoppelError(error)) throw error;
