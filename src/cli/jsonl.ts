@@ -38,7 +38,13 @@ export async function* readLineBatches(
       if (bytes[0] === 0x0a) start = 1;
       afterCr = false;
     }
+    // Without a "\r" in the chunk (the usual case) the line ends are found by a native search.
+    const crlf = bytes.indexOf(0x0d, start) >= 0;
     for (let i = start; i < bytes.length; i++) {
+      if (!crlf) {
+        i = bytes.indexOf(0x0a, i);
+        if (i < 0) break;
+      }
       const b = bytes[i];
       if (b !== 0x0a && b !== 0x0d) continue;
       if (carry === null) lines.push(bytes.toString('utf8', start, i));
