@@ -51,8 +51,28 @@ export function keyNumber(key: IndexKey): number {
 }
 
 function fromHex(table: string, hex: string): IndexKey {
-  const { hi, lo } = parseHex64(hex.length > 16 ? hex.slice(0, 16) : hex);
+  // Read in place (no regex, no slices, no intermediate object: some 20 keys a message); what
+  // is not 16+ lowercase hex digits goes to parseHex64 for its check and error.
+  const hi = hexWord(hex, 0);
+  const lo = hexWord(hex, 8);
+  if (hi < 0 || lo < 0) {
+    const parsed = parseHex64(hex.length > 16 ? hex.slice(0, 16) : hex);
+    return { table, hi: parsed.hi, lo: parsed.lo };
+  }
   return { table, hi, lo };
+}
+
+/** The unsigned value of the 8 lowercase hex digits of `s` at `from`, -1 if they are not. */
+function hexWord(s: string, from: number): number {
+  if (s.length < from + 8) return -1;
+  let v = 0;
+  for (let i = from; i < from + 8; i++) {
+    const c = s.charCodeAt(i);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) return -1;
+    v = (v << 4) | d;
+  }
+  return v >>> 0;
 }
 
 // Table names like "b7", made once: a fresh string per key per message was garbage to collect.
