@@ -107,8 +107,10 @@ export class KeyBuilder {
     const m = this.methods;
     if (m.has('simhash') && s.simhash) {
       const tables = simhashTableHashes(s.simhash, this.plan);
-      for (let t = 0; t < tables.length; t++)
-        keys.push({ table: tableName('s', t), ...(tables[t] as { hi: number; lo: number }) });
+      for (let t = 0; t < tables.length; t++) {
+        const h = tables[t] as { hi: number; lo: number };
+        keys.push({ table: tableName('s', t), hi: h.hi, lo: h.lo });
+      }
     }
     // 128-bit I-Match signatures: the first 64 bits are plenty for bucketing; verification compares all.
     if (m.has('imatch'))
@@ -116,8 +118,12 @@ export class KeyBuilder {
     if (m.has('mega') && s.broder) for (const mega of s.broder.mega) keys.push(fromHex('m', mega));
     if (m.has('bands') && s.minhash) {
       const bands = minhashBandHashes(s.minhash, this.config.minhash);
-      for (let t = 0; t < bands.length; t++)
-        keys.push({ table: tableName('b', t), ...(bands[t] as { hi: number; lo: number }) });
+      // Fields written out, not spread: a spread added them to a literal one by one, with an
+      // out-of-object property array per key.
+      for (let t = 0; t < bands.length; t++) {
+        const h = bands[t] as { hi: number; lo: number };
+        keys.push({ table: tableName('b', t), hi: h.hi, lo: h.lo });
+      }
     }
     if (m.has('topic') && s.terms) {
       for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', hi: 0, lo: hash });
