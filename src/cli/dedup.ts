@@ -1,13 +1,14 @@
-import { DedupEngine, type EngineInput } from '../engine/engine.js';
-import type { DedupStore } from '../engine/types.js';
+import { DedupEngine } from '../engine/engine.js';
+import type { DedupStore, IndexRequest } from '../engine/types.js';
 import { isDoppelError } from '../errors.js';
+import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
-import { signMessage } from '../pipeline/sign.js';
+import { signDecoded, signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { openStore } from '../store/open.js';
 import { engineSetup, parseCommandArgs } from './common.js';
-import { LineWriter, readLines } from './jsonl.js';
+import { LineWriter, readLineBatches } from './jsonl.js';
 
 export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
                     [--store memory|redis://HOST:PORT[/DB]] [--namespace NAME] [--stories FILE]
@@ -39,7 +40,7 @@ interface Tally {
   invalid: number;
 }
 
-type Pending = { line: number; record: VerdictRecord } | { line: number; input: EngineInput };
+type Pending = { line: number; record: VerdictRecord } | { line: number; input: IndexRequest };
 
 export async function dedupCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(argv, OPTIONS);
@@ -65,17 +66,20 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   let batch: Pending[] = [];
 
   const flush = async () => {
-    const inputs: EngineInput[] = [];
+    const inputs: IndexRequest[] = [];
     for (const p of batch) if ('input' in p) inputs.push(p.input);
-    const verdicts = inputs.length > 0 ? await engine.processBatch(inputs) : [];
+    const verdicts = inputs.length > 0 ? await engine.processPrepared(inputs) : [];
     let v = 0;
+    let due = false;
     for (const p of batch) {
       const record = 'record' in p ? p.record : verdictRecord(verdicts[v++]!);
       if ('input' in p && stories)
         for (const e of verdicts[v - 1]!.events) await stories.write(JSON.stringify(e));
       tally[record.verdict]++;
-      await out.write(JSON.stringify(record));
+      // Flushed once per batch: an await per line was a promise and a microtask per message.
+      if (out.add(JSON.stringify(record))) due = true;
     }
+    if (due) await out.flush();
     tally.messages += batch.length;
     batch = [];
     const now = performance.now();
@@ -89,26 +93,29 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   };
 
   try {
-    for await (const line of readLines(values.input)) {
-      lineNo++;
-      if (line.trim() === '') continue;
-      let id: string | null = null;
-      try {
-        const message = parseMessageLine(line);
-        id = message.id;
-        const signed = await signMessage(message, signer);
-        // Event time: the message's own, else the latest seen (so a file without times never
-        // expires anything mid-run), else the time the run started.
-        const ts = message.ts ?? lastTs ?? runStart;
-        if (message.ts !== undefined && (lastTs === null || message.ts > lastTs)) lastTs = message.ts;
-        batch.push({ line: lineNo, input: { signed, ts } });
-      } catch (error) {
-        // Input errors become invalid records; anything else is a bug and stops the run.
-        if (!isDoppelError(error)) throw error;
-        batch.push({ line: lineNo, record: invalidRecord(id ?? salvageId(line), lineNo, error) });
+    for await (const lines of readLineBatches(values.input))
+      for (const line of lines) {
+        lineNo++;
+        if (line.trim() === '') continue;
+        let id: string | null = null;
+        try {
+          const message = parseMessageLine(line);
+          id = message.id;
+          const text = decodeTextMessage(message);
+          const signed = text ? signDecoded(message, text, signer) : await signMessage(message, signer);
+          // Event time: the message's own, else the latest seen (so a file without times never
+          // expires anything mid-run), else the time the run started.
+          const ts = message.ts ?? lastTs ?? runStart;
+          if (message.ts !== undefined && (lastTs === null || message.ts > lastTs)) lastTs = message.ts;
+          // Prepared now, so the batch holds keys and records, not texts (see DedupEngine.prepare).
+          batch.push({ line: lineNo, input: engine.prepare({ signed, ts }) });
+        } catch (error) {
+          // Input errors become invalid records; anything else is a bug and stops the run.
+          if (!isDoppelError(error)) throw error;
+          batch.push({ line: lineNo, record: invalidRecord(id ?? salvageId(line), lineNo, error) });
+        }
+        if (batch.length >= config.batchSize) await flush();
       }
-      if (batch.length >= config.batchSize) await flush();
-    }
     await flush();
   } finally {
     await out.close();

@@ -86,25 +86,40 @@ export class DedupEngine {
     );
   }
 
+  /**
+   * What the engine needs of a signed message: its index keys and stored record. A caller that
+   * collects a batch can prepare each message as it is signed and hold only this, not the text,
+   * canonical form and full signatures: a batch of those outlived young-generation collections
+   * and was copied by every one of them (most of the dedup CLI's GC time).
+   */
+  prepare(input: EngineInput): IndexRequest {
+    return {
+      id: input.signed.message.id,
+      ts: input.ts,
+      keys: this.keys.keys(input.signed.signatures),
+      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+    };
+  }
+
   async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
+    return this.processPrepared(inputs.map((input) => this.prepare(input)));
+  }
+
+  /** processBatch for messages already through `prepare`. */
+  async processPrepared(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     // A second occurrence of an id in one batch is a replay of the first.
     const firstIndex = new Map<string, number>();
     const requests: IndexRequest[] = [];
     const requestOf: number[] = [];
     inputs.forEach((input, i) => {
-      const id = input.signed.message.id;
+      const id = input.id;
       if (firstIndex.has(id)) {
         requestOf.push(-1);
         return;
       }
       firstIndex.set(id, i);
       requestOf.push(requests.length);
-      requests.push({
-        id,
-        ts: input.ts,
-        keys: this.keys.keys(input.signed.signatures),
-        record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
-      });
+      requests.push(input);
     });
     const results = await this.store.index(requests);
 
@@ -134,7 +149,7 @@ export class DedupEngine {
     const committed = new Map(commits.map((c) => [c.id, c]));
 
     return inputs.map((input, i) => {
-      const id = input.signed.message.id;
+      const id = input.id;
       const r = requestOf[i] as number;
       const result = r >= 0 ? results[r] : undefined;
       if (r < 0 || result?.status === 'decided') {

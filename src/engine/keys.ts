@@ -51,8 +51,28 @@ export function keyNumber(key: IndexKey): number {
 }
 
 function fromHex(table: string, hex: string): IndexKey {
-  const { hi, lo } = parseHex64(hex.length > 16 ? hex.slice(0, 16) : hex);
+  // Read in place (no regex, no slices, no intermediate object: some 20 keys a message); what
+  // is not 16+ lowercase hex digits goes to parseHex64 for its check and error.
+  const hi = hexWord(hex, 0);
+  const lo = hexWord(hex, 8);
+  if (hi < 0 || lo < 0) {
+    const parsed = parseHex64(hex.length > 16 ? hex.slice(0, 16) : hex);
+    return { table, hi: parsed.hi, lo: parsed.lo };
+  }
   return { table, hi, lo };
+}
+
+/** The unsigned value of the 8 lowercase hex digits of `s` at `from`, -1 if they are not. */
+function hexWord(s: string, from: number): number {
+  if (s.length < from + 8) return -1;
+  let v = 0;
+  for (let i = from; i < from + 8; i++) {
+    const c = s.charCodeAt(i);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) return -1;
+    v = (v << 4) | d;
+  }
+  return v >>> 0;
 }
 
 // Table names like "b7", made once: a fresh string per key per message was garbage to collect.
@@ -87,8 +107,10 @@ export class KeyBuilder {
     const m = this.methods;
     if (m.has('simhash') && s.simhash) {
       const tables = simhashTableHashes(s.simhash, this.plan);
-      for (let t = 0; t < tables.length; t++)
-        keys.push({ table: tableName('s', t), ...(tables[t] as { hi: number; lo: number }) });
+      for (let t = 0; t < tables.length; t++) {
+        const h = tables[t] as { hi: number; lo: number };
+        keys.push({ table: tableName('s', t), hi: h.hi, lo: h.lo });
+      }
     }
     // 128-bit I-Match signatures: the first 64 bits are plenty for bucketing; verification compares all.
     if (m.has('imatch'))
@@ -96,8 +118,12 @@ export class KeyBuilder {
     if (m.has('mega') && s.broder) for (const mega of s.broder.mega) keys.push(fromHex('m', mega));
     if (m.has('bands') && s.minhash) {
       const bands = minhashBandHashes(s.minhash, this.config.minhash);
-      for (let t = 0; t < bands.length; t++)
-        keys.push({ table: tableName('b', t), ...(bands[t] as { hi: number; lo: number }) });
+      // Fields written out, not spread: a spread added them to a literal one by one, with an
+      // out-of-object property array per key.
+      for (let t = 0; t < bands.length; t++) {
+        const h = bands[t] as { hi: number; lo: number };
+        keys.push({ table: tableName('b', t), hi: h.hi, lo: h.lo });
+      }
     }
     if (m.has('topic') && s.terms) {
       for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', hi: 0, lo: hash });

@@ -23,7 +23,7 @@ export const RECORD_FORMAT_VERSION = 1;
 /** Bits kept of each min-hash. */
 export const MINHASH_BITS = 8;
 
-enum Flag {
+export enum Flag {
   Simhash = 1,
   Minhash = 2,
   Terms = 4,
@@ -39,7 +39,7 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     minhash = new Uint8Array(s.minhash.length);
     for (let i = 0; i < minhash.length; i++) minhash[i] = (s.minhash[i] as number) & 0xff;
   }
-  return {
+  const record: SignatureRecord = {
     lang,
     tokens: Math.min(s.tokens, 0xffff),
     exact: s.exact.slice(0, 16),
@@ -51,6 +51,117 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     heaviest: s.heaviest?.slice(0, 16) ?? null,
     terms: s.terms ? quantizeTerms(s.terms) : null,
   };
+  record.packed = packRecord(record);
+  return record;
+}
+
+/**
+ * Layout of `packRecord`'s array (32-bit words): the fixed part, then I-Match signatures
+ * (lexicon, hi, lo each), the min-hash bytes four to a word (the last word zero-padded), and the
+ * term vector (hashes, then weights as float32 bits).
+ */
+export const Packed = {
+  Flags: 0,
+  ExactHi: 1,
+  ExactLo: 2,
+  SimhashHi: 3,
+  SimhashLo: 4,
+  LexicalHi: 5,
+  LexicalLo: 6,
+  LongestHi: 7,
+  LongestLo: 8,
+  HeaviestHi: 9,
+  HeaviestLo: 10,
+  /** Number of I-Match signatures. */
+  Imatch: 11,
+  /** Number of min-hash bytes. */
+  Minhash: 12,
+  /** Number of terms. */
+  Terms: 13,
+  Fixed: 14,
+} as const;
+
+const PACK_FLOAT = new Float32Array(1);
+const PACK_BITS = new Int32Array(PACK_FLOAT.buffer);
+
+/** Value of 16 lowercase hex digits of `s` from `from` into out[at], out[at + 1]; false if not hex. */
+function packHex(s: string, from: number, out: Int32Array, at: number): boolean {
+  if (s.length - from !== 16) return false;
+  for (let half = 0; half < 2; half++) {
+    let v = 0;
+    for (let i = 0; i < 8; i++) {
+      const c = s.charCodeAt(from + 8 * half + i);
+      const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+      if (d < 0) return false;
+      v = (v << 4) | d;
+    }
+    out[at + half] = v;
+  }
+  return true;
+}
+
+/**
+ * The record's comparable fields as 32-bit integers in one array, so that verifying a candidate
+ * reads one block of memory instead of a dozen objects (strings, typed arrays, their headers)
+ * spread over the heap, and compares integers instead of strings. Equal hex strings are equal
+ * integers only in canonical form (16 lowercase hex digits, decimal lexicon index): anything
+ * else gives null, and verification compares the fields themselves.
+ */
+export function packRecord(r: SignatureRecord): Int32Array | null {
+  const k = r.imatch.length;
+  const m = r.minhash?.length ?? 0;
+  const t = r.terms?.hashes.length ?? 0;
+  const out = new Int32Array(Packed.Fixed + 3 * k + ((m + 3) >>> 2) + 2 * t);
+  let flags = 0;
+  if (!packHex(r.exact, 0, out, Packed.ExactHi)) return null;
+  if (r.simhash) {
+    flags |= Flag.Simhash;
+    out[Packed.SimhashHi] = r.simhash.hi;
+    out[Packed.SimhashLo] = r.simhash.lo;
+  }
+  if (r.lexical !== null) {
+    flags |= Flag.Lexical;
+    if (!packHex(r.lexical, 0, out, Packed.LexicalHi)) return null;
+  }
+  if (r.longest !== null) {
+    flags |= Flag.Longest;
+    if (!packHex(r.longest, 0, out, Packed.LongestHi)) return null;
+  }
+  if (r.heaviest !== null) {
+    flags |= Flag.Heaviest;
+    if (!packHex(r.heaviest, 0, out, Packed.HeaviestHi)) return null;
+  }
+  let at = Packed.Fixed;
+  out[Packed.Imatch] = k;
+  for (const sig of r.imatch) {
+    const colon = sig.indexOf(':');
+    const lexicon = sig.slice(0, colon);
+    if (colon < 1 || !/^(0|[1-9][0-9]*)$/.test(lexicon)) return null;
+    out[at] = Number(lexicon);
+    if (!packHex(sig, colon + 1, out, at + 1)) return null;
+    at += 3;
+  }
+  if (r.minhash) {
+    flags |= Flag.Minhash;
+    out[Packed.Minhash] = m;
+    for (let i = 0; i < m; i++) {
+      const w = at + (i >>> 2);
+      out[w] = (out[w] as number) | ((r.minhash[i] as number) << (8 * (i & 3)));
+    }
+    at += (m + 3) >>> 2;
+  }
+  if (r.terms) {
+    flags |= Flag.Terms;
+    out[Packed.Terms] = t;
+    const { hashes, weights } = r.terms;
+    for (let i = 0; i < t; i++) {
+      out[at + i] = hashes[i] as number;
+      PACK_FLOAT[0] = weights[i] as number;
+      out[at + t + i] = PACK_BITS[0] as number;
+    }
+  }
+  out[Packed.Flags] = flags;
+  return out;
 }
 
 /** 24-bit hashes (order kept: the top bits of a sorted list stay sorted) and 8-bit weights. */
@@ -235,5 +346,18 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     }
     terms = { hashes, weights: weightsOfLevels(levels) };
   }
-  return { lang, tokens, exact, simhash, minhash, imatch, lexical, longest, heaviest, terms };
+  const record: SignatureRecord = {
+    lang,
+    tokens,
+    exact,
+    simhash,
+    minhash,
+    imatch,
+    lexical,
+    longest,
+    heaviest,
+    terms,
+  };
+  record.packed = packRecord(record);
+  return record;
 }

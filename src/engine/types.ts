@@ -21,6 +21,12 @@ export interface SignatureRecord {
   heaviest: string | null;
   /** Top tf*idf terms (unit vector; 24-bit hashes, 8-bit weights) for story-level cosine. */
   terms: TermVector | null;
+  /**
+   * The fields above in the form verification reads (engine/record.ts `packRecord`): derived,
+   * never stored or encoded. Set by compactRecord and decodeRecord; made on first comparison
+   * for a record built otherwise; null when a field is not in its canonical form.
+   */
+  packed?: Int32Array | null;
 }
 
 export type VerdictKind = 'unique' | 'duplicate' | 'near_duplicate' | 'invalid';

@@ -1,6 +1,6 @@
 import { hamming64 } from '../hash/mix.js';
 import { type TermVector, termCosine } from '../signatures/terms.js';
-import { jaccardEstimate } from './record.js';
+import { Flag, jaccardEstimate, Packed, packRecord } from './record.js';
 import type { Evidence, SignatureRecord } from './types.js';
 
 /**
@@ -24,8 +24,11 @@ export class Verifier {
   /** The message's vector has a repeated hash (24-bit collision): the merge handles pairing. */
   private mergeCosine = false;
 
+  private packedA: Int32Array | null = null;
+
   load(a: SignatureRecord): this {
     this.a = a;
+    this.packedA = packedOf(a);
     this.mergeCosine = a.terms !== null && !this.terms.load(a.terms);
     return this;
   }
@@ -33,6 +36,87 @@ export class Verifier {
   compare(b: SignatureRecord): Evidence {
     const a = this.a;
     if (a === null) throw new Error('Verifier.compare before load');
+    const pa = this.packedA;
+    const pb = packedOf(b);
+    if (pa === null || pb === null) return this.compareFields(a, b);
+    const fa = pa[Packed.Flags] as number;
+    const fb = pb[Packed.Flags] as number;
+    const both = fa & fb;
+    const hamming =
+      both & Flag.Simhash
+        ? hamming64(
+            pa[Packed.SimhashHi] as number,
+            pa[Packed.SimhashLo] as number,
+            pb[Packed.SimhashHi] as number,
+            pb[Packed.SimhashLo] as number,
+          )
+        : null;
+    const ka = pa[Packed.Imatch] as number;
+    const kb = pb[Packed.Imatch] as number;
+    // Sections after the fixed part: I-Match triples, min-hash words, terms.
+    const minA = Packed.Fixed + 3 * ka;
+    const minB = Packed.Fixed + 3 * kb;
+    const m = pa[Packed.Minhash] as number;
+    let jaccard: number | null = null;
+    if (both & Flag.Minhash && m === pb[Packed.Minhash] && m > 0) {
+      const words = (m + 3) >>> 2;
+      // Equal bytes are zero bytes of the XOR; the zero padding of the last word is equal on
+      // both sides and taken off.
+      let equal = m - 4 * words;
+      for (let i = 0; i < words; i++) {
+        const x = (pa[minA + i] as number) ^ (pb[minB + i] as number);
+        const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+        equal += Math.imul((zero >>> 7) & 0x01010101, 0x01010101) >>> 24;
+      }
+      jaccard = Math.round(jaccardEstimate(equal, m) * 10_000) / 10_000;
+    }
+    let imatch = false;
+    for (let i = 0; i < ka && !imatch; i++) {
+      const at = Packed.Fixed + 3 * i;
+      for (let j = 0; j < kb; j++) {
+        const bt = Packed.Fixed + 3 * j;
+        if (pa[at] === pb[bt] && pa[at + 1] === pb[bt + 1] && pa[at + 2] === pb[bt + 2]) {
+          imatch = true;
+          break;
+        }
+      }
+    }
+    let lexical = 0;
+    if (
+      both & Flag.Lexical &&
+      pa[Packed.LexicalHi] === pb[Packed.LexicalHi] &&
+      pa[Packed.LexicalLo] === pb[Packed.LexicalLo]
+    )
+      lexical++;
+    if (
+      both & Flag.Longest &&
+      pa[Packed.LongestHi] === pb[Packed.LongestHi] &&
+      pa[Packed.LongestLo] === pb[Packed.LongestLo]
+    )
+      lexical++;
+    if (
+      both & Flag.Heaviest &&
+      pa[Packed.HeaviestHi] === pb[Packed.HeaviestHi] &&
+      pa[Packed.HeaviestLo] === pb[Packed.HeaviestLo]
+    )
+      lexical++;
+    let cosine: number | null = null;
+    if (both & Flag.Terms) {
+      const dot = this.mergeCosine
+        ? termCosine(a.terms as TermVector, b.terms as TermVector)
+        : this.terms.cosinePacked(
+            pb,
+            minB + (((pb[Packed.Minhash] as number) + 3) >>> 2),
+            pb[Packed.Terms] as number,
+          );
+      cosine = Math.round(dot * 10_000) / 10_000;
+    }
+    const exact = pa[Packed.ExactHi] === pb[Packed.ExactHi] && pa[Packed.ExactLo] === pb[Packed.ExactLo];
+    return { exact, hamming, jaccard, imatch, lexical, cosine };
+  }
+
+  /** compare from the record's fields (a record without a packed form). */
+  private compareFields(a: SignatureRecord, b: SignatureRecord): Evidence {
     const hamming =
       a.simhash && b.simhash ? hamming64(a.simhash.hi, a.simhash.lo, b.simhash.hi, b.simhash.lo) : null;
     let jaccard: number | null = null;
@@ -105,6 +189,27 @@ class TermTable {
     return true;
   }
 
+  /** cosine over a packed record's terms: t hashes from `at`, then t weights as float32 bits. */
+  cosinePacked(p: Int32Array, at: number, t: number): number {
+    let dot = 0;
+    let previous = -1;
+    for (let j = 0; j < t; j++) {
+      const key = p[at + j] as number;
+      if (key === previous) continue;
+      previous = key;
+      let slot = slotOf(key) & this.mask;
+      while (this.stamps[slot] === this.stamp) {
+        if (this.keys[slot] === key) {
+          FLOAT_BITS[0] = p[at + t + j] as number;
+          dot += (this.weights[slot] as number) * (FLOAT[0] as number);
+          break;
+        }
+        slot = (slot + 1) & this.mask;
+      }
+    }
+    return Math.min(1, dot);
+  }
+
   /** termCosine(loaded, b): b's hashes ascend, so shared terms add up in the merge's order. */
   cosine(b: TermVector): number {
     let dot = 0;
@@ -127,6 +232,20 @@ class TermTable {
     return Math.min(1, dot);
   }
 }
+
+/** A record's packed form, made and kept on first use for a record that came without one. */
+function packedOf(r: SignatureRecord): Int32Array | null {
+  let p = r.packed;
+  if (p === undefined) {
+    p = packRecord(r);
+    r.packed = p;
+  }
+  return p;
+}
+
+// Float32 weights stored as their bits in a packed record, read back through this pair.
+const FLOAT = new Float32Array(1);
+const FLOAT_BITS = new Int32Array(FLOAT.buffer);
 
 function slotOf(key: number): number {
   return Math.imul(key, 0x9e3779b1) >>> 16;

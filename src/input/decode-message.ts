@@ -13,14 +13,25 @@ export interface DecodedMessage extends TextSource {
  * then `raw` bytes (legacy charset, HTML page or RFC 822 mail; async because MIME parsing is).
  */
 export async function decodeMessage(message: Message): Promise<DecodedMessage> {
+  const text = decodeTextMessage(message);
+  if (text) return text;
   let decoded: DecodedMessage;
-  if (message.text !== undefined && message.text.trim() !== '') {
-    decoded = { text: message.text, kind: 'text', charset: 'utf-8' };
-  } else if (message.html !== undefined && message.html.trim() !== '') {
+  if (message.html !== undefined && message.html.trim() !== '') {
     decoded = toDecoded(decodeHtml(message.html));
   } else {
     decoded = toDecoded(await decodeRaw(message.raw ?? new Uint8Array()));
   }
+  if (message.title !== undefined) decoded.title = message.title;
+  return decoded;
+}
+
+/**
+ * decodeMessage of a message with a `text` field (null for any other): synchronous, so a caller
+ * that signs one message at a time skips a promise and a microtask per message.
+ */
+export function decodeTextMessage(message: Message): DecodedMessage | null {
+  if (message.text === undefined || message.text.trim() === '') return null;
+  const decoded: DecodedMessage = { text: message.text, kind: 'text', charset: 'utf-8' };
   if (message.title !== undefined) decoded.title = message.title;
   return decoded;
 }

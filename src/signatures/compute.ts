@@ -11,7 +11,15 @@ import { lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
 import { type Fingerprint64, simhashOfCounts } from './simhash.js';
 import { type TermVector, topTermsOfDistinct } from './terms.js';
-import { FLAG_STOP, Vocabulary } from './vocabulary.js';
+import {
+  FLAG_STOP,
+  INFO_FLAGS,
+  INFO_LO,
+  INFO_STAMP,
+  INFO_STRIDE,
+  INFO_TF,
+  Vocabulary,
+} from './vocabulary.js';
 
 /** Every signature of one document. Null where a method is disabled or has nothing to work on. */
 export interface Signatures {
@@ -92,20 +100,21 @@ export class SignatureEngine {
       this.distinct = new Int32Array(total * 2);
       this.tf = new Uint32Array(total * 2);
     }
-    const { flags, stamp: stamps, tf: counts } = vocab;
+    const info = vocab.info;
     const distinct = this.distinct;
     const stamp = vocab.beginDocument();
     let n = 0;
     let d = 0;
     for (let i = 0; i < total; i++) {
       const slot = slots[i] as number;
-      if ((flags[slot] as number) & FLAG_STOP) continue;
+      const b = slot * INFO_STRIDE;
+      if ((info[b + INFO_FLAGS] as number) & FLAG_STOP) continue;
       this.content[n++] = slot;
-      if (stamps[slot] !== stamp) {
-        stamps[slot] = stamp;
-        counts[slot] = 1;
+      if (info[b + INFO_STAMP] !== stamp) {
+        info[b + INFO_STAMP] = stamp;
+        info[b + INFO_TF] = 1;
         distinct[d++] = slot;
-      } else counts[slot] = (counts[slot] as number) + 1;
+      } else info[b + INFO_TF] = (info[b + INFO_TF] as number) + 1;
     }
     let content: Int32Array;
     if (n === 0) {
@@ -114,7 +123,8 @@ export class SignatureEngine {
       d = vocab.countDistinct(slots, total, distinct, this.tf);
     } else {
       content = this.content.subarray(0, n);
-      for (let j = 0; j < d; j++) this.tf[j] = counts[distinct[j] as number] as number;
+      for (let j = 0; j < d; j++)
+        this.tf[j] = info[(distinct[j] as number) * INFO_STRIDE + INFO_TF] as number;
     }
 
     const simhash = config.simhash.enabled
@@ -125,7 +135,8 @@ export class SignatureEngine {
     let broder: BroderShingles | null = null;
     if (config.minhash.enabled) {
       const lo = new Uint32Array(n);
-      for (let i = 0; i < n; i++) lo[i] = vocab.hashLo[content[i] as number] as number;
+      const info = vocab.info;
+      for (let i = 0; i < n; i++) lo[i] = info[(content[i] as number) * INFO_STRIDE + INFO_LO] as number;
       const shingles = shingleHashes(lo, n, config.minhash.shingleSize);
       minhash = minhashValues(shingles, config.minhash.superShingles * config.minhash.superShingleSize);
       broder = broderShingles(minhash, config.minhash);

@@ -3,7 +3,17 @@ import { fmix32, hex64, type U64 } from '../hash/mix.js';
 import { SEED_LEXICON_VERSION, seededWords } from '../hash/seeds.js';
 import { laneA, laneB, laneC, laneD, SetHasher } from '../hash/set-hash.js';
 import { xxh64 } from '../hash/xxhash.js';
-import { FLAG_ELIGIBLE, FLAG_LETTER, FLAG_PRIMARY, FLAG_STOP, type Vocabulary } from './vocabulary.js';
+import {
+  FLAG_ELIGIBLE,
+  FLAG_LETTER,
+  FLAG_PRIMARY,
+  FLAG_STOP,
+  INFO_FLAGS,
+  INFO_HI,
+  INFO_LO,
+  INFO_STRIDE,
+  type Vocabulary,
+} from './vocabulary.js';
 
 /**
  * I-Match (Chowdhury et al. 2002) with the secondary lexicon of seed 001 (Kolcz & Chowdhury)
@@ -87,7 +97,7 @@ export function imatchOfDistinct(
   config: ImatchConfig,
   versionSeed: U64,
 ): ImatchSignature[] {
-  const { flags, secondaryRank, hashHi, hashLo } = vocab;
+  const { info, secondaryRank } = vocab;
   const lexicons = config.randomizedLexicons + 1;
   if (chosenCounts.length < lexicons) {
     laneSums = new Int32Array(4 * lexicons);
@@ -103,12 +113,13 @@ export function imatchOfDistinct(
   // set hash is a sum, so this equals hashing each lexicon's words apart).
   for (let i = 0; i < distinctCount; i++) {
     const slot = distinct[i] as number;
-    const f = flags[slot] as number;
+    const at = slot * INFO_STRIDE;
+    const f = info[at + INFO_FLAGS] as number;
     if ((f & (FLAG_ELIGIBLE | FLAG_LETTER)) !== (FLAG_ELIGIBLE | FLAG_LETTER) || f & FLAG_STOP) continue;
     eligible++;
     if (f & FLAG_PRIMARY) {
-      const hi = hashHi[slot] as number;
-      const lo = hashLo[slot] as number;
+      const hi = info[at + INFO_HI] as number;
+      const lo = info[at + INFO_LO] as number;
       const a = laneA(lo);
       const b = laneB(hi);
       const c = laneC(hi, lo);
@@ -149,7 +160,10 @@ export function imatchOfDistinct(
       if (secondary.length < need) continue;
       for (let i = 0; i < need; i++) {
         const slot = secondary[i] as number;
-        hasher.add(hashHi[slot] as number, hashLo[slot] as number);
+        hasher.add(
+          info[slot * INFO_STRIDE + INFO_HI] as number,
+          info[slot * INFO_STRIDE + INFO_LO] as number,
+        );
       }
       borrowed = need;
       chosen += need;

@@ -1,7 +1,17 @@
 import type { LexicalConfig } from '../config/signatures.js';
 import { combine64, fmix32, hex64, type U64 } from '../hash/mix.js';
 import { SetHasher } from '../hash/set-hash.js';
-import { FLAG_LETTER, FLAG_STOP, type Vocabulary } from './vocabulary.js';
+import {
+  FLAG_LETTER,
+  FLAG_STOP,
+  IDF_AT,
+  IDF_STRIDE,
+  INFO_FLAGS,
+  INFO_HI,
+  INFO_LO,
+  INFO_STRIDE,
+  type Vocabulary,
+} from './vocabulary.js';
 
 /**
  * Seed 002's cheap single-value signatures (Zelenkov & Segalovich): the top tf*idf words, the
@@ -21,11 +31,12 @@ export interface LexicalSignatures {
 
 /** Compares two slots by token hash: a total order that needs no string comparison. */
 function hashOrder(vocab: Vocabulary, a: number, b: number): number {
-  const ha = vocab.hashHi[a] as number;
-  const hb = vocab.hashHi[b] as number;
+  const info = vocab.info;
+  const ha = info[a * INFO_STRIDE + INFO_HI] as number;
+  const hb = info[b * INFO_STRIDE + INFO_HI] as number;
   if (ha !== hb) return ha < hb ? -1 : 1;
-  const la = vocab.hashLo[a] as number;
-  const lb = vocab.hashLo[b] as number;
+  const la = info[a * INFO_STRIDE + INFO_LO] as number;
+  const lb = info[b * INFO_STRIDE + INFO_LO] as number;
   return la === lb ? 0 : la < lb ? -1 : 1;
 }
 
@@ -42,11 +53,9 @@ export function lexicalSignatures(
   sentenceEnds: readonly number[],
   config: Pick<LexicalConfig, 'topWords' | 'minSentenceTokens'>,
 ): LexicalSignatures {
-  const { flags, idf } = vocab;
+  const { info, idfs } = vocab;
   const distinct = vocab.distinctContentWords(slots);
-  const stamp = vocab.documentStamp;
-  const score = (slot: number) =>
-    vocab.stamp[slot] === stamp ? (vocab.tf[slot] as number) * (idf[slot] as number) : 0;
+  const score = (slot: number) => vocab.tfOf(slot) * (idfs[slot * IDF_STRIDE + IDF_AT] as number);
 
   let lexical: string | null = null;
   if (distinct.length >= Math.min(3, config.topWords)) {
@@ -66,7 +75,8 @@ export function lexicalSignatures(
       }
     }
     const hasher = new SetHasher();
-    for (const slot of top) hasher.add(vocab.hashHi[slot] as number, vocab.hashLo[slot] as number);
+    for (const slot of top)
+      hasher.add(info[slot * INFO_STRIDE + INFO_HI] as number, info[slot * INFO_STRIDE + INFO_LO] as number);
     const out: U64 = { hi: 0, lo: 0 };
     hasher.digest64(SEED_TOP_WORDS, out);
     lexical = hex64(out.hi, out.lo);
@@ -79,7 +89,7 @@ export function lexicalSignatures(
       let weight = 0;
       for (let i = start; i < end; i++) {
         const slot = slots[i] as number;
-        const f = flags[slot] as number;
+        const f = info[slot * INFO_STRIDE + INFO_FLAGS] as number;
         if (!(f & FLAG_STOP) && f & FLAG_LETTER) weight += score(slot);
       }
       sentences.push({ start, end, weight });
@@ -91,7 +101,13 @@ export function lexicalSignatures(
     const acc: U64 = { hi: 0x73656e74, lo: s.end - s.start }; // "sent"
     for (let i = s.start; i < s.end; i++) {
       const slot = slots[i] as number;
-      combine64(acc.hi, acc.lo, vocab.hashHi[slot] as number, vocab.hashLo[slot] as number, acc);
+      combine64(
+        acc.hi,
+        acc.lo,
+        info[slot * INFO_STRIDE + INFO_HI] as number,
+        info[slot * INFO_STRIDE + INFO_LO] as number,
+        acc,
+      );
     }
     return acc;
   };

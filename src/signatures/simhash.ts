@@ -1,6 +1,6 @@
 import type { SimhashConfig } from '../config/signatures.js';
 import { combine64, hamming64, hex64, type U64 } from '../hash/mix.js';
-import type { Vocabulary } from './vocabulary.js';
+import { IDF_AT, IDF_STRIDE, INFO_HI, INFO_LO, INFO_STRIDE, type Vocabulary } from './vocabulary.js';
 
 /**
  * SimHash-64 (Charikar 2002) over weighted word unigrams and bigrams, and the Manku, Jain,
@@ -85,16 +85,17 @@ export function simhashOfCounts(
   distinctCount: number,
   config: Pick<SimhashConfig, 'bigrams'>,
 ): Fingerprint64 {
-  const { hashHi, hashLo, idf } = vocab;
+  const { info, idfs } = vocab;
   const n = content.length;
   sums.fill(0);
   let total = 0;
 
   for (let j = 0; j < distinctCount; j++) {
     const slot = distinct[j] as number;
-    const w = tfWeight(tf[j] as number) * (idf[slot] as number);
+    const w = tfWeight(tf[j] as number) * (idfs[slot * IDF_STRIDE + IDF_AT] as number);
     total += w;
-    addFeature(sums, hashHi[slot] as number, hashLo[slot] as number, w);
+    const b = slot * INFO_STRIDE;
+    addFeature(sums, info[b + INFO_HI] as number, info[b + INFO_LO] as number, w);
   }
 
   if (config.bigrams && n > 1) {
@@ -112,7 +113,15 @@ export function simhashOfCounts(
     for (let i = 0; i + 1 < n; i++) {
       const a = content[i] as number;
       const b = content[i + 1] as number;
-      combine64(hashHi[a] as number, hashLo[a] as number, hashHi[b] as number, hashLo[b] as number, pair);
+      const ia = a * INFO_STRIDE;
+      const ib = b * INFO_STRIDE;
+      combine64(
+        info[ia + INFO_HI] as number,
+        info[ia + INFO_LO] as number,
+        info[ib + INFO_HI] as number,
+        info[ib + INFO_LO] as number,
+        pair,
+      );
       const lo = pair.lo;
       let h = lo & mask;
       for (;;) {
@@ -122,7 +131,8 @@ export function simhashOfCounts(
           index[h] = features;
           bigramHi[features] = pair.hi;
           bigramLo[features] = lo;
-          bigramIdf[features] = ((idf[a] as number) + (idf[b] as number)) / 2;
+          bigramIdf[features] =
+            ((idfs[a * IDF_STRIDE + IDF_AT] as number) + (idfs[b * IDF_STRIDE + IDF_AT] as number)) / 2;
           bigramTf[features] = 1;
           features++;
           break;

@@ -1,4 +1,13 @@
-import { FLAG_LETTER, FLAG_STOP, type Vocabulary } from './vocabulary.js';
+import {
+  FLAG_LETTER,
+  FLAG_STOP,
+  IDF_AT,
+  IDF_STRIDE,
+  INFO_FLAGS,
+  INFO_STEM,
+  INFO_STRIDE,
+  type Vocabulary,
+} from './vocabulary.js';
 
 /**
  * A document's top tf*idf terms as a small unit vector (seed 004's vector space model): the
@@ -99,10 +108,10 @@ export function topTermsOfDistinct(
   distinctCount: number,
   size: number,
 ): TermVector | null {
-  const { idf, stemHash, flags } = vocab;
+  const { info, idfs } = vocab;
   let n = 0;
   for (let j = 0; j < distinctCount; j++) {
-    const f = flags[distinct[j] as number] as number;
+    const f = info[(distinct[j] as number) * INFO_STRIDE + INFO_FLAGS] as number;
     if (!(f & FLAG_STOP) && f & FLAG_LETTER) n++;
   }
   if (n === 0) return null;
@@ -116,14 +125,15 @@ export function topTermsOfDistinct(
   let terms = 0;
   for (let j = 0; j < distinctCount; j++) {
     const slot = distinct[j] as number;
-    const f = flags[slot] as number;
+    const b = slot * INFO_STRIDE;
+    const f = info[b + INFO_FLAGS] as number;
     if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
-    const key = stemHash[slot] as number;
+    const key = info[b + INFO_STEM] as number;
     let at = (key ^ (key >>> 16)) & mask;
     while ((tableIndex[at] as number) >= 0 && tableKey[at] !== key) at = (at + 1) & mask;
     const t = tableIndex[at] as number;
     const tf = tfs[j] as number;
-    const wordIdf = idf[slot] as number;
+    const wordIdf = idfs[slot * IDF_STRIDE + IDF_AT] as number;
     if (t < 0) {
       tableIndex[at] = terms;
       tableKey[at] = key;

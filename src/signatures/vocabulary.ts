@@ -4,7 +4,7 @@ import { xxh64 } from '../hash/xxhash.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
 import { hasLetter } from '../text/tokenize.js';
 
-type SlotArray = Uint8Array | Uint32Array | Int32Array | Float64Array;
+type SlotArray = Uint32Array | Int32Array;
 
 /** A copy of `array` with room for `size` slots (same element type). */
 function grown<T extends SlotArray>(array: T, size: number): T {
@@ -17,6 +17,24 @@ const STEM_SCRATCH: U64 = { hi: 0, lo: 0 };
 function stemHashOf(stem: string): number {
   return xxh64(stem, SEED_TOKEN, STEM_SCRATCH).lo;
 }
+
+/**
+ * Per-slot fields are interleaved, INFO_STRIDE 32-bit words a slot (two slots a cache line):
+ * signing reads several fields of each token, and one array per field cost a cache miss per
+ * field per uncached token. info[slot * INFO_STRIDE + INFO_*]; the idf is a float64 in words 6
+ * and 7, idfs[slot * IDF_STRIDE + IDF_AT].
+ */
+export const INFO_STRIDE = 8;
+export const INFO_HI = 0;
+export const INFO_LO = 1;
+/** Hash of the word's stem (a prefix for inflected languages): terms of story vectors. */
+export const INFO_STEM = 2;
+export const INFO_FLAGS = 3;
+/** Per-document term frequency, valid where the slot's stamp is the current document stamp. */
+export const INFO_TF = 4;
+export const INFO_STAMP = 5;
+export const IDF_STRIDE = 4;
+export const IDF_AT = 3;
 
 export const FLAG_STOP = 1;
 /** Has a letter (not a number or code): usable for I-Match and the lexical signature. */
@@ -46,16 +64,11 @@ export class Vocabulary {
   private wordStart = new Int32Array(1024);
   private wordLength = new Int32Array(1024);
   private words = 0;
-  hashHi = new Uint32Array(1024);
-  hashLo = new Uint32Array(1024);
-  idf = new Float64Array(1024);
-  flags = new Uint8Array(1024);
+  private slots = 1024;
+  /** Interleaved per-slot fields (INFO_*), and the same memory as float64 for the idf. */
+  info = new Uint32Array(1024 * INFO_STRIDE);
+  idfs = new Float64Array(this.info.buffer);
   secondaryRank = new Int32Array(1024);
-  /** Hash of the word's stem (a prefix for inflected languages): terms of story vectors. */
-  stemHash = new Uint32Array(1024);
-  /** Per-document term frequency, valid where stamp[slot] === the current document stamp. */
-  tf = new Uint32Array(1024);
-  stamp = new Uint32Array(1024);
   private currentStamp = 0;
   private readonly scratch: U64 = { hi: 0, lo: 0 };
 
@@ -147,14 +160,14 @@ export class Vocabulary {
 
   /**
    * Starts a document and returns its distinct content words (not stop words, with a letter),
-   * in first-seen order, with their term frequencies counted in tf[] under `documentStamp`.
+   * in first-seen order, with their term frequencies counted (INFO_TF) under `documentStamp`.
    */
   distinctContentWords(slots: Int32Array): number[] {
     const stamp = this.beginDocument();
     const distinct: number[] = [];
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i] as number;
-      const f = this.flags[slot] as number;
+      const f = this.info[slot * INFO_STRIDE + INFO_FLAGS] as number;
       if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
       if (this.count(slot, stamp) === 1) distinct.push(slot);
     }
@@ -163,37 +176,37 @@ export class Vocabulary {
 
   /**
    * Starts a document and collects the distinct slots of `slots[0, length)` in first-seen order
-   * into `distinct`, with their term frequencies into `tf` (also left in this.tf[] under the new
+   * into `distinct`, with their term frequencies into `tf` (also left in INFO_TF under the new
    * stamp). Returns the number of distinct slots. One pass serves SimHash, I-Match and the term
    * vector, which all want the same counts.
    */
   countDistinct(slots: Int32Array, length: number, distinct: Int32Array, tf: Uint32Array): number {
     const stamp = this.beginDocument();
-    const stamps = this.stamp;
-    const counts = this.tf;
+    const info = this.info;
     let d = 0;
     for (let i = 0; i < length; i++) {
       const slot = slots[i] as number;
-      if (stamps[slot] !== stamp) {
-        stamps[slot] = stamp;
-        counts[slot] = 1;
+      const b = slot * INFO_STRIDE;
+      if (info[b + INFO_STAMP] !== stamp) {
+        info[b + INFO_STAMP] = stamp;
+        info[b + INFO_TF] = 1;
         distinct[d++] = slot;
-      } else counts[slot] = (counts[slot] as number) + 1;
+      } else info[b + INFO_TF] = (info[b + INFO_TF] as number) + 1;
     }
-    for (let j = 0; j < d; j++) tf[j] = counts[distinct[j] as number] as number;
+    for (let j = 0; j < d; j++) tf[j] = info[(distinct[j] as number) * INFO_STRIDE + INFO_TF] as number;
     return d;
   }
 
-  /** The current document's stamp (tf[slot] counts this document where stamp[slot] equals it). */
+  /** The current document's stamp (a slot's INFO_TF counts this document where its INFO_STAMP equals it). */
   get documentStamp(): number {
     return this.currentStamp;
   }
 
-  /** A fresh stamp: tf[] counts are valid only for slots stamped with it. */
+  /** A fresh stamp: INFO_TF counts are valid only for slots stamped with it. */
   beginDocument(): number {
     this.currentStamp = (this.currentStamp + 1) >>> 0;
     if (this.currentStamp === 0) {
-      this.stamp.fill(0);
+      for (let slot = 0; slot < this.slots; slot++) this.info[slot * INFO_STRIDE + INFO_STAMP] = 0;
       this.currentStamp = 1;
     }
     return this.currentStamp;
@@ -201,20 +214,27 @@ export class Vocabulary {
 
   /** Increments and returns tf of `slot` in the current document. */
   count(slot: number, stamp: number): number {
-    if (this.stamp[slot] !== stamp) {
-      this.stamp[slot] = stamp;
-      this.tf[slot] = 1;
+    const b = slot * INFO_STRIDE;
+    if (this.info[b + INFO_STAMP] !== stamp) {
+      this.info[b + INFO_STAMP] = stamp;
+      this.info[b + INFO_TF] = 1;
       return 1;
     }
-    const tf = (this.tf[slot] as number) + 1;
-    this.tf[slot] = tf;
+    const tf = (this.info[b + INFO_TF] as number) + 1;
+    this.info[b + INFO_TF] = tf;
     return tf;
+  }
+
+  /** Term frequency of `slot` in the current document (0 when it does not occur). */
+  tfOf(slot: number): number {
+    const b = slot * INFO_STRIDE;
+    return this.info[b + INFO_STAMP] === this.currentStamp ? (this.info[b + INFO_TF] as number) : 0;
   }
 
   private insert(text: string, start: number, end: number): number {
     const word = start === 0 && end === text.length ? text : text.slice(start, end);
     const slot = this.words;
-    if (slot >= this.hashHi.length) this.grow();
+    if (slot >= this.slots) this.grow();
     if (this.poolUsed + word.length > this.pool.length) {
       const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + word.length));
       pool.set(this.pool.subarray(0, this.poolUsed));
@@ -225,43 +245,42 @@ export class Vocabulary {
     this.wordLength[slot] = word.length;
     this.poolUsed += word.length;
     xxh64(word, SEED_TOKEN, this.scratch);
-    this.hashHi[slot] = this.scratch.hi;
-    this.hashLo[slot] = this.scratch.lo;
+    const b = slot * INFO_STRIDE;
+    const info = this.info;
+    info[b + INFO_HI] = this.scratch.hi;
+    info[b + INFO_LO] = this.scratch.lo;
     const lexicon = this.lexicon;
     let flags = 0;
     if (this.stopWords.has(word)) flags |= FLAG_STOP;
     if (hasLetter(word)) flags |= FLAG_LETTER;
     if (lexicon) {
-      const info = lexicon.describe(word);
-      if (info.primary) flags |= FLAG_PRIMARY;
+      const described = lexicon.describe(word);
+      if (described.primary) flags |= FLAG_PRIMARY;
       if (lexicon.isEligible(word)) flags |= FLAG_ELIGIBLE;
-      this.idf[slot] = info.idf;
-      this.secondaryRank[slot] = info.secondaryRank;
+      this.idfs[slot * IDF_STRIDE + IDF_AT] = described.idf;
+      this.secondaryRank[slot] = described.secondaryRank;
     } else {
-      this.idf[slot] = 1;
+      this.idfs[slot * IDF_STRIDE + IDF_AT] = 1;
       this.secondaryRank[slot] = -1;
     }
-    this.flags[slot] = flags;
-    this.stemHash[slot] =
+    info[b + INFO_FLAGS] = flags;
+    info[b + INFO_STEM] =
       this.stemLength > 0 && word.length > this.stemLength
         ? stemHashOf(word.slice(0, this.stemLength))
-        : this.hashLo[slot]!;
-    this.stamp[slot] = 0;
+        : (info[b + INFO_LO] as number);
+    info[b + INFO_TF] = 0;
+    info[b + INFO_STAMP] = 0;
     this.words++;
     return slot;
   }
 
   private grow(): void {
-    const size = Math.min(this.capacity, this.hashHi.length * 2);
-    this.hashHi = grown(this.hashHi, size);
-    this.hashLo = grown(this.hashLo, size);
-    this.tf = grown(this.tf, size);
-    this.stemHash = grown(this.stemHash, size);
-    this.stamp = grown(this.stamp, size);
+    const size = Math.min(this.capacity, this.slots * 2);
+    this.slots = size;
+    this.info = grown(this.info, size * INFO_STRIDE);
+    this.idfs = new Float64Array(this.info.buffer);
     this.wordStart = grown(this.wordStart, size);
     this.wordLength = grown(this.wordLength, size);
-    this.idf = grown(this.idf, size);
-    this.flags = grown(this.flags, size);
     this.secondaryRank = grown(this.secondaryRank, size);
   }
 }

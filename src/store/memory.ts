@@ -131,9 +131,17 @@ export class MemoryStore implements DedupStore {
       }
     }
     const candidates: Candidate[] = [];
-    for (const [memberSeq, count] of hits.rank(this.limits.maxCandidates)) {
-      const m = this.bySeq.get(memberSeq);
-      if (m) candidates.push({ id: m.id, seq: m.seq, ts: m.ts, record: m.record, hits: count });
+    const n = hits.rankInto(this.limits.maxCandidates);
+    for (let i = 0; i < n; i++) {
+      const m = this.bySeq.get(hits.topSeq[i] as number);
+      if (m)
+        candidates.push({
+          id: m.id,
+          seq: m.seq,
+          ts: m.ts,
+          record: m.record,
+          hits: hits.topHits[i] as number,
+        });
     }
     return { candidates, hot };
   }

@@ -27,9 +27,28 @@ export class HitCounter {
     this.members[this.length++] = seq;
   }
 
+  /** The best members of the last `rankInto`, best first: sequence numbers and shared buckets. */
+  topSeq = new Float64Array(64);
+  topHits = new Int32Array(64);
+  private histogram = new Int32Array(64);
+
   /** The `limit` best members as [seq, shared buckets], best first. */
   rank(limit: number): Array<[number, number]> {
-    if (this.length === 0) return [];
+    const n = this.rankInto(limit);
+    const chosen: Array<[number, number]> = [];
+    for (let i = 0; i < n; i++) chosen.push([this.topSeq[i] as number, this.topHits[i] as number]);
+    return chosen;
+  }
+
+  /**
+   * `rank` into topSeq/topHits, returning how many: no array per member or per result. Runs come
+   * out of the sort in sequence order and a counting sort by hits keeps that order within a hit
+   * count, so the order is (hits desc, seq asc) exactly as a stable sort gives it. (Members of
+   * hot topic buckets mostly share one bucket: a sort over hundreds of [seq, hits] pairs, cut to
+   * `limit` afterwards, was most of the store's garbage.)
+   */
+  rankInto(limit: number): number {
+    if (this.length === 0 || limit <= 0) return 0;
     const sorted = this.members.subarray(0, this.length).sort();
     if (this.runSeq.length < this.length) {
       this.runSeq = new Float64Array(this.members.length);
@@ -52,26 +71,35 @@ export class HitCounter {
         runs++;
       }
     }
-    // The lowest hit count that still has a place: a histogram finds it without sorting every run.
-    let cut = 1;
-    if (runs > limit) {
-      const histogram = new Int32Array(maxHits + 1);
-      for (let r = 0; r < runs; r++) {
-        const h = runHits[r] as number;
-        histogram[h] = (histogram[h] as number) + 1;
-      }
-      let above = 0;
-      cut = maxHits;
-      while (cut > 1 && above + (histogram[cut] as number) < limit) above += histogram[cut--] as number;
-    }
-    // Runs are in sequence order, so a stable sort by hits gives (hits desc, seq asc).
-    const chosen: Array<[number, number]> = [];
+    if (this.histogram.length < maxHits + 1) this.histogram = new Int32Array(2 * (maxHits + 1));
+    const next = this.histogram;
+    next.fill(0, 0, maxHits + 1);
     for (let r = 0; r < runs; r++) {
       const h = runHits[r] as number;
-      if (h >= cut) chosen.push([runSeq[r] as number, h]);
+      next[h] = (next[h] as number) + 1;
     }
-    chosen.sort((a, b) => b[1] - a[1]);
-    if (chosen.length > limit) chosen.length = limit;
-    return chosen;
+    // next[h]: the place of the next run with h hits (after every run with more).
+    let above = 0;
+    for (let h = maxHits; h >= 1; h--) {
+      const count = next[h] as number;
+      next[h] = above;
+      above += count;
+    }
+    if (this.topSeq.length < limit) {
+      this.topSeq = new Float64Array(limit);
+      this.topHits = new Int32Array(limit);
+    }
+    const topSeq = this.topSeq;
+    const topHits = this.topHits;
+    for (let r = 0; r < runs; r++) {
+      const h = runHits[r] as number;
+      const at = next[h] as number;
+      next[h] = at + 1;
+      if (at < limit) {
+        topSeq[at] = runSeq[r] as number;
+        topHits[at] = h;
+      }
+    }
+    return Math.min(limit, runs);
   }
 }

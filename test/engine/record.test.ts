@@ -64,6 +64,26 @@ describe('signature record', () => {
     expect(compareRecords(a, b).jaccard!).toBeLessThan(0.05);
   });
 
+  it('gives the same evidence from the packed form as from the fields', () => {
+    const random = rng(19);
+    const base = syntheticDoc(random, 250);
+    const records = [0, 0.02, 0.1, 0.3, 0.6, 1].map((share) =>
+      compactRecord(sign(editWords(random, base, share).join(' ')), 'en'),
+    );
+    // Odd shapes: no min-hashes, an odd min-hash length, no terms, no lexical, several I-Matches.
+    const first = records[0]!;
+    records.push({ ...first, packed: undefined, minhash: null, terms: null, lexical: null });
+    records.push({ ...first, packed: undefined, minhash: first.minhash!.slice(0, 83) });
+    records.push({ ...first, packed: undefined, imatch: ['1:00000000000000ff', ...first.imatch] });
+    const unpacked = (r: (typeof records)[number]) => ({ ...r, packed: null });
+    for (const a of records)
+      for (const b of records) expect(compareRecords(a, b)).toEqual(compareRecords(unpacked(a), unpacked(b)));
+    // A field not in canonical form has no packed form: the fields are compared.
+    expect({ ...first, packed: undefined, exact: 'not hex' }).toSatisfy(
+      (r: typeof first) => compareRecords(r, r).exact && r.packed === null,
+    );
+  });
+
   it('rejects truncated bytes and unknown versions with a typed error', () => {
     const bytes = encodeRecord(compactRecord(sign('one two three four five six seven'), 'en'));
     expect(() => decodeRecord(bytes.subarray(0, bytes.length - 3))).toThrow(RecordFormatError);

@@ -8,7 +8,7 @@ import {
   minhashValuesScalar,
   shingleHashes,
 } from '../../src/signatures/minhash.js';
-import { Vocabulary } from '../../src/signatures/vocabulary.js';
+import { INFO_LO, INFO_STRIDE, Vocabulary } from '../../src/signatures/vocabulary.js';
 import { editWords, rng, signText, syntheticDoc, testEngine } from '../support/engine.js';
 
 let engine: SignatureEngine;
@@ -20,7 +20,7 @@ beforeAll(async () => {
 function shingles(words: string[], w = 4): Uint32Array {
   const slots = new Int32Array(words.length);
   vocab.lookup(words, slots);
-  const lo = Uint32Array.from(slots, (s) => vocab.hashLo[s]!);
+  const lo = Uint32Array.from(slots, (s) => vocab.info[s * INFO_STRIDE + INFO_LO]!);
   return shingleHashes(lo, words.length, w);
 }
 
