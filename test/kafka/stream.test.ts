@@ -22,6 +22,26 @@ async function memoryProcessor(options: ProcessorOptions): Promise<BatchProcesso
   return new BatchProcessor(engine, new SignatureEngine(config.signatures, LexiconSet.defaults()), options);
 }
 
+/** Records of topic "in" from stream messages, offsets counted per partition by `offsets`. */
+function recordsOf(messages: readonly StreamMessage[], offsets = [0, 0, 0, 0]): InputRecord[] {
+  return messages.map((m) => ({
+    topic: 'in',
+    partition: m.partition,
+    offset: String(offsets[m.partition]!++),
+    key: m.key === undefined ? null : Buffer.from(m.key),
+    value: m.value === null ? null : Buffer.from(m.value),
+    timestamp: String(Date.UTC(2026, 10, 20)),
+  }));
+}
+
+/** Short output topic names: `<t>.t`, `.d`, `.s`, `.q`. */
+const shortOutputs = (t: string) => ({
+  tagged: `${t}.t`,
+  duplicates: `${t}.d`,
+  stories: `${t}.s`,
+  dlq: `${t}.q`,
+});
+
 describe('the known Kafka test stream on the memory store', () => {
   it('gives every message its planned verdict, cluster and output topic', async () => {
     const processor = await memoryProcessor({
@@ -37,18 +57,10 @@ describe('the known Kafka test stream on the memory store', () => {
     });
     const stream = knownStream();
     const offsets = [0, 0, 0, 0];
-    const record = (m: StreamMessage): InputRecord => ({
-      topic: 'in',
-      partition: m.partition,
-      offset: String(offsets[m.partition]!++),
-      key: m.key === undefined ? null : Buffer.from(m.key),
-      value: m.value === null ? null : Buffer.from(m.value),
-      timestamp: String(Date.UTC(2026, 10, 20)),
-    });
     const seen = new Map<string, Record<string, string>>();
     let stories = 0;
     for (const phase of [stream.phase1, stream.phase2]) {
-      const result = await processor.process(phase.map(record));
+      const result = await processor.process(recordsOf(phase, offsets));
       for (const t of result.outputs) {
         for (const m of t.messages) {
           if (t.topic === 'in.stories') stories++;
@@ -83,21 +95,11 @@ describe('story events of replays', () => {
     const processor = await memoryProcessor({
       mode: 'tag',
       formatOf: () => 'json',
-      outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
+      outputsOf: shortOutputs,
       maxMessageBytes: 1 << 20,
     });
     const stream = knownStream({ originals: 12 });
-    const offsets = [0, 0, 0, 0];
-    const records = [...stream.phase1, ...stream.phase2].map(
-      (m): InputRecord => ({
-        topic: 'in',
-        partition: m.partition,
-        offset: String(offsets[m.partition]!++),
-        key: m.key === undefined ? null : Buffer.from(m.key),
-        value: m.value === null ? null : Buffer.from(m.value),
-        timestamp: String(Date.UTC(2026, 10, 20)),
-      }),
-    );
+    const records = recordsOf([...stream.phase1, ...stream.phase2]);
     const events = (result: Awaited<ReturnType<BatchProcessor['process']>>) =>
       (result.outputs.find((t) => t.topic === 'in.s')?.messages ?? []).map((m) => ({
         headers: m.headers,
@@ -133,7 +135,7 @@ describe('dead letters', () => {
     const processor = await memoryProcessor({
       mode: 'drop',
       formatOf: () => 'json',
-      outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
+      outputsOf: shortOutputs,
       maxMessageBytes: 200,
     });
     const base = { topic: 'in', partition: 0, timestamp: '0' };
