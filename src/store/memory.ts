@@ -56,12 +56,18 @@ interface Generation {
  * spread over the heap (26 look-ups per message), and its entries and rehashes were GC work.
  * Sequence numbers are below 2^31 (a process would need 2^31 messages to pass that).
  */
-class BucketTable {
-  private cells = new Int32Array(4 << 16);
-  private mask = (1 << 16) - 1;
+export class BucketTable {
+  private cells: Int32Array;
+  private mask: number;
   private used = 0;
   private readonly lists: number[][] = [];
   private readonly freeLists: number[] = [];
+
+  /** `log2Cells`: the initial size (tests start small to exercise growth and wrap-around). */
+  constructor(log2Cells = 16) {
+    this.cells = new Int32Array(4 << log2Cells);
+    this.mask = (1 << log2Cells) - 1;
+  }
 
   /** Buckets (distinct table and key) held. */
   get size(): number {
