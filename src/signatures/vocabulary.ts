@@ -190,7 +190,7 @@ export class Vocabulary {
   private sameChars(slot: number, text: string, start: number, length: number): boolean {
     const info = this.info;
     const b = slot * INFO_STRIDE + INFO_CHARS;
-    const inline = length < INLINE_CHARS ? length : INLINE_CHARS;
+    const inline = Math.min(length, INLINE_CHARS);
     let j = 0;
     for (; j + 1 < inline; j += 2) {
       const pair = info[b + (j >> 1)] as number;

@@ -241,6 +241,9 @@ export class MemoryStore implements DedupStore {
    * message costs no array per bucket.
    */
   private readonly buckets = new BucketTable();
+  /** The ranked candidates' messages and shared buckets (candidates' scratch). */
+  private readonly found: Array<StoredMessage | null> = [];
+  private foundHits: number[] = [];
   /** A message's keys as table indexes and key numbers (candidates' scratch). */
   private keyTables = new Int32Array(64);
   private keyNumbers = new Int32Array(64);
@@ -332,16 +335,22 @@ export class MemoryStore implements DedupStore {
     }
     const candidates: Candidate[] = [];
     const top = hits.rankInto(this.limits.maxCandidates);
+    // Two loops: the messages are found first, then read. Each message object is a cache miss,
+    // and a loop of look-ups alone lets the CPU reach the next ones while earlier misses are
+    // pending; with the candidate objects built in the same loop it met them one at a time.
+    const found = this.found;
+    let f = 0;
     for (let i = 0; i < top; i++) {
       const m = this.bySeq.get(hits.topSeq[i] as number);
-      if (m)
-        candidates.push({
-          id: m.id,
-          seq: m.seq,
-          ts: m.ts,
-          record: m.record,
-          hits: hits.topHits[i] as number,
-        });
+      if (m) {
+        found[f] = m;
+        this.foundHits[f++] = hits.topHits[i] as number;
+      }
+    }
+    for (let j = 0; j < f; j++) {
+      const m = found[j] as StoredMessage;
+      found[j] = null;
+      candidates.push({ id: m.id, seq: m.seq, ts: m.ts, record: m.record, hits: this.foundHits[j] as number });
     }
     return { candidates, hot };
   }
