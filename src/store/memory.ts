@@ -350,7 +350,13 @@ export class MemoryStore implements DedupStore {
     for (let j = 0; j < f; j++) {
       const m = found[j] as StoredMessage;
       found[j] = null;
-      candidates.push({ id: m.id, seq: m.seq, ts: m.ts, record: m.record, hits: this.foundHits[j] as number });
+      candidates.push({
+        id: m.id,
+        seq: m.seq,
+        ts: m.ts,
+        record: m.record,
+        hits: this.foundHits[j] as number,
+      });
     }
     return { candidates, hot };
   }
