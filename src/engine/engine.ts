@@ -254,6 +254,7 @@ export class DedupEngine {
   ): { decision: Decision; best: Scored | null } {
     const scored: Scored[] = [];
     const verifier = this.verifier.load(request.record);
+    verifier.touch(candidates);
     for (const candidate of candidates) {
       const evidence = verifier.compare(candidate.record);
       const level = matchLevel(

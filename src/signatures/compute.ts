@@ -60,6 +60,8 @@ export class SignatureEngine {
   private content = new Int32Array(4096);
   private distinct = new Int32Array(4096);
   private tf = new Uint32Array(4096);
+  private lo = new Uint32Array(4096);
+  private shingles = new Uint32Array(4096);
 
   constructor(
     readonly config: SignatureConfig,
@@ -134,10 +136,16 @@ export class SignatureEngine {
     let minhash: Uint32Array | null = null;
     let broder: BroderShingles | null = null;
     if (config.minhash.enabled) {
-      const lo = new Uint32Array(n);
+      // Scratch, not a fresh array per message: both are read only by minhashValues below, and
+      // a typed array of this size has its memory outside the heap, allocated and freed per use.
+      if (this.lo.length < n) {
+        this.lo = new Uint32Array(n * 2);
+        this.shingles = new Uint32Array(n * 2);
+      }
+      const lo = this.lo;
       const info = vocab.info;
       for (let i = 0; i < n; i++) lo[i] = info[(content[i] as number) * INFO_STRIDE + INFO_LO] as number;
-      const shingles = shingleHashes(lo, n, config.minhash.shingleSize);
+      const shingles = shingleHashes(lo, n, config.minhash.shingleSize, this.shingles);
       minhash = minhashValues(shingles, config.minhash.superShingles * config.minhash.superShingleSize);
       broder = broderShingles(minhash, config.minhash);
     }

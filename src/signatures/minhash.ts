@@ -22,10 +22,16 @@ const ROLL_BASE = 0x01000193;
  * shingle (Rabin-Karp), then fmix32 to spread it. Texts shorter than one shingle become one
  * shingle of all their tokens, so a short message still has a signature.
  */
-export function shingleHashes(hashLo: Uint32Array, count: number, shingleSize: number): Uint32Array {
+export function shingleHashes(
+  hashLo: Uint32Array,
+  count: number,
+  shingleSize: number,
+  /** Where to write them (a view of its start is returned) when it has room: reused scratch. */
+  into?: Uint32Array,
+): Uint32Array {
   const w = Math.max(1, Math.min(shingleSize, count));
   const total = count === 0 ? 0 : count - w + 1;
-  const out = new Uint32Array(total);
+  const out = into !== undefined && into.length >= total ? into.subarray(0, total) : new Uint32Array(total);
   if (total === 0) return out;
   let top = 1; // BASE^(w-1)
   for (let j = 1; j < w; j++) top = Math.imul(top, ROLL_BASE);

@@ -19,12 +19,14 @@ function stemHashOf(stem: string): number {
 }
 
 /**
- * Per-slot fields are interleaved, INFO_STRIDE 32-bit words a slot (two slots a cache line):
+ * Per-slot fields are interleaved, INFO_STRIDE 32-bit words a slot (one 64-byte cache line):
  * signing reads several fields of each token, and one array per field cost a cache miss per
  * field per uncached token. info[slot * INFO_STRIDE + INFO_*]; the idf is a float64 in words 6
- * and 7, idfs[slot * IDF_STRIDE + IDF_AT].
+ * and 7, idfs[slot * IDF_STRIDE + IDF_AT]. The word itself (its length, and its first
+ * INLINE_CHARS UTF-16 units two to a word) shares the line, so a lookup that finds its word reads
+ * the table and this line only; longer words keep the rest in the character pool.
  */
-export const INFO_STRIDE = 8;
+export const INFO_STRIDE = 16;
 export const INFO_HI = 0;
 export const INFO_LO = 1;
 /** Hash of the word's stem (a prefix for inflected languages): terms of story vectors. */
@@ -33,7 +35,12 @@ export const INFO_FLAGS = 3;
 /** Per-document term frequency, valid where the slot's stamp is the current document stamp. */
 export const INFO_TF = 4;
 export const INFO_STAMP = 5;
-export const IDF_STRIDE = 4;
+/** Word length in UTF-16 units, and the offset of its characters past INLINE_CHARS in the pool. */
+const INFO_LENGTH = 8;
+const INFO_POOL = 9;
+const INFO_CHARS = 10;
+const INLINE_CHARS = 12;
+export const IDF_STRIDE = 8;
 export const IDF_AT = 3;
 
 export const FLAG_STOP = 1;
@@ -56,13 +63,12 @@ export class Vocabulary {
   // characters. Tokens are compared in place in the canonical text, so a known token costs no
   // string allocation and no Map lookup; a Map keyed by fresh slices was the costliest step.
   // table[2i] = slot + 1 (0 = empty), table[2i + 1] = the token's character hash: one cache line
-  // per probe. Token characters live in one flat pool, compared without touching string objects.
+  // per probe. Token characters live in the slot's info line (the first INLINE_CHARS) and one flat
+  // pool (the rest), compared without touching string objects.
   private table = new Int32Array(2 << 12);
   private tableMask = (1 << 12) - 1;
   private pool = new Uint16Array(1 << 16);
   private poolUsed = 0;
-  private wordStart = new Int32Array(1024);
-  private wordLength = new Int32Array(1024);
   private words = 0;
   private slots = 1024;
   /** Interleaved per-slot fields (INFO_*), and the same memory as float64 for the idf. */
@@ -70,6 +76,10 @@ export class Vocabulary {
   idfs = new Float64Array(this.info.buffer);
   secondaryRank = new Int32Array(1024);
   private currentStamp = 0;
+  /** Token hashes of the document being looked up (lookupSpans). */
+  private hashes = new Int32Array(1024);
+  /** Where touch() leaves what it read, so that the reads are not dropped as dead code (no meaning). */
+  touchSink = 0;
   private readonly scratch: U64 = { hi: 0, lo: 0 };
 
   constructor(
@@ -84,15 +94,55 @@ export class Vocabulary {
     return this.words;
   }
 
-  /** Slot ids of the tokens of `text` (token k = text[starts[k] .. next space or end)) into `out`. */
+  /**
+   * Slot ids of the tokens of `text` (token k = text[starts[k] .. next space or end)) into `out`.
+   *
+   * Three passes rather than one: the table, word records and slot fields of rarer words are
+   * usually out of cache (the store's data evicts them between documents), and a loop that hashes,
+   * probes and compares characters keeps only a miss or two in flight. Hashing every token first,
+   * then touching each token's probe line and slot line (fields and word) in a short loop of
+   * independent loads, lets the CPU overlap those misses; the lookups then run from cache. The
+   * touching pass only reads, so results are those of the plain lookup.
+   */
   lookupSpans(text: string, starts: Int32Array, out: Int32Array): void {
     const n = starts.length;
     if (this.words + n > this.capacity) this.clear();
+    if (this.hashes.length < n) this.hashes = new Int32Array(n * 2);
+    const hashes = this.hashes;
     for (let k = 0; k < n; k++) {
       const start = starts[k] as number;
       const end = k + 1 < n ? (starts[k + 1] as number) - 1 : text.length;
-      out[k] = this.find(text, start, end);
+      let h = 0x811c9dc5;
+      for (let j = start; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
+      hashes[k] = h;
     }
+    this.touch(hashes, n);
+    for (let k = 0; k < n; k++) {
+      const start = starts[k] as number;
+      const end = k + 1 < n ? (starts[k + 1] as number) - 1 : text.length;
+      out[k] = this.findHashed(text, start, end, hashes[k] as number);
+    }
+  }
+
+  /** Reads (and discards) the memory the lookups of `hashes[0, n)` will read first. */
+  private touch(hashes: Int32Array, n: number): void {
+    const table = this.table;
+    const mask = this.tableMask;
+    let at = 0;
+    let sink = 0;
+    for (let k = 0; k < n; k++) {
+      const h = hashes[k] as number;
+      at = (h ^ (h >>> 15)) & mask;
+      sink ^= table[2 * at] as number;
+    }
+    const info = this.info;
+    for (let k = 0; k < n; k++) {
+      const h = hashes[k] as number;
+      at = (h ^ (h >>> 15)) & mask;
+      const entry = table[2 * at] as number;
+      if (entry !== 0) sink ^= info[(entry - 1) * INFO_STRIDE + INFO_LENGTH] as number;
+    }
+    this.touchSink = sink;
   }
 
   /** Slot ids of `words` into `out`. */
@@ -107,6 +157,11 @@ export class Vocabulary {
   private find(text: string, start: number, end: number): number {
     let h = 0x811c9dc5;
     for (let j = start; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
+    return this.findHashed(text, start, end, h);
+  }
+
+  /** find with the FNV-1a hash `h` of text[start, end) already computed. */
+  private findHashed(text: string, start: number, end: number, h: number): number {
     const table = this.table;
     const mask = this.tableMask;
     const length = end - start;
@@ -116,7 +171,11 @@ export class Vocabulary {
       if (entry === 0) break;
       if (table[2 * at + 1] === h) {
         const slot = entry - 1;
-        if (this.wordLength[slot] === length && this.samePoolChars(slot, text, start)) return slot;
+        if (
+          this.info[slot * INFO_STRIDE + INFO_LENGTH] === length &&
+          this.sameChars(slot, text, start, length)
+        )
+          return slot;
       }
       at = (at + 1) & mask;
     }
@@ -127,11 +186,22 @@ export class Vocabulary {
     return slot;
   }
 
-  private samePoolChars(slot: number, text: string, start: number): boolean {
+  /** Whether the word of `slot` (of `length` units) is text[start, start + length). */
+  private sameChars(slot: number, text: string, start: number, length: number): boolean {
+    const info = this.info;
+    const b = slot * INFO_STRIDE + INFO_CHARS;
+    const inline = Math.min(length, INLINE_CHARS);
+    let j = 0;
+    for (; j + 1 < inline; j += 2) {
+      const pair = info[b + (j >> 1)] as number;
+      if ((pair & 0xffff) !== text.charCodeAt(start + j) || pair >>> 16 !== text.charCodeAt(start + j + 1))
+        return false;
+    }
+    if (j < inline && ((info[b + (j >> 1)] as number) & 0xffff) !== text.charCodeAt(start + j)) return false;
+    if (length <= INLINE_CHARS) return true;
     const pool = this.pool;
-    const from = this.wordStart[slot] as number;
-    const length = this.wordLength[slot] as number;
-    for (let j = 0; j < length; j++) if (pool[from + j] !== text.charCodeAt(start + j)) return false;
+    const from = (info[slot * INFO_STRIDE + INFO_POOL] as number) - INLINE_CHARS;
+    for (j = INLINE_CHARS; j < length; j++) if (pool[from + j] !== text.charCodeAt(start + j)) return false;
     return true;
   }
 
@@ -235,18 +305,27 @@ export class Vocabulary {
     const word = start === 0 && end === text.length ? text : text.slice(start, end);
     const slot = this.words;
     if (slot >= this.slots) this.grow();
-    if (this.poolUsed + word.length > this.pool.length) {
-      const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + word.length));
-      pool.set(this.pool.subarray(0, this.poolUsed));
-      this.pool = pool;
-    }
-    for (let j = 0; j < word.length; j++) this.pool[this.poolUsed + j] = word.charCodeAt(j);
-    this.wordStart[slot] = this.poolUsed;
-    this.wordLength[slot] = word.length;
-    this.poolUsed += word.length;
-    xxh64(word, SEED_TOKEN, this.scratch);
     const b = slot * INFO_STRIDE;
     const info = this.info;
+    const length = word.length;
+    info[b + INFO_LENGTH] = length;
+    info[b + INFO_POOL] = this.poolUsed;
+    for (let j = 0; j < INLINE_CHARS; j += 2) {
+      const c0 = j < length ? word.charCodeAt(j) : 0;
+      const c1 = j + 1 < length ? word.charCodeAt(j + 1) : 0;
+      info[b + INFO_CHARS + (j >> 1)] = (c0 | (c1 << 16)) >>> 0;
+    }
+    if (length > INLINE_CHARS) {
+      const rest = length - INLINE_CHARS;
+      if (this.poolUsed + rest > this.pool.length) {
+        const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + rest));
+        pool.set(this.pool.subarray(0, this.poolUsed));
+        this.pool = pool;
+      }
+      for (let j = 0; j < rest; j++) this.pool[this.poolUsed + j] = word.charCodeAt(INLINE_CHARS + j);
+      this.poolUsed += rest;
+    }
+    xxh64(word, SEED_TOKEN, this.scratch);
     info[b + INFO_HI] = this.scratch.hi;
     info[b + INFO_LO] = this.scratch.lo;
     const lexicon = this.lexicon;
@@ -279,8 +358,6 @@ export class Vocabulary {
     this.slots = size;
     this.info = grown(this.info, size * INFO_STRIDE);
     this.idfs = new Float64Array(this.info.buffer);
-    this.wordStart = grown(this.wordStart, size);
-    this.wordLength = grown(this.wordLength, size);
     this.secondaryRank = grown(this.secondaryRank, size);
   }
 }
