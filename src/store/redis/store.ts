@@ -327,9 +327,23 @@ export class RedisStore implements DedupStore {
     )) as string[];
     if (redis.recordCacheSize === 0) this.cache.clear();
     return replies.map((reply, i) => {
+      const d = decisions[i] as Decision;
+      if (reply === '') {
+        // A cluster of its own, created now (commit-1.lua leaves this most common reply out).
+        const created: StoryEvent = {
+          type: 'created',
+          clusterId: d.id,
+          messageId: d.id,
+          size: 1,
+          firstSeen: d.ts,
+          lastSeen: d.ts,
+          representative: d.id,
+        };
+        return { id: d.id, clusterId: d.id, events: [created] };
+      }
       const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never> };
       return {
-        id: (decisions[i] as Decision).id,
+        id: d.id,
         clusterId: parsed.c,
         events: Array.isArray(parsed.e) ? parsed.e : [],
       };
