@@ -175,10 +175,6 @@ end
 -- full (read, never written): each repeat saves an HGET of a large value. Every write to a bucket
 -- updates or drops its copy (a band bucket can share a topic bucket's key and field by a false share).
 local cache = {}
-local function forget(key, field)
-  local cached = cache[key]
-  if cached then cached[field] = nil end
-end
 
 local results = {}
 local p = 10
@@ -269,15 +265,14 @@ for r = 1, n do
           end
         end
         if written ~= nil then
-          if cached then
-            cached[field] = written
-          else
-            forget(key, field)
-          end
+          if not cached then cached = cache[key] end
+          if cached then cached[field] = written end
         end
       else
         buckets = buckets + 1
-        forget(key, field)
+        -- Inlined (not a function call): this is the path of most buckets.
+        local other = cache[key]
+        if other then other[field] = nil end
       end
     end
     out[4] = hot
