@@ -115,7 +115,24 @@ const BUCKET_ADDRESS_MAX_BYTES = 1 + 8 + 1 + BUCKET_FIELD_BYTES;
  */
 export function bucketAddresses(keys: readonly IndexKey[], shards: number): Buffer {
   const out = Buffer.allocUnsafe(BUCKET_ADDRESS_MAX_BYTES * keys.length);
-  let at = 0;
+  return out.subarray(0, writeBucketAddresses(keys, shards, out, 0));
+}
+
+/** Most bytes `writeBucketAddresses` writes for `n` keys. */
+export const bucketAddressesMaxBytes = (n: number): number => BUCKET_ADDRESS_MAX_BYTES * n;
+
+/**
+ * `bucketAddresses` written into `out` at `start` (which must have room for
+ * `bucketAddressesMaxBytes(keys.length)`); returns where it ended. The store writes them into a
+ * reused scratch buffer, not a new Buffer per message.
+ */
+export function writeBucketAddresses(
+  keys: readonly IndexKey[],
+  shards: number,
+  out: Buffer,
+  start: number,
+): number {
+  let at = start;
   for (let j = 0; j < keys.length; j++) {
     const key = keys[j] as IndexKey;
     const code = tableCode(key.table);
@@ -136,7 +153,7 @@ export function bucketAddresses(keys: readonly IndexKey[], shards: number): Buff
     out[at + 2] = (forField >>> 8) & 0xff;
     at += 3;
   }
-  return out.subarray(0, at);
+  return at;
 }
 
 const ID_SEED = 0x646f7070656c6964n; // "doppelid"
@@ -149,11 +166,20 @@ const scratch: U64 = { hi: 0, lo: 0 };
  * them would be taken for one message (about n^2 / 2^63 for n ids in a window: never in practice).
  */
 export function idAddress(id: string, shards: number): FieldAddress {
-  const h = xxh64(id, ID_SEED, scratch);
   const field = Buffer.allocUnsafe(ID_FIELD_BYTES);
-  field.writeUInt32LE(h.lo >>> 0, 0);
-  field[4] = (h.hi >>> 8) & 0xff;
-  field[5] = (h.hi >>> 16) & 0xff;
-  field[6] = (h.hi >>> 24) & 0xff;
-  return { shard: (h.hi >>> 0) % shards, field };
+  return { shard: writeIdField(id, shards, field, 0), field };
+}
+
+/** `idAddress` without the allocations: writes the field into `out` at `at`, returns the shard. */
+export function writeIdField(id: string, shards: number, out: Buffer, at: number): number {
+  const h = xxh64(id, ID_SEED, scratch);
+  const lo = h.lo >>> 0;
+  out[at] = lo & 0xff;
+  out[at + 1] = (lo >>> 8) & 0xff;
+  out[at + 2] = (lo >>> 16) & 0xff;
+  out[at + 3] = lo >>> 24;
+  out[at + 4] = (h.hi >>> 8) & 0xff;
+  out[at + 5] = (h.hi >>> 16) & 0xff;
+  out[at + 6] = (h.hi >>> 24) & 0xff;
+  return (h.hi >>> 0) % shards;
 }

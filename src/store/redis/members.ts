@@ -34,7 +34,10 @@ export function addMembers(hits: HitCounter, value: Buffer, live: number, seq: n
   const liveMod = live % WRAP;
   // Inlined (no visitor closure): this runs for every bucket value of every message.
   if (value[0] !== 255) {
-    const member = live + ((Number(value.toString('latin1')) - liveMod + WRAP) % WRAP);
+    // Decimal digits read in place: no string per one-member bucket.
+    let stored = 0;
+    for (let i = 0; i < value.length; i++) stored = stored * 10 + ((value[i] as number) - 48);
+    const member = live + ((stored - liveMod + WRAP) % WRAP);
     if (member < seq) hits.add(member);
     return;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 
@@ -41,4 +42,15 @@ export function defineScripts(redis: Redis): ScriptCommands {
     redis.defineCommand(commandName(name), { numberOfKeys: 1, lua });
   }
   return redis as unknown as ScriptCommands;
+}
+
+/** A script's source and SHA-1, for the calls store.ts encodes itself (resp.ts). */
+export interface ScriptSource {
+  lua: string;
+  sha: string;
+}
+
+export function scriptSource(name: ScriptName): ScriptSource {
+  const lua = loadScript(`${name}-1.lua`);
+  return { lua, sha: createHash('sha1').update(lua).digest('hex') };
 }

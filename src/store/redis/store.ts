@@ -19,9 +19,19 @@ import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { HitCounter } from '../rank.js';
 import { storeError } from './errors.js';
-import { bucketAddresses, idAddress, metaKey, namespaceBase } from './keys.js';
+import {
+  bucketAddresses,
+  bucketAddressesMaxBytes,
+  ID_FIELD_BYTES,
+  idAddress,
+  metaKey,
+  namespaceBase,
+  writeBucketAddresses,
+  writeIdField,
+} from './keys.js';
 import { addMembers } from './members.js';
-import { defineScripts, type ScriptCommands } from './scripts.js';
+import { RespWriter, sendEncoded } from './resp.js';
+import { defineScripts, type ScriptCommands, type ScriptSource, scriptSource } from './scripts.js';
 
 export interface RedisStoreOptions {
   /** redis://[user:pass@]host:port[/db] or rediss:// for TLS. */
@@ -64,6 +74,13 @@ export class RedisStore implements DedupStore {
   private readonly cache = new Map<number, CachedRecord>();
   private readonly hits = new HitCounter();
   private roundTrips = 0;
+  /** index and commit run every batch: their calls are encoded here (resp.ts), not by ioredis. */
+  private readonly writer = new RespWriter();
+  private readonly indexScript = scriptSource('index');
+  private readonly commitScript = scriptSource('commit');
+  /** A message's bucket addresses are written here, then copied into the command. */
+  private addresses = Buffer.allocUnsafe(4096);
+  private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
 
   private constructor(
     private readonly client: Redis,
@@ -142,36 +159,43 @@ export class RedisStore implements DedupStore {
     }
   }
 
+  /** The writer, reset to an EVALSHA of `script` with its one key to come. */
+  private start(script: ScriptSource): RespWriter {
+    return this.writer.reset().string('evalsha').string(script.sha).int(1);
+  }
+
   async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
     if (requests.length === 0) return [];
     const { window, limits, redis } = this.options;
-    const args: Array<string | Buffer | number> = [
-      this.meta,
-      this.base,
-      window.windowMs,
-      window.generationMs,
-      limits.maxBucketSize,
-      limits.maxCandidates,
-      window.maxMessages,
-      redis.shards,
-      redis.clusterShards,
-      requests.length,
-    ];
+    const w = this.start(this.indexScript)
+      .string(this.meta)
+      .string(this.base)
+      .int(window.windowMs)
+      .int(window.generationMs)
+      .int(limits.maxBucketSize)
+      .int(limits.maxCandidates)
+      .int(window.maxMessages)
+      .int(redis.shards)
+      .int(redis.clusterShards)
+      .int(requests.length);
     for (const request of requests) {
-      const id = idAddress(request.id, redis.shards);
       // The id itself is not sent: the script finds the message by its id field.
-      args.push(
-        id.shard,
-        id.field,
-        request.ts,
-        recordBlob(request),
-        request.keys.length,
-        bucketAddresses(request.keys, redis.shards),
+      const shard = writeIdField(request.id, redis.shards, this.idField, 0);
+      w.int(shard).bytes(this.idField).int(request.ts);
+      writeRecordBlob(w, request);
+      const keys = request.keys;
+      if (this.addresses.length < bucketAddressesMaxBytes(keys.length))
+        this.addresses = Buffer.allocUnsafe(2 * bucketAddressesMaxBytes(keys.length));
+      w.int(keys.length).bytes(
+        this.addresses,
+        0,
+        writeBucketAddresses(keys, redis.shards, this.addresses, 0),
       );
     }
-    const replies = (await this.run('index', () => this.scripts.doppelIndexBuffer(...args))) as Array<
-      Array<Buffer | number>
-    >;
+    const encoded = w.finish();
+    const replies = (await this.run('index', () =>
+      sendEncoded(this.client, encoded, this.indexScript.lua, null),
+    )) as Array<Array<Buffer | number>>;
     replies.forEach((reply, r) => {
       const request = requests[r] as IndexRequest;
       if (statusOf(reply) === NEW)
@@ -278,34 +302,48 @@ export class RedisStore implements DedupStore {
   async commit(decisions: readonly Decision[]): Promise<CommitResult[]> {
     if (decisions.length === 0) return [];
     const { redis } = this.options;
-    const args: Array<string | Buffer | number> = [
-      this.meta,
-      this.base,
-      redis.clusterShards,
-      decisions.length,
-    ];
+    const w = this.start(this.commitScript)
+      .string(this.meta)
+      .string(this.base)
+      .int(redis.clusterShards)
+      .int(decisions.length);
     for (const d of decisions) {
-      args.push(
-        d.id,
-        d.seq,
-        d.ts,
-        d.verdict,
-        d.duplicateOf ?? '',
-        d.similarity === undefined ? '' : String(d.similarity),
-        d.method ?? '',
-        d.joins.length,
-      );
+      w.string(d.id)
+        .int(d.seq)
+        .int(d.ts)
+        .string(d.verdict)
+        .string(d.duplicateOf ?? '')
+        .string(d.similarity === undefined ? '' : String(d.similarity))
+        .string(d.method ?? '')
+        .int(d.joins.length);
       for (const join of d.joins) {
-        const address = idAddress(join, redis.shards);
-        args.push(address.shard, address.field);
+        const shard = writeIdField(join, redis.shards, this.idField, 0);
+        w.int(shard).bytes(this.idField);
       }
     }
-    const replies = (await this.run('commit', () => this.scripts.doppelCommit(...args))) as string[];
+    const encoded = w.finish();
+    const replies = (await this.run('commit', () =>
+      sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),
+    )) as string[];
     if (redis.recordCacheSize === 0) this.cache.clear();
     return replies.map((reply, i) => {
+      const d = decisions[i] as Decision;
+      if (reply === '') {
+        // A cluster of its own, created now (commit-1.lua leaves this most common reply out).
+        const created: StoryEvent = {
+          type: 'created',
+          clusterId: d.id,
+          messageId: d.id,
+          size: 1,
+          firstSeen: d.ts,
+          lastSeen: d.ts,
+          representative: d.id,
+        };
+        return { id: d.id, clusterId: d.id, events: [created] };
+      }
       const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never> };
       return {
-        id: (decisions[i] as Decision).id,
+        id: d.id,
         clusterId: parsed.c,
         events: Array.isArray(parsed.e) ? parsed.e : [],
       };
@@ -386,24 +424,25 @@ function statusOf(reply: ReadonlyArray<Buffer | number>): number {
  * millisecond times and short ids, not 10: every message has a record (lua/_verdict.lua
  * recordHeader reads the same).
  */
-function recordBlob(request: IndexRequest): Buffer {
+function writeRecordBlob(w: RespWriter, request: IndexRequest): void {
   const idLength = Buffer.byteLength(request.id, 'utf8');
   if (idLength > 0xffff) throw new DoppelError('INVALID_MESSAGE', 'message id longer than 65,535 bytes');
   const record = encodeRecord(request.record);
   const ts = request.ts;
   const double = !(Number.isInteger(ts) && ts >= 0 && ts < U48);
   const longId = idLength >= 127;
-  let at = 1 + (longId ? 2 : 0);
-  const head = at + (double ? 8 : 6);
-  const blob = Buffer.allocUnsafe(head + idLength + record.length);
-  blob[0] = (double ? 128 : 0) | (longId ? 127 : idLength);
-  if (longId) blob.writeUInt16LE(idLength, 1);
+  const head = 1 + (longId ? 2 : 0) + (double ? 8 : 6);
+  // Written in place into the command (resp.ts): no Buffer per message.
+  const start = w.reserve(head + idLength + record.length);
+  const blob = w.buffer;
+  let at = start + 1 + (longId ? 2 : 0);
+  blob[start] = (double ? 128 : 0) | (longId ? 127 : idLength);
+  if (longId) blob.writeUInt16LE(idLength, start + 1);
   if (double) blob.writeDoubleLE(ts, at);
   else blob.writeUIntLE(ts, at, 6);
-  at = head;
+  at = start + head;
   blob.write(request.id, at, 'utf8');
   blob.set(record, at + idLength);
-  return blob;
 }
 
 function parseRecordBlob(blob: Buffer): CachedRecord {

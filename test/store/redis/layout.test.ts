@@ -96,4 +96,39 @@ describe('Redis stored forms', () => {
       await store.close();
     }
   });
+
+  it('reloads the index and commit scripts after SCRIPT FLUSH (the client encodes their calls itself)', async () => {
+    const store = await RedisStore.open({
+      url: redisUrl(),
+      namespace: uniqueNamespace('layout'),
+      window: { windowMs: 2 ** 60, generationMs: 2 ** 59, maxMessages: 0 },
+      limits: { maxBucketSize: 8, maxCandidates: 16 },
+      redis: redisSchema.parse({ shards: 8, clusterShards: 4 }),
+    });
+    const admin = new Redis(redisUrl());
+    try {
+      const [first] = await store.index([request('one', ['b0=1f'])]);
+      if (first?.status !== 'new') throw new Error('one not new');
+      await admin.script('FLUSH');
+      const [second] = await store.index([request('two', ['b0=1f'])]);
+      if (second?.status !== 'new') throw new Error('two not new');
+      expect(second.candidates.map((c) => c.id)).toEqual(['one']);
+      await admin.script('FLUSH');
+      const [committed] = await store.commit([
+        {
+          id: 'two',
+          seq: second.seq,
+          ts: 0,
+          verdict: 'near_duplicate',
+          duplicateOf: 'one',
+          similarity: 0.9,
+          joins: ['one'],
+        },
+      ]);
+      expect(committed?.clusterId).toBe('one');
+    } finally {
+      admin.disconnect();
+      await store.close();
+    }
+  });
 });

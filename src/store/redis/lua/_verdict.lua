@@ -74,7 +74,7 @@ local function decodeVerdict(raw, seq)
   return v
 end
 
--- Id and event time of a stored record (store.ts recordBlob): byte 1 has bit 7 set when the time
+-- Id and event time of a stored record (store.ts writeRecordBlob): byte 1 has bit 7 set when the time
 -- is a double (else 6 bytes, unsigned milliseconds) and the id's length in its low 7 bits (127: a
 -- u16le length follows); then the time, the id, the signatures.
 local function recordHeader(blob)

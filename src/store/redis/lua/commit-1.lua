@@ -11,7 +11,9 @@
   similarity ("" none), method ("" none), njoins, njoins x (idShard, idField) of the messages it joins
   Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, c:<shard>.
 
-  Returns one JSON string per decision: {"c": current cluster id, "e": [story events]}
+  Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
+  the usual case of a message that formed a cluster of its own (cluster id = its id, one
+  "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it).
   Errors: none of its own (see index-1.lua).
 ]]
 local meta = KEYS[1]
@@ -38,7 +40,19 @@ for r = 1, n do
   p = p + 8
   local b, slot = blockOf(seq)
   local vkey = base .. 'v:' .. b
-  local existing = redis.call('HGET', vkey, slot)
+  local existing, claimed = nil, nil
+  if njoins == 0 and kind == 'unique' then
+    -- Most decisions: a unique message that roots its own cluster. Claim the verdict slot with
+    -- the verdict it most likely keeps: one call instead of a read and a write (rewritten below if
+    -- a later message already joined its tentative cluster).
+    claimed = encodeVerdict(kind, seq, seq, id, id, dup, sim, method)
+    if redis.call('HSETNX', vkey, slot, claimed) == 0 then
+      claimed = nil
+      existing = redis.call('HGET', vkey, slot)
+    end
+  else
+    existing = redis.call('HGET', vkey, slot)
+  end
   if existing then
     p = p + 2 * njoins
     local v = decodeVerdict(existing, seq)
@@ -66,14 +80,15 @@ for r = 1, n do
         list[#list + 1] = root
       end
     end
-    local events = {}
+    local events = nil
     local target, targetRoot
     if #list == 0 then
+      -- The reply says only "created" (''): the client knows that event's every field.
       target = { i = id, z = 1, f = ts, l = ts }
       targetRoot = seq
-      events[1] = event('created', seq, target, id)
       formed = formed + 1
     else
+      events = {}
       table.sort(list)
       local records = {}
       for x = 1, #list do
@@ -112,8 +127,9 @@ for r = 1, n do
       end
       events[#events + 1] = event('grown', targetRoot, target, id)
     end
-    redis.call('HSET', vkey, slot, encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method))
-    results[r] = cjson.encode({ c = target.i, e = events })
+    local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
+    if verdict ~= claimed then redis.call('HSET', vkey, slot, verdict) end
+    results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
   end
 end
 if formed ~= 0 then redis.call('HINCRBY', meta, 'clusters', formed) end

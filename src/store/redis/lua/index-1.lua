@@ -170,6 +170,12 @@ local function addRecord(mySeq, record)
   pendingRecords[#pendingRecords + 1] = record
 end
 
+-- The batch's copy of the read-first (topic) buckets it has read: shard key -> field -> value as
+-- Redis holds it (false: absent). Topic terms recur within a batch and their buckets are often
+-- full (read, never written): each repeat saves an HGET of a large value. Every write to a bucket
+-- updates or drops its copy (a band bucket can share a topic bucket's key and field by a false share).
+local cache = {}
+
 local results = {}
 local p = 10
 for r = 1, n do
@@ -217,11 +223,21 @@ for r = 1, n do
       local key, field, readFirst
       key, field, readFirst, at = bucketAt(addresses, at)
       -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
-      -- Topic-term buckets (flagged by the client) are mostly there already, often full: read them first.
-      if isNew and readFirst ~= 1 and redis.call('HSETNX', key, field, stored) == 1 then
-        buckets = buckets + 1
-      else
-        local v = redis.call('HGET', key, field)
+      -- Topic-term buckets (flagged by the client) are mostly there already, often full: read them
+      -- first, and from the batch's copy when an earlier message of the batch read them.
+      local cached = readFirst == 1 and cache[key] or nil
+      if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 then
+        local v = cached and cached[field]
+        if v == nil then
+          v = redis.call('HGET', key, field)
+          if readFirst == 1 then
+            if not cached then
+              cached = {}
+              cache[key] = cached
+            end
+            cached[field] = v
+          end
+        end
         local size, changed = 0, false
         if v then v, size, changed = liveMembers(v) end
         if v then
@@ -229,8 +245,11 @@ for r = 1, n do
           out[o] = v
         end
         if size >= maxBucket then hot = hot + 1 end
+        -- What the bucket holds after this message (nil: unchanged), for the batch's copy.
+        local written = nil
         if isNew and size < maxBucket then
-          redis.call('HSET', key, field, withMember(v, size, stored, packed))
+          written = withMember(v, size, stored, packed)
+          redis.call('HSET', key, field, written)
           if v == nil and not changed then buckets = buckets + 1 end
         else
           if isNew then hotEvents = hotEvents + 1 end
@@ -238,11 +257,22 @@ for r = 1, n do
             if size == 0 then
               redis.call('HDEL', key, field)
               buckets = buckets - 1
+              written = false
             else
               redis.call('HSET', key, field, v)
+              written = v
             end
           end
         end
+        if written ~= nil then
+          if not cached then cached = cache[key] end
+          if cached then cached[field] = written end
+        end
+      else
+        buckets = buckets + 1
+        -- Inlined (not a function call): this is the path of most buckets.
+        local other = cache[key]
+        if other then other[field] = nil end
       end
     end
     out[4] = hot

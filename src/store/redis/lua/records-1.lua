@@ -4,7 +4,7 @@
 
   KEYS[1]  <base>meta (hash; reads live)
   ARGV[1]  base    ARGV[2..] sequence numbers
-  Returns: one record (binary, store.ts recordBlob: header byte, time, id, signatures) per sequence number, or false
+  Returns: one record (binary, store.ts writeRecordBlob: header byte, time, id, signatures) per sequence number, or false
   when it expired in the meantime (the candidate is then skipped).
 ]]
 local base = ARGV[1]
