@@ -1,5 +1,5 @@
-import type { DedupEngine, EngineInput, EngineVerdict } from '../engine/engine.js';
-import type { StoryEvent } from '../engine/types.js';
+import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
+import type { IndexRequest, StoryEvent } from '../engine/types.js';
 import { DoppelError, isDoppelError } from '../errors.js';
 import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
 import { signDecoded } from '../pipeline/sign.js';
@@ -53,9 +53,13 @@ export function emptyCounts(): VerdictCounts {
   return { unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0, replays: 0, storyEvents: 0 };
 }
 
-/** One message after the sign stage: an engine input, or the error that dead-letters it. */
+/**
+ * One message after the sign stage: what the engine needs of it (keys and stored record, made as
+ * it is signed so a batch holds no texts or full signatures: DedupEngine.prepare), or the error
+ * that dead-letters it.
+ */
 export type Slot =
-  | { record: InputRecord; input: EngineInput }
+  | { record: InputRecord; request: IndexRequest }
   | { record: InputRecord; error: DoppelError; id: string };
 
 /** One message after the decode stage: its parsed and decoded form, or its error. */
@@ -123,7 +127,10 @@ export class BatchProcessor {
         if (parsed.idSource === 'position' && signed.decoded.messageId) {
           signed.message.id = signed.decoded.messageId.slice(0, 1024);
         }
-        slots.push({ record, input: { signed, ts: parsed.message.ts ?? Date.now() } });
+        slots.push({
+          record,
+          request: this.engine.prepare({ signed, ts: parsed.message.ts ?? Date.now() }),
+        });
       } catch (error) {
         const format = this.options.formatOf(record.topic);
         slots.push({ record, error: inputError(error), id: salvageInputId(record, format) });
@@ -134,10 +141,10 @@ export class BatchProcessor {
 
   /** The store part: one engine batch (index + commit), then the outputs. */
   async decide(slots: readonly Slot[], signMs = 0): Promise<BatchResult> {
-    const inputs: EngineInput[] = [];
-    for (const slot of slots) if ('input' in slot) inputs.push(slot.input);
+    const requests: IndexRequest[] = [];
+    for (const slot of slots) if ('request' in slot) requests.push(slot.request);
     const started = performance.now();
-    const verdicts = inputs.length > 0 ? await this.engine.processBatch(inputs) : [];
+    const verdicts = requests.length > 0 ? await this.engine.processPrepared(requests) : [];
     await this.replayStoryEvents(verdicts);
     const engineMs = performance.now() - started;
     const counts = emptyCounts();
@@ -215,7 +222,7 @@ export class BatchProcessor {
     for (const slot of slots) {
       const { record } = slot;
       const dlq = this.options.outputsOf(record.topic).dlq;
-      const id = 'error' in slot ? slot.id : slot.input.signed.message.id;
+      const id = 'error' in slot ? slot.id : slot.request.id;
       const message = deadLetter(record, 'error' in slot ? slot.error : error, id);
       counts.invalid++;
       invalidCodes.push(message.headers['doppel-error-code'] ?? error.code);
