@@ -50,6 +50,11 @@ function cpuSecondsOf(pid: number | undefined): number {
 }
 const CLOCK_TICKS = 100;
 
+function cpuSecondsOfThisProcess(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
@@ -175,7 +180,7 @@ async function main(): Promise<void> {
       consumers: children.reduce((s, c) => s + cpuSecondsOf(c.pid), 0),
       broker: cpuSecondsOf(localKafka?.pid),
       redis: cpuSecondsOf(localRedis?.pid),
-      bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+      bench: cpuSecondsOfThisProcess(),
     });
     const cpuBefore = cpuNow();
     const started = Date.now();

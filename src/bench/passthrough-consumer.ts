@@ -1,14 +1,18 @@
 /**
  * bench:e2e's Kafka-only baseline (`BENCH_PASSTHROUGH=1`): what the news consumer does with Kafka,
  * and nothing else. Same consumer settings (eachBatch, partitions at a time, fetch size, no
- * auto-commit), same outputs per message (a tagged copy of the value with the verdict and source
- * headers, a story event) through an idempotent producer with acks=all, then the offset commit.
+ * auto-commit), same outputs per message, built by the consumer's own code (a tagged copy of the
+ * value with verdictHeaders, a story event from storyMessage) through an idempotent producer with acks=all, then the offset commit.
  * No parsing, no signing, no store: the CPU it costs the broker, kafkajs and the bench producer is
  * the floor under any consumer that must do the same deliveries on this machine
  * (docs/benchmarks.md). Reads the bench's DOPPEL_CONFIG and DOPPEL_KAFKA_BROKERS.
  */
 import { readFileSync } from 'node:fs';
 import kafkajs from 'kafkajs';
+import type { EngineVerdict } from '../engine/engine.js';
+import { verdictHeaders } from '../kafka/headers.js';
+import { type InputRecord, positionId } from '../kafka/input.js';
+import { type OutputMessage, storyMessage } from '../kafka/processor.js';
 
 const { Kafka, logLevel, CompressionTypes } = kafkajs;
 
@@ -52,27 +56,32 @@ await consumer.run({
   partitionsConsumedConcurrently: settings.concurrency,
   eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary }) => {
     if (batch.messages.length === 0) return;
-    const copies = [];
-    const events = [];
+    const copies: OutputMessage[] = [];
+    const events: OutputMessage[] = [];
     for (const m of batch.messages) {
-      const id = `${batch.topic}-${batch.partition}-${m.offset}`;
-      copies.push({
-        key: m.key,
-        value: m.value,
-        headers: {
-          'doppel-id': id,
-          'doppel-verdict': 'unique',
-          'doppel-cluster': id,
-          'doppel-source-topic': batch.topic,
-          'doppel-source-partition': String(batch.partition),
-          'doppel-source-offset': m.offset,
-          'doppel-source-timestamp': m.timestamp,
-        },
-      });
+      // The consumer's own header and event builders, with every message "unique" in a cluster of
+      // its own: the same bytes per output as the news consumer sends for most messages.
+      const record: InputRecord = {
+        topic: batch.topic,
+        partition: batch.partition,
+        offset: m.offset,
+        key: m.key ?? null,
+        value: m.value ?? null,
+        timestamp: m.timestamp,
+      };
+      const id = positionId(record);
+      const verdict: EngineVerdict = {
+        id,
+        verdict: 'unique',
+        clusterId: id,
+        events: [],
+        candidates: 0,
+        hotBuckets: 0,
+      };
+      copies.push({ key: record.key, value: record.value, headers: verdictHeaders(verdict, record) });
       const ts = Number(m.timestamp);
-      events.push({
-        key: id,
-        value: JSON.stringify({
+      events.push(
+        storyMessage({
           type: 'created',
           clusterId: id,
           messageId: id,
@@ -81,8 +90,7 @@ await consumer.run({
           lastSeen: ts,
           representative: id,
         }),
-        headers: { 'doppel-event': 'created', 'doppel-cluster': id },
-      });
+      );
     }
     await producer.sendBatch({
       topicMessages: [

@@ -266,15 +266,11 @@ export function deadLetter(record: InputRecord, error: DoppelError, id: string):
  * now, which a reader keyed by cluster id can apply like any other event.
  */
 export function storyMessage(event: StoryEvent, replay = false): OutputMessage {
-  if (!replay)
-    return {
-      key: event.clusterId,
-      value: JSON.stringify(event),
-      headers: { 'doppel-event': event.type, 'doppel-cluster': event.clusterId },
-    };
+  const headers: Headers = { 'doppel-event': event.type, 'doppel-cluster': event.clusterId };
+  if (replay) headers['doppel-replay'] = 'true';
   return {
     key: event.clusterId,
-    value: JSON.stringify({ ...event, replay: true }),
-    headers: { 'doppel-event': event.type, 'doppel-cluster': event.clusterId, 'doppel-replay': 'true' },
+    value: JSON.stringify(replay ? { ...event, replay: true } : event),
+    headers,
   };
 }
