@@ -3,7 +3,7 @@
 # (node bin/doppel.js serve). Multi-stage: TypeScript is compiled with the dev dependencies, the
 # runtime stage has production dependencies only and runs as a non-root user.
 
-FROM node:20-slim AS build
+FROM node:22-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` (the build) runs below, once the sources are copied.
@@ -12,7 +12,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM node:20-slim AS runtime
+FROM node:22-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -4,6 +4,12 @@
 #   helm, kubeconform: built from their Go modules through the Go module proxy (`go install`).
 #   Kubernetes JSON schemas (strict: unknown fields rejected): the schema files bundled in the
 #   kubernetes-validate wheel on PyPI (`pip download`), unpacked for one Kubernetes version.
+#   CRD schemas (KEDA's ScaledObject and TriggerAuthentication, the Prometheus operator's
+#   ServiceMonitor and PrometheusRule): the CRD YAMLs inside the projects' Go modules, fetched
+#   with `go mod download` (checksummed by the Go checksum database) and converted to strict
+#   JSON schemas by scripts/crd-json-schemas.mjs (node, with the `yaml` dev dependency).
+#   promql-check: tools/promql-check (Prometheus's PromQL parser; its go.mod and go.sum pin every
+#   module), built with `go build` through the Go module proxy.
 # A missing toolchain (go, python3 with pip) is an error with the reason, never a silent skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +17,8 @@ cd "$(dirname "$0")/.."
 HELM_VERSION=v3.19.5
 KUBECONFORM_VERSION=v0.7.0
 KUBERNETES_VALIDATE_VERSION=1.37.0
+KEDA_VERSION=v2.21.0
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
 # The Kubernetes version the objects are validated against (the chart's kubeVersion floor is 1.25).
 export K8S_SCHEMA_VERSION=1.34.0
 
@@ -19,7 +27,8 @@ export PATH="$PATH:/usr/local/go/bin:${HOME:-/root}/go/bin"
 
 BIN="$PWD/tools/bin"
 SCHEMAS="$PWD/tools/k8s-schemas"
-mkdir -p "$BIN" "$SCHEMAS"
+CRD_SCHEMAS="$PWD/tools/crd-schemas"
+mkdir -p "$BIN" "$SCHEMAS" "$CRD_SCHEMAS"
 
 need() {
   if ! command -v "$1" >/dev/null 2>&1; then
@@ -91,4 +100,38 @@ os.remove(os.path.join(target, '_definitions.json'))
 print(f'   {count} schema files in {target}, made standalone')
 PY
 fi
-echo "== $("$BIN/helm" version --short 2>/dev/null || echo helm), kubeconform $KUBECONFORM_VERSION, Kubernetes schemas $K8S_SCHEMA_VERSION"
+# CRD schemas, one stamp per module version; the YAMLs are read from Go's module cache.
+install_crd_schemas() { # name module version directory-in-module
+  local name="$1"
+  shift
+  local stamp="$CRD_SCHEMAS/.$name-$2"
+  if [ -f "$stamp" ]; then return; fi
+  need go "the CRD schemas come from the $1 Go module"
+  need node "scripts/crd-json-schemas.mjs converts the CRDs"
+  echo "== CRD schemas of $1@$2 ($3)"
+  local dir
+  dir="$(cd "${TMPDIR:-/tmp}" && GOFLAGS=-mod=mod go mod download -json "$1@$2" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  if [ -z "$dir" ] || [ ! -d "$dir/$3" ]; then
+    echo "ensure-k8s-tools: $1@$2 has no $3" >&2
+    exit 1
+  fi
+  node scripts/crd-json-schemas.mjs "$CRD_SCHEMAS" "$dir/$3"/*.yaml
+  rm -f "$CRD_SCHEMAS/.$name-"*
+  touch "$stamp"
+}
+install_crd_schemas keda github.com/kedacore/keda/v2 "$KEDA_VERSION" config/crd/bases
+install_crd_schemas prometheus-operator github.com/prometheus-operator/prometheus-operator "$PROMETHEUS_OPERATOR_VERSION" \
+  example/prometheus-operator-crd
+
+# Rebuilt when its sources (and so its pinned modules) change.
+promql_stamp="$BIN/.promql-check-$(cat tools/promql-check/go.mod tools/promql-check/go.sum tools/promql-check/main.go | sha256sum | cut -c1-16)"
+if [ ! -x "$BIN/promql-check" ] || [ ! -f "$promql_stamp" ]; then
+  need go "promql-check is built from tools/promql-check"
+  echo "== building promql-check (tools/promql-check, Prometheus's PromQL parser)"
+  (cd tools/promql-check && GOFLAGS=-buildvcs=false go build -o "$BIN/promql-check" .)
+  rm -f "$BIN/.promql-check-"*
+  touch "$promql_stamp"
+fi
+
+echo "== $("$BIN/helm" version --short 2>/dev/null || echo helm), kubeconform $KUBECONFORM_VERSION, Kubernetes schemas $K8S_SCHEMA_VERSION, KEDA $KEDA_VERSION and Prometheus operator $PROMETHEUS_OPERATOR_VERSION CRD schemas"

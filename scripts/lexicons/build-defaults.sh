@@ -41,7 +41,7 @@ mkdir -p data/lexicons
 for lang in "${langs[@]}"; do
   "$PYTHON" scripts/lexicons/export-wordfreq.py "$lang" --top "$TOP" --out "$tmp/$lang.tsv"
   $DOPPEL lexicon import-frequencies --input "$tmp/$lang.tsv" --lang "$lang" --name "wordfreq.$WORDFREQ_VERSION" \
-    --max-words "$MAX_WORDS" --out "data/lexicons/$lang.json"
+    --max-words "$MAX_WORDS" --output "data/lexicons/$lang.json"
 done
 
 for lang in "${langs[@]}"; do

@@ -1,7 +1,8 @@
+import { statSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { DedupConfig } from '../config/dedup.js';
 import { readConfigFile } from '../config/file.js';
-import { resolveDedupConfig } from '../config/profiles.js';
+import { isProfileName, resolveDedupConfig } from '../config/profiles.js';
 import { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
@@ -9,17 +10,30 @@ import { isSupportedLanguage, type Language } from '../text/language.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** node:util parseArgs with usage errors turned into DoppelError('USAGE'). */
 type ParsedCommand<O extends Options> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
 >;
 
-export function parseCommandArgs<O extends Options>(argv: string[], options: O): ParsedCommand<O> {
+/**
+ * node:util parseArgs with usage errors turned into DoppelError('USAGE') (exit code 2). Arguments
+ * other than flags are an error unless the command takes them (`positionals: true`): a stray
+ * `doppel dedup feed.jsonl` must not quietly read standard input instead.
+ */
+export function parseCommandArgs<O extends Options>(
+  argv: string[],
+  options: O,
+  { positionals = false }: { positionals?: boolean } = {},
+): ParsedCommand<O> {
+  let parsed: ParsedCommand<O>;
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new DoppelError('USAGE', (error as Error).message);
   }
+  if (!positionals && parsed.positionals.length > 0) {
+    throw new DoppelError('USAGE', `unexpected argument "${parsed.positionals[0]}" (files go after --input)`);
+  }
+  return parsed;
 }
 
 /** `--lexicon ru=path/to/ru.json` (repeatable) to a map. */
@@ -53,14 +67,36 @@ export const IO_OPTIONS = {
 } as const satisfies Options;
 
 /**
- * What every engine command starts with: the profile's config with the config file applied and
- * validated, xxHash loaded, and the lexicons (shipped, or --lexicon overrides).
+ * An --input file that cannot be read is reported before anything starts: no store opened, no
+ * output file created, no run summary, only the error.
+ */
+export function checkInputFile(path: string | undefined): void {
+  if (path === undefined || path === '-') return;
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch (error) {
+    throw new DoppelError('IO', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  if (!isFile) throw new DoppelError('IO', `cannot read ${path}: not a file`);
+}
+
+/**
+ * What every engine command starts with: its --input checked, the profile's config with the
+ * config file applied and validated, xxHash loaded, and the lexicons (shipped, or --lexicon
+ * overrides). A --profile that names no profile is a usage error; a config file's bad `profile`
+ * is a config error.
  */
 export async function engineSetup(values: {
   profile: string;
   config?: string | undefined;
   lexicon?: string[] | undefined;
+  input?: string | undefined;
 }): Promise<{ config: DedupConfig; lexicons: LexiconSet }> {
+  if (!isProfileName(values.profile)) {
+    throw new DoppelError('USAGE', `unknown profile "${values.profile}": --profile takes news or mail`);
+  }
+  checkInputFile(values.input);
   const config = resolveDedupConfig(
     values.profile,
     values.config ? readConfigFile(values.config) : {},

@@ -56,7 +56,7 @@ function shingleSet(signed: SignedMessage, size: number): Set<string> {
 }
 
 export async function explainCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, OPTIONS);
+  const { values, positionals } = parseCommandArgs(argv, OPTIONS, { positionals: true });
   if (values.help) {
     process.stdout.write(`${EXPLAIN_USAGE}\n`);
     return 0;

@@ -41,7 +41,7 @@ function integer(name: string, value: string): number {
 }
 
 export async function generateCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, OPTIONS);
+  const { values, positionals } = parseCommandArgs(argv, OPTIONS, { positionals: true });
   if (values.help) {
     process.stdout.write(`${GENERATE_USAGE}\n`);
     return 0;

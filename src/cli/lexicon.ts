@@ -29,7 +29,8 @@ commands:
 
 build / import-frequencies options:
   -i, --input FILE     input file, - for standard input (default -)
-  -o, --out FILE       lexicon file to write, - for standard output (required)
+  -o, --output FILE    lexicon file to write, - for standard output (required;
+                       --out is a deprecated spelling of it)
   --lang LANG          ${LANGUAGES.join(', ')} (required); build skips lines of another "lang"
   --name SOURCE        source name in the version <lang>-<source>-<hash> (default corpus / freq)
   --max-words N        keep at most N words, lowest idf first (import-frequencies: default 40000)
@@ -56,7 +57,9 @@ const defaultIo = (): CommandIo => ({ stdout: process.stdout, stderr: process.st
 
 const SHARED_OPTIONS = {
   input: { type: 'string', short: 'i', default: '-' },
-  out: { type: 'string', short: 'o' },
+  output: { type: 'string', short: 'o' },
+  // The old spelling; every other command says --output. Still accepted, with a warning.
+  out: { type: 'string' },
   lang: { type: 'string' },
   name: { type: 'string' },
   'max-words': { type: 'string' },
@@ -128,7 +131,7 @@ type SharedValues = {
 
 interface SharedFlags {
   input: string;
-  out: string;
+  output: string;
   lang: SupportedLanguage;
   options: {
     lang: SupportedLanguage;
@@ -142,14 +145,21 @@ interface SharedFlags {
   };
 }
 
-function sharedFlags(values: SharedValues, positionals: string[]): SharedFlags {
+function sharedFlags(values: SharedValues, positionals: string[], io: CommandIo): SharedFlags {
   if (positionals.length > 0) throw new DoppelError('USAGE', `unexpected argument "${positionals[0]}"`);
   const lang = values.lang;
   if (!lang) throw new DoppelError('USAGE', '--lang is required');
   if (!isSupportedLanguage(lang)) {
     throw new DoppelError('USAGE', `--lang must be one of ${LANGUAGES.join(', ')}: ${lang}`);
   }
-  if (!values.out) throw new DoppelError('USAGE', '--out is required');
+  if (values.out !== undefined) {
+    if (values.output !== undefined && values.output !== values.out) {
+      throw new DoppelError('USAGE', '--out (deprecated) and --output name different files; use --output');
+    }
+    io.stderr.write('doppel lexicon: --out is deprecated, use --output\n');
+  }
+  const output = values.output ?? values.out;
+  if (!output) throw new DoppelError('USAGE', '--output is required');
   const options: SharedFlags['options'] = { lang };
   // Only flags that were given are passed on, so the builders' documented defaults apply.
   const set = <K extends keyof SharedFlags['options']>(
@@ -165,7 +175,7 @@ function sharedFlags(values: SharedValues, positionals: string[]): SharedFlags {
   set('loMass', numberFlag(values['lo-mass'], 'lo-mass', false));
   set('hiMass', numberFlag(values['hi-mass'], 'hi-mass', false));
   set('minWordLength', numberFlag(values['min-word-length'], 'min-word-length', true));
-  return { input: values.input ?? '-', out: values.out, lang, options };
+  return { input: values.input ?? '-', output, lang, options };
 }
 
 /** Builder option errors (a bad --max-words, --idf-lo above --idf-hi) are usage errors here. */
@@ -229,7 +239,7 @@ async function buildCommand(argv: string[], io: CommandIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const flags = sharedFlags(values, positionals);
+  const flags = sharedFlags(values, positionals, io);
   const minDf = numberFlag(values['min-df'], 'min-df', true);
   let builder: LexiconBuilder;
   try {
@@ -251,7 +261,7 @@ async function buildCommand(argv: string[], io: CommandIo): Promise<number> {
     builder.add(doc);
   }
   const { file, stats } = builder.finish();
-  await writeLexicon(file, flags.out, io);
+  await writeLexicon(file, flags.output, io);
   io.stderr.write(buildReport(file, stats, bad.count));
   return 0;
 }
@@ -282,7 +292,7 @@ async function importCommand(argv: string[], io: CommandIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const flags = sharedFlags(values, positionals);
+  const flags = sharedFlags(values, positionals, io);
   const docTokens = numberFlag(values['doc-tokens'], 'doc-tokens', false);
   const options = docTokens === undefined ? flags.options : { ...flags.options, documentTokens: docTokens };
   // Checked before reading: a usage error should not wait for a large input to be read.
@@ -309,7 +319,7 @@ async function importCommand(argv: string[], io: CommandIo): Promise<number> {
     entries.push([line.slice(0, tab), frequency]);
   }
   const { file, stats } = lexiconFromFrequenciesWithStats(entries, options);
-  await writeLexicon(file, flags.out, io);
+  await writeLexicon(file, flags.output, io);
   const dropped = [
     stats.notOneWord > 0 ? `${stats.notOneWord} not one word` : '',
     stats.stopWords > 0 ? `${stats.stopWords} stop words` : '',

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { isDoppelError } from '../errors.js';
-import { dedupCommand } from './dedup.js';
-import { evalCommand } from './eval.js';
-import { explainCommand } from './explain.js';
-import { generateCommand } from './generate.js';
+import { DEDUP_USAGE, dedupCommand } from './dedup.js';
+import { EVAL_USAGE, evalCommand } from './eval.js';
+import { EXPLAIN_USAGE, explainCommand } from './explain.js';
+import { GENERATE_USAGE, generateCommand } from './generate.js';
 import { lexiconCommand } from './lexicon.js';
-import { serveCommand } from './serve.js';
-import { signCommand } from './sign.js';
+import { SERVE_USAGE, serveCommand } from './serve.js';
+import { SIGN_USAGE, signCommand } from './sign.js';
 
 const USAGE = `doppel: near-duplicate detection for message feeds
 
 usage: doppel <command> [options]
+       doppel --version
 
 commands:
   dedup      a verdict per message (unique, duplicate, near_duplicate, invalid) and story clusters
@@ -21,23 +23,46 @@ commands:
   lexicon    build or inspect I-Match / idf lexicons
   serve      the HTTP check API (/v1/check, /v1/messages, /v1/clusters) with /healthz, /readyz, /metrics
 
-Run "doppel <command> --help" for a command's options.`;
+Run "doppel <command> --help" for a command's options.
+Exit codes: 0 done, 1 failed (input, files, store), 2 usage error (flags, arguments).`;
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  dedup: dedupCommand,
-  eval: evalCommand,
-  explain: explainCommand,
-  generate: generateCommand,
-  sign: signCommand,
-  lexicon: lexiconCommand,
-  serve: (argv) => serveCommand(argv),
+interface Command {
+  run: (argv: string[]) => Promise<number>;
+  /** Printed after a usage error; lexicon prints its own. */
+  usage?: string;
+}
+
+const COMMANDS: Record<string, Command> = {
+  dedup: { run: dedupCommand, usage: DEDUP_USAGE },
+  eval: { run: evalCommand, usage: EVAL_USAGE },
+  explain: { run: explainCommand, usage: EXPLAIN_USAGE },
+  generate: { run: generateCommand, usage: GENERATE_USAGE },
+  sign: { run: signCommand, usage: SIGN_USAGE },
+  lexicon: { run: (argv) => lexiconCommand(argv) },
+  serve: { run: (argv) => serveCommand(argv), usage: SERVE_USAGE },
 };
+
+/** The version of the installed package (package.json sits two levels above src/cli and dist/cli). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${USAGE}\n`);
-    return name ? 0 : 2;
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (!name) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
   }
   const command = COMMANDS[name];
   if (!command) {
@@ -45,11 +70,17 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    return await command(rest);
+    return await command.run(rest);
   } catch (error) {
     if (isDoppelError(error)) {
+      if (error.code === 'USAGE') {
+        process.stderr.write(
+          `doppel ${name}: USAGE: ${error.message}\n${command.usage ? `\n${command.usage}\n` : ''}`,
+        );
+        return 2;
+      }
       process.stderr.write(`doppel ${name}: ${error.code}: ${error.message}\n`);
-      return error.code === 'USAGE' ? 2 : 1;
+      return 1;
     }
     throw error;
   }

@@ -89,8 +89,9 @@ describe('doppel dedup (the CLI, as a user runs it)', () => {
 
   it('runs the mail profile and rejects bad configuration clearly', async () => {
     expect((await runCli(['dedup', '--profile', 'mail', '--input', demo, '--quiet'])).code).toBe(0);
+    // A --profile that names no profile is a usage error (2); a bad config file is a failure (1).
     const unknown = await runCli(['dedup', '--profile', 'sms', '--input', demo]);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown profile');
     const dir = mkdtempSync(join(tmpdir(), 'doppel-dedup-'));
     const config = join(dir, 'bad.json');

@@ -60,7 +60,7 @@ describe('doppel lexicon build', () => {
       input,
       '--lang',
       'en',
-      '--out',
+      '--output',
       out,
       '--name',
       'toy',
@@ -111,7 +111,7 @@ describe('doppel lexicon build', () => {
 
   it('reads standard input for "-" and writes standard output for "-"', async () => {
     const lines = CORPUS.map((d) => `${JSON.stringify(d)}\n`);
-    const result = await run(['build', '--lang', 'en', '--out', '-', '--min-df', '1'], lines);
+    const result = await run(['build', '--lang', 'en', '--output', '-', '--min-df', '1'], lines);
     expect(result.code).toBe(0);
     expect(lexiconFileSchema.parse(JSON.parse(result.stdout)).documents).toBe(4);
   });
@@ -168,7 +168,7 @@ describe('doppel lexicon import-frequencies', () => {
       input,
       '--lang',
       'ru',
-      '--out',
+      '--output',
       out,
       '--name',
       'test',
@@ -213,19 +213,59 @@ describe('doppel lexicon info', () => {
   });
 });
 
+describe('--output and its deprecated spelling --out', () => {
+  const lines = CORPUS.map((d) => `${JSON.stringify(d)}\n`);
+  const build = (...flags: string[]) => run(['build', '--lang', 'en', '--min-df', '1', ...flags], lines);
+
+  it('--output, -o and --out write the same lexicon; only --out warns', async () => {
+    const written: string[] = [];
+    for (const [flag, name] of [
+      ['--output', 'long.json'],
+      ['-o', 'short.json'],
+      ['--out', 'old.json'],
+    ] as const) {
+      const path = join(dir, name);
+      const result = await build(flag, path);
+      expect(result.code, flag).toBe(0);
+      expect(result.stderr.includes('--out is deprecated, use --output'), flag).toBe(flag === '--out');
+      written.push(readFileSync(path, 'utf8'));
+    }
+    expect(written[0]).toContain('"version"');
+    expect(new Set(written).size).toBe(1);
+  });
+
+  it('--out and --output naming different files is a usage error; the same file is fine', async () => {
+    const a = join(dir, 'alias-a.json');
+    const conflict = await build('--output', a, '--out', join(dir, 'alias-b.json'));
+    expect(conflict.code).toBe(2);
+    expect(conflict.stderr).toContain('use --output');
+    expect((await build('--output', a, '--out', a)).code).toBe(0);
+  });
+});
+
 describe('usage errors', () => {
   const cases: Record<string, string[]> = {
     'no command': [],
     'an unknown command': ['frobnicate'],
-    'an unknown flag': ['build', '--lang', 'en', '--out', 'x.json', '--bogus'],
-    'a missing --lang': ['build', '--out', 'x.json'],
-    'an unsupported --lang': ['build', '--lang', 'de', '--out', 'x.json'],
-    'a missing --out': ['import-frequencies', '--lang', 'ru'],
-    'a non-integer --min-df': ['build', '--lang', 'en', '--out', 'x.json', '--min-df', '1.5'],
-    'a non-numeric --idf-lo': ['build', '--lang', 'en', '--out', 'x.json', '--idf-lo', 'low'],
-    '--idf-lo above --idf-hi': ['build', '--lang', 'en', '--out', 'x.json', '--idf-lo', '3', '--idf-hi', '1'],
-    'a --hi-mass above 1': ['import-frequencies', '--lang', 'en', '--out', 'x.json', '--hi-mass', '2'],
-    'a stray argument': ['build', 'corpus.jsonl', '--lang', 'en', '--out', 'x.json'],
+    'an unknown flag': ['build', '--lang', 'en', '--output', 'x.json', '--bogus'],
+    'a missing --lang': ['build', '--output', 'x.json'],
+    'an unsupported --lang': ['build', '--lang', 'de', '--output', 'x.json'],
+    'a missing --output': ['import-frequencies', '--lang', 'ru'],
+    'a non-integer --min-df': ['build', '--lang', 'en', '--output', 'x.json', '--min-df', '1.5'],
+    'a non-numeric --idf-lo': ['build', '--lang', 'en', '--output', 'x.json', '--idf-lo', 'low'],
+    '--idf-lo above --idf-hi': [
+      'build',
+      '--lang',
+      'en',
+      '--output',
+      'x.json',
+      '--idf-lo',
+      '3',
+      '--idf-hi',
+      '1',
+    ],
+    'a --hi-mass above 1': ['import-frequencies', '--lang', 'en', '--output', 'x.json', '--hi-mass', '2'],
+    'a stray argument': ['build', 'corpus.jsonl', '--lang', 'en', '--output', 'x.json'],
     'info without a file': ['info'],
   };
   for (const [what, argv] of Object.entries(cases)) {
