@@ -77,6 +77,11 @@ export interface LabeledMessage {
   id: string;
   /** Gold label: the source's cluster (its id, or the first id of a group of near-duplicate sources). */
   cluster: string;
+  /**
+   * Gold story: the cluster, or the first cluster of a group that people judged to report one
+   * news story (`GeneratorOptions.sameStory`). Story clustering is scored against this label.
+   */
+  story: string;
   variant: VariantKind;
   lang: string;
   /** ISO time; a variant comes 2 minutes to 12 hours after its original. */
@@ -107,6 +112,11 @@ export interface GeneratorOptions {
    * never merge). Default DEFAULT_SOURCE_DUPLICATE_RULE; see `sourceClusters`.
    */
   mergeSources?: Partial<SourceDuplicateRule> | false;
+  /**
+   * Pairs of document ids judged to report the same story (story-pairs.jsonl "sameStory": true):
+   * their clusters share one gold story label.
+   */
+  sameStory?: ReadonlyArray<readonly [string, string]>;
 }
 
 export const DEFAULT_START_TIME = '2019-11-20T06:00:00.000Z';
@@ -1136,6 +1146,7 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     [...docs, ...negatives],
     options.mergeSources ?? DEFAULT_SOURCE_DUPLICATE_RULE,
   );
+  const stories = storyLabels([...docs, ...negatives], clusters, options.sameStory ?? []);
   const allowed = options.kinds === undefined ? undefined : new Set(options.kinds);
   const feed = Random.from(seed, 'feed');
   const timeline = riffle(
@@ -1150,7 +1161,7 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     if (k > 0) clock += 1000 * feed.between(ORIGINAL_GAP_S[0], ORIGINAL_GAP_S[1]);
     const cluster = clusters.get(doc.id)!;
     const lang = langOf(doc);
-    const base = { cluster, lang: doc.lang };
+    const base = { cluster, story: stories.get(doc.id)!, lang: doc.lang };
     const original: LabeledMessage = {
       id: messageId(doc.id, 'original', 0),
       ...base,
@@ -1192,6 +1203,43 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
   });
   out.sort((x, y) => x.ms - y.ms || (x.message.id < y.message.id ? -1 : x.message.id > y.message.id ? 1 : 0));
   return out.map((o) => o.message);
+}
+
+/**
+ * Story label of every document: its cluster, with clusters joined by same-story judgements
+ * (transitively); a group's label is its earliest document's cluster (input order).
+ */
+function storyLabels(
+  docs: readonly SourceDoc[],
+  clusters: ReadonlyMap<string, string>,
+  sameStory: ReadonlyArray<readonly [string, string]>,
+): Map<string, string> {
+  const position = new Map(docs.map((d, i) => [d.id, i]));
+  const parent = docs.map((_d, i) => i);
+  const find = (i: number): number => {
+    let x = i;
+    while (parent[x] !== x) x = parent[x]!;
+    return x;
+  };
+  const union = (a: number, b: number) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  // Documents of one gold cluster are one story.
+  const firstOfCluster = new Map<string, number>();
+  docs.forEach((d, i) => {
+    const c = clusters.get(d.id)!;
+    const first = firstOfCluster.get(c);
+    if (first === undefined) firstOfCluster.set(c, i);
+    else union(first, i);
+  });
+  for (const [a, b] of sameStory) {
+    const ia = position.get(a);
+    const ib = position.get(b);
+    if (ia !== undefined && ib !== undefined) union(ia, ib);
+  }
+  return new Map(docs.map((d, i) => [d.id, clusters.get(docs[find(i)]!.id)!]));
 }
 
 /** id -> gold cluster of generated messages: the `gold` argument of the metrics. */
