@@ -4,6 +4,7 @@ import type { Signatures } from '../signatures/compute.js';
 import { matchLevel } from './decide.js';
 import { KeyBuilder } from './keys.js';
 import { compactRecord } from './record.js';
+import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
 import type {
   Candidate,
   Decision,
@@ -32,6 +33,8 @@ export interface EngineVerdict {
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
+  /** The story link considered for a message with no duplicate-level match (joined or refused). */
+  story?: StoryLink;
   /** Every verified candidate and its evidence (only with `collectEvidence`; for doppel eval and explain). */
   matches?: Array<{ id: string; evidence: Evidence }>;
 }
@@ -55,6 +58,7 @@ export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
 interface Decided {
   decision: Decision;
   best: Scored | null;
+  story: StoryLink | null;
   candidates: number;
   hot: number;
   matches?: EngineVerdict['matches'];
@@ -122,17 +126,23 @@ export class DedupEngine {
       requests.push(input);
     });
     const results = await this.store.index(requests);
+    const scoredOf = results.map((result, r) =>
+      result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
+    );
+    const stories = await this.storyLinks(requests, scoredOf);
 
     const decisions: Decision[] = [];
     const decisionOf = new Map<string, Decided>();
     results.forEach((result, r) => {
       if (result.status === 'decided') return;
       const request = requests[r] as IndexRequest;
-      const { decision, best } = this.decide(request, result.seq, result.candidates);
+      const story = stories[r] ?? null;
+      const { decision, best } = this.decide(request, result.seq, scoredOf[r] as Scored[], story);
       decisions.push(decision);
       const decided: Decided = {
         decision,
         best,
+        story,
         candidates: result.candidates.length,
         hot: result.hotBuckets,
       };
@@ -158,7 +168,7 @@ export class DedupEngine {
         // Repeated within this batch: the verdict of its first occurrence.
         const d = decisionOf.get(id);
         const c = committed.get(id);
-        return this.toVerdict(d!.decision, d!.best, c?.clusterId ?? id, [], d!.candidates, d!.hot, true);
+        return this.toVerdict(d!.decision, d!.best, c?.clusterId ?? id, [], d!.candidates, d!.hot, true, d!.story);
       }
       const d = decisionOf.get(id)!;
       const c = committed.get(id);
@@ -170,6 +180,7 @@ export class DedupEngine {
         d.candidates,
         d.hot,
         false,
+        d.story,
       );
       if (d.matches) out.matches = d.matches;
       return out;
@@ -190,13 +201,23 @@ export class DedupEngine {
       record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
     }));
     const results = await this.store.query(requests);
+    const scoredOf = results.map((result, r) =>
+      result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
+    );
+    const stories = await this.storyLinks(requests, scoredOf);
     return Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
           return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
         }
-        const { decision, best } = this.decide(request, Number.POSITIVE_INFINITY, result.candidates);
+        const story = stories[i] ?? null;
+        const { decision, best } = this.decide(
+          request,
+          Number.POSITIVE_INFINITY,
+          scoredOf[i] as Scored[],
+          story,
+        );
         // The oldest joined message's current cluster: commit unions the joined clusters into the
         // oldest, so that is where the message would land.
         const seqOf = new Map(result.candidates.map((c) => [c.id, c.seq]));
@@ -216,9 +237,39 @@ export class DedupEngine {
           result.candidates.length,
           result.hotBuckets,
           false,
+          story,
         );
       }),
     );
+  }
+
+  /**
+   * The story each message with only story-level matches would join (engine/story.ts), from the
+   * current clusters of those matches; null for the others. One store read per distinct
+   * candidate, all in flight together.
+   */
+  private async storyLinks(
+    requests: readonly IndexRequest[],
+    scoredOf: readonly Scored[][],
+  ): Promise<Array<StoryLink | null>> {
+    const wanted = new Map<string, Candidate>();
+    const storyOnly = scoredOf.map((scored) => {
+      if (scored.some((s) => s.level.level !== 'story')) return [];
+      return scored;
+    });
+    for (const scored of storyOnly) for (const s of scored) wanted.set(s.candidate.id, s.candidate);
+    if (wanted.size === 0) return scoredOf.map(() => null);
+    const clusters: Map<string, StoryCluster> = await candidateClusters(this.store, [...wanted.values()]);
+    return storyOnly.map((scored, r) => {
+      if (scored.length === 0) return null;
+      return chooseStory(
+        scored.map((s) => ({ id: s.candidate.id, seq: s.candidate.seq, similarity: s.level.similarity })),
+        clusters,
+        (requests[r] as IndexRequest).ts,
+        this.config.decision,
+        this.config.index.maxCandidates,
+      );
+    });
   }
 
   private toVerdict(
@@ -229,6 +280,7 @@ export class DedupEngine {
     candidates: number,
     hot: number,
     replay: boolean,
+    story: StoryLink | null = null,
   ): EngineVerdict {
     const out: EngineVerdict = {
       id: d.id,
@@ -243,15 +295,12 @@ export class DedupEngine {
     if (d.method !== undefined) out.method = d.method;
     if (best) out.evidence = best.evidence;
     if (replay) out.replay = true;
+    if (story) out.story = story;
     return out;
   }
 
-  /** Verdict from the candidates: the earliest match at the strongest level; clusters of all matches. */
-  private decide(
-    request: IndexRequest,
-    seq: number,
-    candidates: readonly Candidate[],
-  ): { decision: Decision; best: Scored | null } {
+  /** Every candidate verified and given its match level (those at no level left out). */
+  private score(request: IndexRequest, candidates: readonly Candidate[]): Scored[] {
     const scored: Scored[] = [];
     const verifier = this.verifier.load(request.record);
     verifier.touch(candidates);
@@ -265,15 +314,28 @@ export class DedupEngine {
       );
       if (level.level !== 'none') scored.push({ candidate, evidence, level });
     }
+    return scored;
+  }
+
+  /**
+   * Verdict from the scored candidates: the earliest match at the strongest level; clusters of
+   * all duplicate-level matches, or of the story `story` accepted (engine/story.ts).
+   */
+  private decide(
+    request: IndexRequest,
+    seq: number,
+    scored: readonly Scored[],
+    storyLink: StoryLink | null,
+  ): { decision: Decision; best: Scored | null } {
     const earliest = (level: string) =>
       scored.filter((s) => s.level.level === level).sort((a, b) => a.candidate.seq - b.candidate.seq)[0] ??
       null;
     const duplicate = earliest('duplicate');
     const near = duplicate ? null : earliest('near_duplicate');
     const story =
-      duplicate || near
+      duplicate || near || !storyLink?.joined
         ? null
-        : ([...scored].sort((a, b) => b.level.similarity - a.level.similarity)[0] ?? null);
+        : (scored.find((s) => s.candidate.id === storyLink.via) ?? null);
     const best = duplicate ?? near ?? story;
     const decision: Decision = {
       id: request.id,

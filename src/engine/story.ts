@@ -1,0 +1,139 @@
+import type { DecisionConfig } from '../config/dedup.js';
+import type { Candidate, DedupStore } from './types.js';
+
+/**
+ * Story membership (news clustering) without chaining.
+ *
+ * A pairwise link at the loose story level is weak evidence: reports of different events on one
+ * topic (daily case counts of two cities, two replies on one mailing list) share much of their
+ * weighted vocabulary, and a union of such links chains unrelated stories into one. So a message
+ * that matches nothing at the duplicate levels joins a story only when it is close to the story as
+ * a whole: it must meet the story thresholds with at least `story.minShare` of the story's members
+ * (of at most `index.maxCandidates` of them: members that share no index bucket with it were not
+ * even candidates, and count against it), and the story must have had a message within
+ * `story.windowMs` of it. The story's clusters are read from the store (the candidates' verdicts
+ * and their current clusters), so the memory and Redis stores give the same answer.
+ */
+
+/** A candidate's current cluster as the story rule needs it. */
+export interface StoryCluster {
+  id: string;
+  size: number;
+  lastSeen: number;
+}
+
+/** Why a message joined (or did not join) a story: what `doppel explain` and the verdict show. */
+export interface StoryLink {
+  /** The cluster joined (its current id). */
+  clusterId: string;
+  /** The member it was linked through (its best story-level match there). */
+  via: string;
+  /** Members of the cluster the message meets the story thresholds with. */
+  matched: number;
+  /** Members the share is taken of: min(cluster size, index.maxCandidates). */
+  of: number;
+  share: number;
+  /** Mean story similarity over the matched members. */
+  similarity: number;
+  /** Whether the rule accepted the link (false: the best story was refused; see `reason`). */
+  joined: boolean;
+  reason?: 'share' | 'window';
+}
+
+export interface StoryMatch {
+  id: string;
+  seq: number;
+  similarity: number;
+}
+
+/**
+ * Current cluster of each candidate: its verdict's cluster, resolved through merges. A candidate
+ * without a verdict yet (indexed in the same batch, or by another process, not yet committed) is
+ * a story of one, as the stores treat it.
+ */
+export async function candidateClusters(
+  store: DedupStore,
+  candidates: readonly Candidate[],
+): Promise<Map<string, StoryCluster>> {
+  const out = new Map<string, StoryCluster>();
+  await Promise.all(
+    candidates.map(async (c) => {
+      const verdict = await store.verdict(c.id);
+      if (verdict === null) {
+        out.set(c.id, { id: c.id, size: 1, lastSeen: c.ts });
+        return;
+      }
+      const view = await store.cluster(verdict.clusterId);
+      out.set(
+        c.id,
+        view === null
+          ? { id: verdict.clusterId, size: 1, lastSeen: c.ts }
+          : { id: view.id, size: view.size, lastSeen: Math.max(view.lastSeen, c.ts) },
+      );
+    }),
+  );
+  return out;
+}
+
+/**
+ * The story a message joins, from its story-level matches and their clusters: the cluster with
+ * the largest share of matched members (then the higher mean similarity, then the older member),
+ * if that share and the time window allow it. Null when there is no story-level match at all.
+ */
+export function chooseStory(
+  matches: readonly StoryMatch[],
+  clusters: ReadonlyMap<string, StoryCluster>,
+  ts: number,
+  decision: DecisionConfig,
+  maxCandidates: number,
+): StoryLink | null {
+  const groups = new Map<string, { cluster: StoryCluster; members: StoryMatch[] }>();
+  for (const m of matches) {
+    const cluster = clusters.get(m.id) ?? { id: m.id, size: 1, lastSeen: ts };
+    const group = groups.get(cluster.id);
+    if (group) group.members.push(m);
+    else groups.set(cluster.id, { cluster, members: [m] });
+  }
+  let best: StoryLink | null = null;
+  let bestRaw = { share: 0, similarity: 0, seq: 0 };
+  for (const { cluster, members } of groups.values()) {
+    const of = Math.max(1, Math.min(cluster.size, maxCandidates));
+    const matched = Math.min(members.length, of);
+    const share = matched / of;
+    const similarity = members.reduce((s, m) => s + m.similarity, 0) / members.length;
+    const via = [...members].sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)[0] as StoryMatch;
+    const link: StoryLink = {
+      clusterId: cluster.id,
+      via: via.id,
+      matched,
+      of,
+      share: round(share),
+      similarity: round(similarity),
+      joined: true,
+    };
+    if (share < decision.storyMinShare) {
+      link.joined = false;
+      link.reason = 'share';
+    } else if (ts - cluster.lastSeen > decision.storyWindowMs) {
+      link.joined = false;
+      link.reason = 'window';
+    }
+    const better =
+      best === null ||
+      (link.joined && !best.joined) ||
+      (link.joined === best.joined &&
+        (share > bestRaw.share ||
+          (share === bestRaw.share &&
+            (similarity > bestRaw.similarity ||
+              (similarity === bestRaw.similarity && via.seq < bestRaw.seq)))));
+    if (better) {
+      best = link;
+      bestRaw = { share, similarity, seq: via.seq };
+    }
+  }
+  return best;
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
