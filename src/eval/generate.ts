@@ -21,6 +21,9 @@
  *   which it lacks); en as UTF-8, since English has no legacy code page of interest.
  * - mail-template (mails: SourceDoc.spam defined): the recipient's name in the greeting, tracking
  *   links with a random id, a new order/reference number, 1-3 hash-buster words (spam only).
+ * - hash-buster (spam only; only when asked for with `kinds`): a spam copy made to defeat
+ *   hashing: the template's greeting, links and reference number, random words inserted (about
+ *   10% of the words, made-up or rare), and an unsubscribe line with a per-copy id.
  *
  * Some kinds add typographic noise that canonicalization removes (quote style, dashes, no-break
  * spaces); no kind changes a word beyond what its name says.
@@ -69,6 +72,7 @@ export const VARIANT_KINDS = [
   'html',
   'legacy-encoding',
   'mail-template',
+  'hash-buster',
 ] as const;
 export type VariantKind = (typeof VARIANT_KINDS)[number];
 
@@ -866,6 +870,28 @@ function mailTemplate(ctx: VariantContext): Content {
   return withTitle(doc, { text: [text.trimEnd(), ...tail].join(sep) });
 }
 
+/**
+ * A spam copy against hash-based filters: the template copy (greeting with a name, tracking
+ * links, a reference number) with about 10% of the word count inserted as random words at random
+ * places, and an unsubscribe line carrying a per-copy id.
+ */
+function hashBusterCopy(ctx: VariantContext): Content {
+  const { r, lang } = ctx;
+  const templated = mailTemplate(ctx).text ?? ctx.doc.text;
+  const parts = templated.split(/( +)/);
+  const wordAt = parts.map((p, i) => (i % 2 === 0 && /\p{L}/u.test(p) ? i : -1)).filter((i) => i >= 0);
+  const inserts = Math.max(1, Math.round(wordAt.length * r.uniform(0.08, 0.12)));
+  for (const k of r.sample(wordAt.length, Math.min(inserts, wordAt.length))) {
+    const at = wordAt[k] as number;
+    parts[at] = `${parts[at]} ${hashBuster(r)}`;
+  }
+  const id = r.chance(0.5) ? r.hex(10) : `${r.digits(3)}-${r.hex(6)}`;
+  const unsubscribe = r.chance(0.5)
+    ? `${PACKS[lang].unsubscribe} http://mail.example.com/unsubscribe?id=${id}`
+    : `Unsubscribe id: ${id}`;
+  return withTitle(ctx.doc, { text: `${parts.join('')}\n\n${unsubscribe}` });
+}
+
 const BUILDERS: Record<Exclude<VariantKind, 'original'>, (ctx: VariantContext) => Content> = {
   syndication,
   retitle,
@@ -879,6 +905,7 @@ const BUILDERS: Record<Exclude<VariantKind, 'original'>, (ctx: VariantContext) =
   html,
   'legacy-encoding': legacyEncoding,
   'mail-template': mailTemplate,
+  'hash-buster': hashBusterCopy,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -919,13 +946,17 @@ const MAIL_KINDS: readonly VariantKind[] = [
 export function chooseVariantKinds(doc: SourceDoc): VariantKind[] {
   const sizes = sentenceWords(parseBody(doc.text, langOf(doc)));
   const total = sizes.reduce((a, b) => a + b, 0);
-  const kinds = isMail(doc) ? MAIL_KINDS : NEWS_KINDS;
-  return kinds.filter((k) => {
+  const base = isMail(doc) ? MAIL_KINDS : NEWS_KINDS;
+  const kinds = base.filter((k) => {
     if (k === 'swap-paragraphs') return sizes.length >= 2;
     if (k === 'truncate-end') return sizes.length >= 3 && sizes[sizes.length - 1]! <= total / 3;
     if (k === 'truncate-lede') return sizes.length >= 3 && sizes[0]! <= total / 3;
     return true;
   });
+  // Hash-buster copies are a campaign's weapon: spam only, and only when asked for (`kinds`), so
+  // that the default benchmarks stay what they were.
+  if (doc.spam === true) kinds.push('hash-buster');
+  return kinds;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1174,7 +1205,9 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     out.push({ ms: clock, message: original });
     if (!variants || variantsPerDoc === 0) return;
 
-    const applicable = chooseVariantKinds(doc).filter((kind) => allowed === undefined || allowed.has(kind));
+    const applicable = chooseVariantKinds(doc).filter((kind) =>
+      allowed === undefined ? kind !== 'hash-buster' : allowed.has(kind),
+    );
     if (applicable.length === 0) return;
     const order = Random.from(seed, 'kinds', doc.id);
     // A campaign is what mail near-duplicates are: a mail's first variant is always a template copy.
