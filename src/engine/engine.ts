@@ -129,7 +129,11 @@ export class DedupEngine {
     const scoredOf = results.map((result, r) =>
       result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
     );
-    const stories = await this.storyLinks(requests, scoredOf);
+    const stories = await this.storyLinks(
+      requests,
+      scoredOf,
+      results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
+    );
 
     const decisions: Decision[] = [];
     const decisionOf = new Map<string, Decided>();
@@ -168,7 +172,16 @@ export class DedupEngine {
         // Repeated within this batch: the verdict of its first occurrence.
         const d = decisionOf.get(id);
         const c = committed.get(id);
-        return this.toVerdict(d!.decision, d!.best, c?.clusterId ?? id, [], d!.candidates, d!.hot, true, d!.story);
+        return this.toVerdict(
+          d!.decision,
+          d!.best,
+          c?.clusterId ?? id,
+          [],
+          d!.candidates,
+          d!.hot,
+          true,
+          d!.story,
+        );
       }
       const d = decisionOf.get(id)!;
       const c = committed.get(id);
@@ -204,7 +217,11 @@ export class DedupEngine {
     const scoredOf = results.map((result, r) =>
       result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
     );
-    const stories = await this.storyLinks(requests, scoredOf);
+    const stories = await this.storyLinks(
+      requests,
+      scoredOf,
+      results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
+    );
     return Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
@@ -251,23 +268,32 @@ export class DedupEngine {
   private async storyLinks(
     requests: readonly IndexRequest[],
     scoredOf: readonly Scored[][],
+    candidateLists: ReadonlyArray<readonly Candidate[]>,
   ): Promise<Array<StoryLink | null>> {
     const wanted = new Map<string, Candidate>();
     const storyOnly = scoredOf.map((scored) => {
       if (scored.some((s) => s.level.level !== 'story')) return [];
       return scored;
     });
-    for (const scored of storyOnly) for (const s of scored) wanted.set(s.candidate.id, s.candidate);
+    // Every candidate of such a message: the members that do not match count against a story.
+    const candidatesOf = new Map<number, readonly Candidate[]>();
+    storyOnly.forEach((scored, r) => {
+      if (scored.length === 0) return;
+      const all = candidateLists[r] ?? [];
+      candidatesOf.set(r, all);
+      for (const c of all) wanted.set(c.id, c);
+    });
     if (wanted.size === 0) return scoredOf.map(() => null);
     const clusters: Map<string, StoryCluster> = await candidateClusters(this.store, [...wanted.values()]);
     return storyOnly.map((scored, r) => {
       if (scored.length === 0) return null;
+      const matched = new Set(scored.map((s) => s.candidate.id));
       return chooseStory(
         scored.map((s) => ({ id: s.candidate.id, seq: s.candidate.seq, similarity: s.level.similarity })),
+        (candidatesOf.get(r) ?? []).map((c) => c.id).filter((id) => !matched.has(id)),
         clusters,
         (requests[r] as IndexRequest).ts,
         this.config.decision,
-        this.config.index.maxCandidates,
       );
     });
   }

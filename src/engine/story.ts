@@ -8,11 +8,13 @@ import type { Candidate, DedupStore } from './types.js';
  * topic (daily case counts of two cities, two replies on one mailing list) share much of their
  * weighted vocabulary, and a union of such links chains unrelated stories into one. So a message
  * that matches nothing at the duplicate levels joins a story only when it is close to the story as
- * a whole: it must meet the story thresholds with at least `story.minShare` of the story's members
- * (of at most `index.maxCandidates` of them: members that share no index bucket with it were not
- * even candidates, and count against it), and the story must have had a message within
- * `story.windowMs` of it. The story's clusters are read from the store (the candidates' verdicts
- * and their current clusters), so the memory and Redis stores give the same answer.
+ * a whole: it must meet the story thresholds with at least `storyMinShare` of the story's members
+ * among its candidates (the members that share index buckets with it; a member that shares a
+ * bucket but not the story's substance counts against it), and the story must have had a message
+ * within `storyWindowMs` of it. The candidates' current clusters are read from the store (their
+ * verdicts and clusters). The share is taken over live candidates, not the cluster's stored size:
+ * stores differ in what they remember of a cluster whose first members expired, and the verdicts
+ * of the memory and Redis stores must be the same.
  */
 
 /** A candidate's current cluster as the story rule needs it. */
@@ -30,7 +32,7 @@ export interface StoryLink {
   via: string;
   /** Members of the cluster the message meets the story thresholds with. */
   matched: number;
-  /** Members the share is taken of: min(cluster size, index.maxCandidates). */
+  /** Members of the cluster among the message's candidates: the share is matched / of. */
   of: number;
   share: number;
   /** Mean story similarity over the matched members. */
@@ -63,7 +65,9 @@ export async function candidateClusters(
         out.set(c.id, { id: c.id, size: 1, lastSeen: c.ts });
         return;
       }
-      const view = await store.cluster(verdict.clusterId);
+      // By the cluster id first; a store may no longer find a cluster by the id of a message
+      // that expired (Redis), and then finds it through the live candidate's own id.
+      const view = (await store.cluster(verdict.clusterId)) ?? (await store.cluster(c.id));
       out.set(
         c.id,
         view === null
@@ -82,11 +86,16 @@ export async function candidateClusters(
  */
 export function chooseStory(
   matches: readonly StoryMatch[],
+  others: readonly string[],
   clusters: ReadonlyMap<string, StoryCluster>,
   ts: number,
   decision: DecisionConfig,
-  maxCandidates: number,
 ): StoryLink | null {
+  const seen = new Map<string, number>();
+  for (const id of [...matches.map((m) => m.id), ...others]) {
+    const cluster = clusters.get(id)?.id ?? id;
+    seen.set(cluster, (seen.get(cluster) ?? 0) + 1);
+  }
   const groups = new Map<string, { cluster: StoryCluster; members: StoryMatch[] }>();
   for (const m of matches) {
     const cluster = clusters.get(m.id) ?? { id: m.id, size: 1, lastSeen: ts };
@@ -97,8 +106,8 @@ export function chooseStory(
   let best: StoryLink | null = null;
   let bestRaw = { share: 0, similarity: 0, seq: 0 };
   for (const { cluster, members } of groups.values()) {
-    const of = Math.max(1, Math.min(cluster.size, maxCandidates));
-    const matched = Math.min(members.length, of);
+    const of = seen.get(cluster.id) ?? members.length;
+    const matched = members.length;
     const share = matched / of;
     const similarity = members.reduce((s, m) => s + m.similarity, 0) / members.length;
     const via = [...members].sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)[0] as StoryMatch;

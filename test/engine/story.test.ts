@@ -6,27 +6,32 @@ const decision = resolveDedupConfig('news').decision;
 const HOUR = 3_600_000;
 
 describe('chooseStory (a message joins a story as a whole, not one member)', () => {
-  it('refuses a story when the message matches too small a share of its members (no chaining)', () => {
-    // A story of 6 members; the message is close to only one of them (the chain's last link).
-    const clusters = new Map<string, StoryCluster>([['m6', { id: 'story', size: 6, lastSeen: 0 }]]);
-    const link = chooseStory([{ id: 'm6', seq: 6, similarity: 0.45 }], clusters, HOUR, decision, 24);
-    expect(link).toMatchObject({ clusterId: 'story', matched: 1, of: 6, joined: false, reason: 'share' });
+  it('refuses a story when the message matches too small a share of its members among its candidates', () => {
+    const story = { id: 'story', size: 6, lastSeen: 0 };
+    const clusters = new Map<string, StoryCluster>(['m4', 'm5', 'm6'].map((id) => [id, story]));
+    // Close to m6 only (the chain's last link); m4 and m5 share its buckets but not its substance.
+    const link = chooseStory(
+      [{ id: 'm6', seq: 6, similarity: 0.45 }],
+      ['m4', 'm5'],
+      clusters,
+      HOUR,
+      decision,
+    );
+    expect(link).toMatchObject({ clusterId: 'story', matched: 1, of: 3, joined: false, reason: 'share' });
   });
 
   it('joins a story when it matches at least storyMinShare of its members', () => {
-    const clusters = new Map<string, StoryCluster>([
-      ['a', { id: 'story', size: 4, lastSeen: 0 }],
-      ['b', { id: 'story', size: 4, lastSeen: 0 }],
-    ]);
+    const story = { id: 'story', size: 4, lastSeen: 0 };
+    const clusters = new Map<string, StoryCluster>(['a', 'b', 'c', 'd'].map((id) => [id, story]));
     const link = chooseStory(
       [
         { id: 'a', seq: 1, similarity: 0.5 },
         { id: 'b', seq: 2, similarity: 0.7 },
       ],
+      ['c', 'd'],
       clusters,
       HOUR,
       decision,
-      24,
     );
     expect(link).toMatchObject({ clusterId: 'story', via: 'b', matched: 2, of: 4, share: 0.5, joined: true });
   });
@@ -35,6 +40,7 @@ describe('chooseStory (a message joins a story as a whole, not one member)', () 
     const clusters = new Map<string, StoryCluster>([
       ['old', { id: 'old', size: 1, lastSeen: 0 }],
       ['x', { id: 'big', size: 3, lastSeen: 10 * decision.storyWindowMs }],
+      ['y', { id: 'big', size: 3, lastSeen: 10 * decision.storyWindowMs }],
     ]);
     const ts = 10 * decision.storyWindowMs + HOUR;
     const link = chooseStory(
@@ -42,24 +48,15 @@ describe('chooseStory (a message joins a story as a whole, not one member)', () 
         { id: 'old', seq: 1, similarity: 0.9 },
         { id: 'x', seq: 2, similarity: 0.4 },
       ],
+      ['y'],
       clusters,
       ts,
       decision,
-      24,
     );
-    // "old" is a full match but its story ended long ago; "big" matches 1 of 3 members.
-    expect(link?.joined).toBe(false);
-    const alone = chooseStory([{ id: 'old', seq: 1, similarity: 0.9 }], clusters, ts, decision, 24);
+    // "big" is within the window and matched by half its members; "old" ended long ago.
+    expect(link).toMatchObject({ clusterId: 'big', joined: true });
+    const alone = chooseStory([{ id: 'old', seq: 1, similarity: 0.9 }], [], clusters, ts, decision);
     expect(alone).toMatchObject({ joined: false, reason: 'window' });
-  });
-
-  it('takes the share of at most maxCandidates members (members beyond the candidates cannot be seen)', () => {
-    const clusters = new Map<string, StoryCluster>();
-    const matches = Array.from({ length: 3 }, (_, i) => {
-      clusters.set(`m${i}`, { id: 'huge', size: 500, lastSeen: 0 });
-      return { id: `m${i}`, seq: i, similarity: 0.6 };
-    });
-    expect(chooseStory(matches, clusters, HOUR, decision, 4)).toMatchObject({ of: 4, joined: true });
   });
 });
 
@@ -70,8 +67,9 @@ describe('story clustering in the engine (regression: single-link chaining, issu
   const word = (n: number) =>
     `${syllables[n % 10]}${syllables[Math.floor(n / 10) % 10]}${syllables[Math.floor(n / 100) % 10]}x`;
   const topic = (k: number) => `${word(900 + k)} ${word(900 + k)}`;
+  // One word all four share: every earlier message is a candidate of every later one.
   const text = (from: number, k: number) =>
-    `${topic(k)} ${Array.from({ length: 40 }, (_, i) => word(from + i)).join(' ')} ${topic(k + 1)}`;
+    `${word(999)} ${word(999)} ${topic(k)} ${Array.from({ length: 40 }, (_, i) => word(from + i)).join(' ')} ${topic(k + 1)}`;
 
   async function run(storyMinShare: number): Promise<string[]> {
     const { initHashing } = await import('../../src/hash/xxhash.js');
