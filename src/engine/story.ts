@@ -21,6 +21,7 @@ import type { Candidate, DedupStore } from './types.js';
 export interface StoryCluster {
   id: string;
   size: number;
+  /** The candidate's time: a story's last message is the latest of its candidates. */
   lastSeen: number;
 }
 
@@ -70,9 +71,11 @@ export async function candidateClusters(
       const view = (await store.cluster(verdict.clusterId)) ?? (await store.cluster(c.id));
       out.set(
         c.id,
+        // The candidate's own time: a story's last message is taken over its live candidates,
+        // which every store sees alike (stored cluster times differ after expiry).
         view === null
           ? { id: verdict.clusterId, size: 1, lastSeen: c.ts }
-          : { id: view.id, size: view.size, lastSeen: Math.max(view.lastSeen, c.ts) },
+          : { id: view.id, size: view.size, lastSeen: c.ts },
       );
     }),
   );
@@ -92,9 +95,12 @@ export function chooseStory(
   decision: DecisionConfig,
 ): StoryLink | null {
   const seen = new Map<string, number>();
+  const lastSeen = new Map<string, number>();
   for (const id of [...matches.map((m) => m.id), ...others]) {
-    const cluster = clusters.get(id)?.id ?? id;
+    const c = clusters.get(id);
+    const cluster = c?.id ?? id;
     seen.set(cluster, (seen.get(cluster) ?? 0) + 1);
+    if (c) lastSeen.set(cluster, Math.max(lastSeen.get(cluster) ?? c.lastSeen, c.lastSeen));
   }
   const groups = new Map<string, { cluster: StoryCluster; members: StoryMatch[] }>();
   for (const m of matches) {
@@ -123,7 +129,7 @@ export function chooseStory(
     if (share < decision.storyMinShare) {
       link.joined = false;
       link.reason = 'share';
-    } else if (ts - cluster.lastSeen > decision.storyWindowMs) {
+    } else if (ts - (lastSeen.get(cluster.id) ?? cluster.lastSeen) > decision.storyWindowMs) {
       link.joined = false;
       link.reason = 'window';
     }
