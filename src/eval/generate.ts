@@ -943,7 +943,7 @@ const MAIL_KINDS: readonly VariantKind[] = [
  * truncation needs three, and the sentence dropped first (the lede, or the last one) must be at
  * most a third of the words.
  */
-export function chooseVariantKinds(doc: SourceDoc): VariantKind[] {
+export function chooseVariantKinds(doc: SourceDoc, options: { hashBuster?: boolean } = {}): VariantKind[] {
   const sizes = sentenceWords(parseBody(doc.text, langOf(doc)));
   const total = sizes.reduce((a, b) => a + b, 0);
   const base = isMail(doc) ? MAIL_KINDS : NEWS_KINDS;
@@ -955,7 +955,7 @@ export function chooseVariantKinds(doc: SourceDoc): VariantKind[] {
   });
   // Hash-buster copies are a campaign's weapon: spam only, and only when asked for (`kinds`), so
   // that the default benchmarks stay what they were.
-  if (doc.spam === true) kinds.push('hash-buster');
+  if (doc.spam === true && options.hashBuster === true) kinds.push('hash-buster');
   return kinds;
 }
 
@@ -1205,8 +1205,8 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     out.push({ ms: clock, message: original });
     if (!variants || variantsPerDoc === 0) return;
 
-    const applicable = chooseVariantKinds(doc).filter((kind) =>
-      allowed === undefined ? kind !== 'hash-buster' : allowed.has(kind),
+    const applicable = chooseVariantKinds(doc, { hashBuster: allowed?.has('hash-buster') === true }).filter(
+      (kind) => allowed === undefined || allowed.has(kind),
     );
     if (applicable.length === 0) return;
     const order = Random.from(seed, 'kinds', doc.id);
