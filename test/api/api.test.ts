@@ -243,7 +243,8 @@ describe('HTTP API on the memory store', () => {
     }
     const refs = JSON.stringify(doc.body.paths).match(/#\/components\/schemas\/\w+/g) ?? [];
     for (const r of refs) expect(Object.keys(COMPONENTS)).toContain(r.split('/').pop());
-    const listParams = (paths['/v1/clusters']?.get as { parameters: Array<{ name: string }> }).parameters;
+    const listRoute = paths['/v1/clusters']?.get as { parameters: Array<{ name: string }> };
+    const listParams = listRoute.parameters;
     expect(listParams.map((p) => p.name).sort()).toEqual(Object.keys(clusterListQuerySchema.shape).sort());
     expect((await get(`${api.url}/healthz`)).status).toBe(200);
     expect((await get(`${api.url}/readyz`)).status).toBe(200);
