@@ -10,6 +10,7 @@ import {
 import { type Message, parseMessageLine, parseMessageObject } from '../input/message.js';
 import { engineSetup, parseCommandArgs } from './common.js';
 import { readLines } from './jsonl.js';
+import { parseJsonText } from '../input/json.js';
 
 export const EVAL_USAGE = `usage: doppel eval --input LABELLED.jsonl [--profile news|mail] [--config FILE] [--pairs PAIRS.jsonl]
                    [--variants combined,minhash-lsh,...] [--lexicon LANG=FILE ...] [--json]
@@ -93,11 +94,7 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
     if (line.trim() === '') continue;
     n++;
     let pair: { a: Record<string, unknown>; b: Record<string, unknown>; sameStory: boolean };
-    try {
-      pair = JSON.parse(line);
-    } catch (error) {
-      throw new DoppelError('INVALID_JSON', `${path}, pair ${n}: ${(error as Error).message}`);
-    }
+    pair = parseJsonText(line, `${path}, pair ${n},`) as typeof pair;
     if (
       typeof pair !== 'object' ||
       pair === null ||

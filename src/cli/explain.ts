@@ -9,6 +9,7 @@ import { type SignedMessage, signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { stopMask } from '../text/canonical.js';
 import { engineSetup, parseCommandArgs } from './common.js';
+import { parseJsonText } from '../input/json.js';
 
 export const EXPLAIN_USAGE = `usage: doppel explain A.json B.json [--profile news|mail] [--config FILE] [--lexicon LANG=FILE ...]
 
@@ -35,13 +36,7 @@ function readMessage(path: string) {
     text.trim().startsWith('{') && !text.trim().includes('\n{')
       ? text
       : (text.split('\n').find((l) => l.trim() !== '') ?? '');
-  let json: unknown;
-  try {
-    json = JSON.parse(first);
-  } catch (error) {
-    throw new DoppelError('INVALID_JSON', `${path}: ${(error as Error).message}`);
-  }
-  return parseMessageObject(json);
+  return parseMessageObject(parseJsonText(first, path));
 }
 
 /** Shingle sets as strings, for the exact Jaccard that the MinHash estimate approximates. */

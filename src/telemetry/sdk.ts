@@ -19,6 +19,7 @@ import { DoppelError } from '../errors.js';
 import { DoppelMetrics } from './metrics.js';
 import { INSTRUMENTATION_SCOPE } from './scope.js';
 import { setTracingActive } from './trace.js';
+import { redactUrl } from '../redact.js';
 
 /** What the process gets from `startTelemetry`: the instruments, the scrape handler, shutdown. */
 export interface Telemetry {
@@ -112,7 +113,7 @@ function resolveEndpoint(value: string | null): string | null {
   try {
     url = new URL(value);
   } catch {
-    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint is not a URL: ${value}`);
+    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint is not a URL: ${redactUrl(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint must be http(s): ${value}`);
