@@ -121,7 +121,7 @@ export function createApiServer(deps: ApiDependencies): Server {
   const auth = deps.token ? bearerCheck(deps.token) : null;
   const { requestTimeoutMs } = config.api;
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
     const started = performance.now();
     let template = 'unmatched';
     let bodyRead = false;
@@ -131,7 +131,7 @@ export function createApiServer(deps: ApiDependencies): Server {
       settled = true;
       clearTimeout(timer);
       // The client gone before the answer: its own outcome (499), neither a success nor a 5xx.
-      const gone = !res.headersSent && (res.destroyed || req.socket.destroyed);
+      const gone = !res.headersSent && (res.destroyed || req.socket?.destroyed);
       if (!gone && !res.headersSent) sendJson(res, status, body, headers);
       metrics?.recordHttp(template, req.method ?? '', gone ? 499 : status, (performance.now() - started) / 1000);
     };
@@ -164,12 +164,12 @@ export function createApiServer(deps: ApiDependencies): Server {
     const url = requestTarget(req);
     if (url === null) {
       fail(new DoppelError('BAD_REQUEST', 'the request target is not a valid URL or path'));
-      return;
+      return undefined;
     }
     if (deps.ops.handle(req, res, url.pathname)) {
       settled = true;
       clearTimeout(timer);
-      return;
+      return undefined;
     }
     const matching = routes.filter((r) => r.pattern.test(url.pathname));
     const route = matching.find((r) => r.method === req.method);
@@ -193,7 +193,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     req.once('end', () => {
       bodyRead = true;
     });
-    run().then(([status, body]) => finish(status, body), fail);
+    return run().then(([status, body]) => finish(status, body), fail);
   };
 
   const server = createServer(
@@ -226,21 +226,38 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     );
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  // Listeners, not `for await`: leaving that loop early destroys the request and with it the
+  // socket, so the 413 could never be sent.
+  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: DoppelError) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (error) {
+        // Stop reading; the answer goes out with `connection: close` and node drops the rest.
+        req.pause();
+        reject(error);
+      } else resolve(chunks);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) throw new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof DoppelError) throw error;
-    // The stream failed under us: the client reset or aborted the upload.
-    throw new DoppelError('CLIENT_CLOSED', 'the client closed the connection during the body', {
-      cause: error,
-    });
-  }
+      if (size > limit) done(new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    // The stream failed or closed under us: the client reset or aborted the upload.
+    const onError = () => done(new DoppelError('CLIENT_CLOSED', 'the client closed the connection during the body'));
+    const onClose = () => {
+      if (!req.complete) onError();
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+  });
   return parseJsonText(Buffer.concat(chunks).toString('utf8'), 'body');
 }
 

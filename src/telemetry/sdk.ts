@@ -116,6 +116,6 @@ function resolveEndpoint(value: string | null): string | null {
     throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint is not a URL: ${redactUrl(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint must be http(s): ${value}`);
+    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint must be http(s): ${redactUrl(value)}`);
   return value.replace(/\/+$/, '');
 }
