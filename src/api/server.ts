@@ -9,8 +9,8 @@ import { parseMessageObject } from '../input/message.js';
 import { verdictRecord } from '../output/verdict-record.js';
 import { signMessage } from '../pipeline/sign.js';
 import type { SignatureEngine } from '../signatures/compute.js';
-import type { DoppelMetrics } from '../telemetry/metrics.js';
 import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
+import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
 import { withSpan } from '../telemetry/trace.js';
 import { httpStatus } from './errors.js';
@@ -133,7 +133,12 @@ export function createApiServer(deps: ApiDependencies): Server {
       // The client gone before the answer: its own outcome (499), neither a success nor a 5xx.
       const gone = !res.headersSent && (res.destroyed || req.socket?.destroyed);
       if (!gone && !res.headersSent) sendJson(res, status, body, headers);
-      metrics?.recordHttp(template, req.method ?? '', gone ? 499 : status, (performance.now() - started) / 1000);
+      metrics?.recordHttp(
+        template,
+        req.method ?? '',
+        gone ? 499 : status,
+        (performance.now() - started) / 1000,
+      );
     };
     const fail = (thrown: unknown) => {
       const error = toDoppelError(thrown);
@@ -249,7 +254,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     };
     const onEnd = () => done();
     // The stream failed or closed under us: the client reset or aborted the upload.
-    const onError = () => done(new DoppelError('CLIENT_CLOSED', 'the client closed the connection during the body'));
+    const onError = () =>
+      done(new DoppelError('CLIENT_CLOSED', 'the client closed the connection during the body'));
     const onClose = () => {
       if (!req.complete) onError();
     };

@@ -7,10 +7,10 @@ import {
   runVariant,
   type StoryPairResult,
 } from '../eval/run.js';
+import { parseJsonText } from '../input/json.js';
 import { type Message, parseMessageLine, parseMessageObject } from '../input/message.js';
 import { engineSetup, parseCommandArgs } from './common.js';
 import { readLines } from './jsonl.js';
-import { parseJsonText } from '../input/json.js';
 
 export const EVAL_USAGE = `usage: doppel eval --input LABELLED.jsonl [--profile news|mail] [--config FILE] [--pairs PAIRS.jsonl]
                    [--variants combined,minhash-lsh,...] [--lexicon LANG=FILE ...] [--json]
@@ -93,8 +93,11 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
   for await (const line of readLines(path)) {
     if (line.trim() === '') continue;
     n++;
-    let pair: { a: Record<string, unknown>; b: Record<string, unknown>; sameStory: boolean };
-    pair = parseJsonText(line, `${path}, pair ${n},`) as typeof pair;
+    const pair = parseJsonText(line, `${path}, pair ${n},`) as {
+      a: Record<string, unknown>;
+      b: Record<string, unknown>;
+      sameStory: boolean;
+    };
     if (
       typeof pair !== 'object' ||
       pair === null ||

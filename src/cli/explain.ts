@@ -3,13 +3,13 @@ import { matchLevel } from '../engine/decide.js';
 import { signatureRecord } from '../engine/engine.js';
 import { compareRecords } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
+import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
 import { signRecord } from '../output/sign-record.js';
 import { type SignedMessage, signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { stopMask } from '../text/canonical.js';
 import { engineSetup, parseCommandArgs } from './common.js';
-import { parseJsonText } from '../input/json.js';
 
 export const EXPLAIN_USAGE = `usage: doppel explain A.json B.json [--profile news|mail] [--config FILE] [--lexicon LANG=FILE ...]
 

@@ -366,7 +366,10 @@ export class DoppelConsumer {
             // Credentials are configuration: retrying cannot fix them and dead-lettering would
             // throw good messages away. The batch stays uncommitted and the process fails (exit 1)
             // so that the orchestrator shows it, instead of a consumer retrying for ever.
-            this.logger.fatal({ ...info, code: error.code, err: error.message }, 'store refused the credentials');
+            this.logger.fatal(
+              { ...info, code: error.code, err: error.message },
+              'store refused the credentials',
+            );
             recordAttempt(span, error, attempt, false);
             this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry: false }));
             this.setState('failed');

@@ -1,8 +1,8 @@
 import { DoppelError } from '../errors.js';
+import { parseJsonText } from '../input/json.js';
 import { type Message, parseMessageObject, salvageId } from '../input/message.js';
 import { looksLikeMail } from '../text/decode/index.js';
 import type { InputFormat } from './config.js';
-import { parseJsonText } from '../input/json.js';
 
 /** One consumed Kafka record, as the processor sees it (kafkajs-independent). */
 export interface InputRecord {

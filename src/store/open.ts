@@ -1,9 +1,9 @@
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupStore } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis/store.js';
-import { redactUrl } from '../redact.js';
 
 export interface StoreOptions {
   config: DedupConfig;

@@ -16,10 +16,10 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { TelemetryConfig } from '../config/ops.js';
 import { DoppelError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { DoppelMetrics } from './metrics.js';
 import { INSTRUMENTATION_SCOPE } from './scope.js';
 import { setTracingActive } from './trace.js';
-import { redactUrl } from '../redact.js';
 
 /** What the process gets from `startTelemetry`: the instruments, the scrape handler, shutdown. */
 export interface Telemetry {

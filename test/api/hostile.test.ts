@@ -169,9 +169,13 @@ describe('bodies and time limits', () => {
       'POST /v1/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n';
     const chunk = (s: string) => `${s.length.toString(16)}\r\n${s}\r\n`;
     // 5000 bytes of an unfinished body (limit 4096); the terminating chunk is never sent.
-    const reply = await raw(api.port, [head, chunk(`{"id":"x","text":"${'y'.repeat(2000)}`), chunk('y'.repeat(3000))], {
-      timeoutMs: 3_000,
-    });
+    const reply = await raw(
+      api.port,
+      [head, chunk(`{"id":"x","text":"${'y'.repeat(2000)}`), chunk('y'.repeat(3000))],
+      {
+        timeoutMs: 3_000,
+      },
+    );
     expect(statusOf(reply)).toBe(413);
     expect(bodyOf(reply).error?.code).toBe('TOO_LARGE');
     expect(reply.toLowerCase()).toContain('connection: close');
@@ -230,7 +234,9 @@ describe('bodies and time limits', () => {
     // ...and gone in the middle of its body.
     await raw(
       api.port,
-      ['POST /v1/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"id":'],
+      [
+        'POST /v1/check HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"id":',
+      ],
       { timeoutMs: 200 },
     );
     await waitFor(() => api.http.length > 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DoppelError } from '../../src/errors.js';
+import type { DoppelError } from '../../src/errors.js';
 import { parseJsonText } from '../../src/input/json.js';
 import { parseMessageLine } from '../../src/input/message.js';
 import { parseInput } from '../../src/kafka/input.js';
@@ -35,7 +35,9 @@ describe('JSON parse errors', () => {
       const error = errorOf(() => parseJsonText(text, 'body'));
       expect(error.code, text).toBe('INVALID_JSON');
       expect(error.message, text).not.toMatch(/S3cret|Pass|XYZ/);
-      expect(error.message).toMatch(/^body is not valid JSON: [a-zA-Z ',:}\]]+( at position \d+)? \(\d+ characters\)$/);
+      expect(error.message).toMatch(
+        /^body is not valid JSON: [a-zA-Z ',:}\]]+( at position \d+)? \(\d+ characters\)$/,
+      );
     }
     expect(errorOf(() => parseJsonText('{"a": 1', 'body')).message).toBe(
       "body is not valid JSON: expected ',' or '}' at position 7 (7 characters)",

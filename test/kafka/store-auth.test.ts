@@ -5,7 +5,14 @@ import { DoppelConsumer } from '../../src/consumer/consumer.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import type { DoppelError } from '../../src/errors.js';
 import { loadConsumerConfig } from '../../src/kafka/config.js';
-import { endOffsetSum, kafkaBrokers, testKafka, uniqueName, waitFor, waitForCommitted } from '../support/kafka.js';
+import {
+  endOffsetSum,
+  kafkaBrokers,
+  testKafka,
+  uniqueName,
+  waitFor,
+  waitForCommitted,
+} from '../support/kafka.js';
 
 // Issue 12: Redis refusing the credentials (a rotated password) made the consumer retry for ever
 // ("Connection is closed." is retryable). STORE_AUTH fails it instead, and loses nothing.
@@ -32,7 +39,12 @@ describe('consumer when Redis refuses the credentials', () => {
       { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redis.url },
       { profile: 'news' },
       {
-        consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, retryInitialMs: 50, retryMaxMs: 200 },
+        consumer: {
+          inputs: [{ topic: input, format: 'json' }],
+          groupId: group,
+          retryInitialMs: 50,
+          retryMaxMs: 200,
+        },
         redis: { commandTimeoutMs: 500, maxRetries: 1 },
       },
     );
@@ -46,7 +58,9 @@ describe('consumer when Redis refuses the credentials', () => {
       producer.send({
         topic: input,
         acks: -1,
-        messages: ids.map((id) => ({ value: JSON.stringify({ id, text: `message ${id} about the city tram line` }) })),
+        messages: ids.map((id) => ({
+          value: JSON.stringify({ id, text: `message ${id} about the city tram line` }),
+        })),
       });
     await send(['a1', 'a2']);
     await waitForCommitted(admin, group, input);
@@ -64,7 +78,9 @@ describe('consumer when Redis refuses the credentials', () => {
     expect(consumer.status().state).toBe('failed');
     expect(errors).toContain('STORE_AUTH');
     // The first attempt may see only the closed connection (retryable); then it stops retrying.
-    expect(errors.filter((c) => c !== 'STORE_AUTH').length).toBeLessThanOrEqual(config.dedup.redis.maxRetries + 1);
+    expect(errors.filter((c) => c !== 'STORE_AUTH').length).toBeLessThanOrEqual(
+      config.dedup.redis.maxRetries + 1,
+    );
     const [committed] = await admin.fetchOffsets({ groupId: group, topics: [input] });
     expect(committed!.partitions.reduce((s, p) => s + Math.max(0, Number(p.offset)), 0)).toBe(2);
     expect(await endOffsetSum(admin, `${input}.dlq`)).toBe(0);

@@ -17,8 +17,8 @@ import type {
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
-import { HitCounter } from '../rank.js';
 import { redactUrl } from '../../redact.js';
+import { HitCounter } from '../rank.js';
 import { storeError } from './errors.js';
 import {
   bucketAddresses,
@@ -486,4 +486,3 @@ function parseVerdict(id: string, json: string): StoredVerdict {
   if (v.m !== undefined) verdict.method = v.m;
   return verdict;
 }
-

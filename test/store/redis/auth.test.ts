@@ -2,9 +2,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../../src/config/profiles.js';
 import { type LocalRedis, startLocalRedis } from '../../../src/dev/redis-server.js';
-import { DoppelError } from '../../../src/errors.js';
-import { storeError } from '../../../src/store/redis/errors.js';
+import type { DoppelError } from '../../../src/errors.js';
 import { openStore } from '../../../src/store/open.js';
+import { storeError } from '../../../src/store/redis/errors.js';
 import { runCli } from '../../support/cli.js';
 
 // Issue 12: a wrong Redis password was "STORE_UNAVAILABLE: Connection is closed." (retried for
@@ -45,7 +45,10 @@ describe('Redis authentication', () => {
       expect(error.message).not.toContain(PASSWORD);
     }
     const config = resolveDedupConfig('news', {});
-    const store = await openStore(`redis://:${PASSWORD}@127.0.0.1:${redis.port}`, { config, namespace: 'auth' });
+    const store = await openStore(`redis://:${PASSWORD}@127.0.0.1:${redis.port}`, {
+      config,
+      namespace: 'auth',
+    });
     expect(await store.resolveCluster('x')).toBe('x');
     await store.close();
   });
@@ -55,9 +58,9 @@ describe('Redis authentication', () => {
     expect(storeError(closed, 'index').code).toBe('STORE_UNAVAILABLE');
     const error = storeError(closed, 'index', new Error('WRONGPASS invalid username-password pair'));
     expect([error.code, error.retryable]).toEqual(['STORE_AUTH', false]);
-    expect(storeError(new Error("NOPERM this user has no permissions to run the 'evalsha' command"), 'index').code).toBe(
-      'STORE_AUTH',
-    );
+    expect(
+      storeError(new Error("NOPERM this user has no permissions to run the 'evalsha' command"), 'index').code,
+    ).toBe('STORE_AUTH');
   });
 
   it('a malformed URL never shows its password (also not with "@" in it)', async () => {
