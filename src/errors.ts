@@ -48,6 +48,15 @@ export const ERROR_CODES = {
   BAD_REQUEST: { retryable: false, description: 'malformed request parameters' },
   /** HTTP API: the request did not finish within api.requestTimeoutMs. */
   TIMEOUT: { retryable: true, description: 'request timed out' },
+  // Issue 12 (hostile input): credentials and the HTTP API's edges.
+  /** Redis refused the credentials (NOAUTH, WRONGPASS) or the user's permissions (NOPERM): configuration, so no retry fixes it. */
+  STORE_AUTH: { retryable: false, description: 'store authentication failed' },
+  /** HTTP API: /v1 needs the bearer token (DOPPEL_API_TOKEN / DOPPEL_API_TOKEN_FILE) and it is missing or wrong. */
+  UNAUTHORIZED: { retryable: false, description: 'missing or wrong API token' },
+  /** HTTP API: the client did not send the whole request (headers and body) within api.requestTimeoutMs. */
+  REQUEST_TIMEOUT: { retryable: true, description: 'request not received in time' },
+  /** HTTP API: the client closed the connection before the answer (counted as status 499, never sent). */
+  CLIENT_CLOSED: { retryable: false, description: 'client closed the request' },
   /** A bug: an invariant did not hold. Not retryable: the same input would fail the same way. */
   INTERNAL: { retryable: false, description: 'internal error' },
 } as const;

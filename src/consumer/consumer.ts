@@ -362,6 +362,20 @@ export class DoppelConsumer {
           const error = classifyError(e);
           this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
           const gone = this.stopping || !isRunning() || isStale();
+          if (error.code === 'STORE_AUTH') {
+            // Credentials are configuration: retrying cannot fix them and dead-lettering would
+            // throw good messages away. The batch stays uncommitted and the process fails (exit 1)
+            // so that the orchestrator shows it, instead of a consumer retrying for ever.
+            this.logger.fatal(
+              { ...info, code: error.code, err: error.message },
+              'store refused the credentials',
+            );
+            recordAttempt(span, error, attempt, false);
+            this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry: false }));
+            this.setState('failed');
+            this.crashed?.(error);
+            return;
+          }
           if (!error.retryable && result === null) {
             // The store refused the batch for good (a bug or a layout mismatch): dead-letter every
             // message with the code rather than lose it or block the partition forever.
@@ -447,7 +461,7 @@ export class DoppelConsumer {
     this.logger.info({ pausedMs: Date.now() - this.pausedSince }, 'resumed input partitions');
     this.pausedSince = null;
     this.consumer?.resume(this.config.consumer.inputs.map((i) => ({ topic: i.topic })));
-    if (!this.stopping) this.setState('running');
+    if (!this.stopping && this.state !== 'failed') this.setState('running');
     this.hook('onResume', () => this.hooks.onResume?.());
   }
 

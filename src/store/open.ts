@@ -1,6 +1,7 @@
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupStore } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis/store.js';
 
@@ -23,5 +24,5 @@ export async function openStore(spec: string, options: StoreOptions): Promise<De
       redis: config.redis,
     });
   }
-  throw new DoppelError('USAGE', `--store takes "memory" or a redis:// URL, not "${spec}"`);
+  throw new DoppelError('USAGE', `--store takes "memory" or a redis:// URL, not "${redactUrl(spec)}"`);
 }

@@ -17,6 +17,7 @@ import type {
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
+import { redactUrl } from '../../redact.js';
 import { HitCounter } from '../rank.js';
 import { storeError } from './errors.js';
 import {
@@ -86,6 +87,8 @@ export class RedisStore implements DedupStore {
     private readonly client: Redis,
     private readonly scripts: ScriptCommands,
     private readonly options: RedisStoreOptions,
+    /** The client's last connection error (cleared when it is ready again). */
+    private readonly connection: { lastError: unknown },
   ) {
     this.base = namespaceBase(options.redis.prefix, options.namespace);
     this.meta = metaKey(this.base);
@@ -111,16 +114,26 @@ export class RedisStore implements DedupStore {
     if (r.username !== undefined) redisOptions.username = r.username;
     if (r.password !== undefined) redisOptions.password = r.password;
     if (r.tls || options.url.startsWith('rediss://')) redisOptions.tls = {};
+    // Checked here: ioredis's own failure (a TypeError) carries the whole URL, password included.
+    if (!URL.canParse(options.url))
+      throw new DoppelError('USAGE', `the store URL is not a valid URL: ${redactUrl(options.url)}`);
     const client = new Redis(options.url, redisOptions);
-    // Errors reach callers as rejected commands; the event only reports reconnect attempts.
-    client.on('error', () => {});
+    // Errors reach callers as rejected commands ("Connection is closed."); the event says why,
+    // e.g. WRONGPASS, so the last one is kept for the error the caller sees.
+    const connection: { lastError: unknown } = { lastError: undefined };
+    client.on('error', (e: unknown) => {
+      connection.lastError = e;
+    });
+    client.on('ready', () => {
+      connection.lastError = undefined;
+    });
     try {
       await client.connect();
     } catch (e) {
       client.disconnect();
-      throw storeError(e, `connect to ${redactUrl(options.url)}`);
+      throw storeError(e, `connect to ${redactUrl(options.url)}`, connection.lastError);
     }
-    const store = new RedisStore(client, defineScripts(client), options);
+    const store = new RedisStore(client, defineScripts(client), options, connection);
     try {
       await store.checkLayout();
     } catch (e) {
@@ -152,7 +165,7 @@ export class RedisStore implements DedupStore {
         this.roundTrips++;
         return await command();
       } catch (e) {
-        const error = storeError(e, what);
+        const error = storeError(e, what, this.connection.lastError);
         if (!error.retryable || attempt >= attempts) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 2_000)));
       }
@@ -472,8 +485,4 @@ function parseVerdict(id: string, json: string): StoredVerdict {
   if (v.y !== undefined) verdict.similarity = v.y;
   if (v.m !== undefined) verdict.method = v.m;
   return verdict;
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
 }
