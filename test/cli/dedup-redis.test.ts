@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/redis-server.js';
-import { jsonLines, runCli } from '../support/cli.js';
+import { jsonLines, repeatAcrossBatches, runCli } from '../support/cli.js';
 import { editWords, rng, syntheticDoc } from '../support/engine.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
 
@@ -58,6 +58,20 @@ describe('doppel dedup --store redis://', () => {
     // For each pair, whichever of the two was indexed second saw the first: one of them is flagged.
     const missed = pairs.filter(([a, b]) => !both.get(a) && !both.get(b));
     expect(missed).toEqual([]);
+  });
+
+  it('answers an id repeated after a batch boundary with its first verdict (issue 12)', async () => {
+    const result = await runCli(
+      ['dedup', '--quiet', '--store', redisUrl(), '--namespace', uniqueNamespace('repeat')],
+      repeatAcrossBatches(),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const lines = jsonLines(result.stdout);
+    expect(lines).toHaveLength(303);
+    expect(lines.slice(-2)).toEqual([
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+    ]);
   });
 
   it('stops with a retryable STORE_UNAVAILABLE error, and no verdicts, when Redis is down', async () => {
