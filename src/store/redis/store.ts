@@ -398,12 +398,18 @@ export class RedisStore implements DedupStore {
     };
   }
 
+  /** Never throws and never waits on a dead server: a QUIT only when connected, bounded by the timeout. */
   async close(): Promise<void> {
-    try {
-      await this.client.quit();
-    } catch {
-      this.client.disconnect();
+    if (this.client.status === 'ready') {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.redis.commandTimeoutMs);
+      });
+      await Promise.race([this.client.quit().catch(() => undefined), timeout]);
+      clearTimeout(timer);
     }
+    // Also stops the reconnect timer, which would keep the process alive.
+    this.client.disconnect();
   }
 }
 
