@@ -11,6 +11,13 @@ const UNAVAILABLE =
 export function storeError(error: unknown, what: string): DoppelError {
   if (error instanceof DoppelError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  if (message.includes('DOPPEL_DATA_LOST')) {
+    return new DoppelError(
+      'STORE_DATA_LOST',
+      `${message.replace(/^.*?DOPPEL_DATA_LOST /, '')} during ${what}: going on would judge duplicates of the lost messages unique. Fix Redis persistence (docs/redis.md), then accept the loss with DOPPEL_RESET_NAMESPACE=1 (or redis.resetLostNamespace: true)`,
+      { cause: error },
+    );
+  }
   if (/Command timed out/i.test(message)) {
     return new DoppelError('STORE_TIMEOUT', `Redis did not answer ${what} in time: ${message}`, {
       cause: error,
