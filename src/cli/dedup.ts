@@ -1,6 +1,6 @@
 import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
-import { isDoppelError } from '../errors.js';
+import { isInputError } from '../errors.js';
 import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
@@ -111,7 +111,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
           batch.push({ line: lineNo, input: engine.prepare({ signed, ts }) });
         } catch (error) {
           // Input errors become invalid records; anything else is a bug and stops the run.
-          if (!isDoppelError(error)) throw error;
+          if (!isInputError(error)) throw error;
           batch.push({ line: lineNo, record: invalidRecord(id ?? salvageId(line), lineNo, error) });
         }
         if (batch.length >= config.batchSize) await flush();
