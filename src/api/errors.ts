@@ -33,6 +33,8 @@ export function httpStatus(code: ErrorCode): number {
     case 'STORE_UNAVAILABLE':
     case 'STORE_TIMEOUT':
     case 'TIMEOUT':
+    // Not retryable (no Retry-After), but the service, not the request, is at fault.
+    case 'STORE_DATA_LOST':
       return 503;
     default:
       return 500;

@@ -22,6 +22,7 @@ export async function openStore(spec: string, options: StoreOptions): Promise<De
       window: config.window,
       limits: config.index,
       redis: config.redis,
+      resetLost: config.redis.resetLostNamespace || process.env.DOPPEL_RESET_NAMESPACE === '1',
     });
   }
   throw new DoppelError('USAGE', `--store takes "memory" or a redis:// URL, not "${redactUrl(spec)}"`);

@@ -14,6 +14,13 @@ const AUTH = /\b(NOAUTH|WRONGPASS|NOPERM)\b/;
 export function storeError(error: unknown, what: string, connectionError?: unknown): DoppelError {
   if (error instanceof DoppelError) return error;
   const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
+  if (message.includes('DOPPEL_DATA_LOST')) {
+    return new DoppelError(
+      'STORE_DATA_LOST',
+      `${message.replace(/^.*?DOPPEL_DATA_LOST /, '')} during ${what}: going on would judge duplicates of the lost messages unique. Fix Redis persistence (docs/redis.md), then accept the loss with DOPPEL_RESET_NAMESPACE=1 (or redis.resetLostNamespace: true)`,
+      { cause: error },
+    );
+  }
   // A refused AUTH closes the connection, so the command itself only says "Connection is closed.":
   // the connection's last error tells. Credentials are configuration: retrying will not fix them.
   const auth = [message, connectionError instanceof Error ? connectionError.message : '']

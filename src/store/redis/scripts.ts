@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 
 const LUA_DIR = new URL('../../../src/store/redis/lua/', import.meta.url);
 
-export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records', 'query'] as const;
+export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records', 'query', 'open'] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
 type Arg = string | Buffer | number;
@@ -25,6 +25,7 @@ export interface ScriptCommands {
   doppelRecordsBuffer(...args: Arg[]): Promise<unknown>;
   doppelQuery(...args: Arg[]): Promise<unknown>;
   doppelQueryBuffer(...args: Arg[]): Promise<unknown>;
+  doppelOpen(...args: Arg[]): Promise<unknown>;
 }
 
 export function loadScript(file: string): string {
