@@ -90,8 +90,10 @@ export const OPENAPI = {
     title: 'doppel check API',
     version: '1',
     description:
-      'Near-duplicate verdicts for messages, against the same index (memory or Redis) as the Kafka consumers.',
+      'Near-duplicate verdicts for messages, against the same index (memory or Redis) as the Kafka consumers. When the server has a token (DOPPEL_API_TOKEN or DOPPEL_API_TOKEN_FILE), every /v1 route needs it as a bearer token; /healthz, /readyz, /metrics and this document stay open.',
   },
+  // Optional ({} alternative): a server without a token accepts requests without one.
+  security: [{ bearerAuth: [] }, {}],
   paths: {
     '/v1/check': {
       post: {
@@ -197,5 +199,8 @@ export const OPENAPI = {
       },
     },
   },
-  components: { schemas: componentSchemas() },
+  components: {
+    schemas: componentSchemas(),
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+  },
 };

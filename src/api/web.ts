@@ -39,9 +39,8 @@ function content(file: string): Buffer {
 }
 
 /** Serves the page's files; false for any other request (the API routes it). */
-export function handleWeb(req: IncomingMessage, res: ServerResponse): boolean {
+export function handleWeb(req: IncomingMessage, res: ServerResponse, path: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   const entry = FILES[path];
   if (!entry) return false;
   const body = content(entry[0]);

@@ -34,9 +34,24 @@ function fullTime(ms) {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-async function api(path) {
-  const res = await fetch(path, { headers: { accept: 'application/json' } });
+// With DOPPEL_API_TOKEN set on the server the /v1 routes need a bearer token: asked once on the
+// first 401 and kept for this tab only (sessionStorage), never in the URL or a cookie.
+function token() {
+  return sessionStorage.getItem('doppel-token') || '';
+}
+
+async function api(path, retried = false) {
+  const headers = { accept: 'application/json' };
+  if (token()) headers.authorization = `Bearer ${token()}`;
+  const res = await fetch(path, { headers });
   const body = await res.json().catch(() => null);
+  if (res.status === 401 && !retried) {
+    const given = window.prompt('This doppel API needs its access token');
+    if (given) {
+      sessionStorage.setItem('doppel-token', given.trim());
+      return api(path, true);
+    }
+  }
   if (!res.ok) {
     const error = new Error(body?.error?.message || `HTTP ${res.status}`);
     error.status = res.status;

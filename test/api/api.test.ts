@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OPENAPI } from '../../src/api/openapi.js';
@@ -261,6 +262,34 @@ describe('HTTP API on the Redis store', () => {
   it('/v1/check never indexes; /v1/messages indexes (same sequence as on memory)', async () => {
     await checkDoesNotIndex(api.url);
     await membersAndStories(api.url);
+  });
+});
+
+describe('HTTP API on a Redis namespace that lost its data (issue 12)', () => {
+  it('answers 503 STORE_DATA_LOST, without Retry-After, instead of judging against an empty index', async () => {
+    const namespace = uniqueNamespace('api-lost');
+    const api = await startApi(redisUrl(), namespace);
+    try {
+      expect((await post(`${api.url}/v1/messages`, { id: 'a1', text: STORY })).status).toBe(200);
+      const client = new Redis(redisUrl());
+      try {
+        await client.del(...(await client.keys(`doppel:{${namespace}}:*`)));
+      } finally {
+        client.disconnect();
+      }
+      for (const path of ['/v1/messages', '/v1/check']) {
+        const res = await fetch(`${api.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id: 'a2', text: STORY }),
+        });
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBeNull();
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe('STORE_DATA_LOST');
+      }
+    } finally {
+      await stopApi(api);
+    }
   });
 });
 

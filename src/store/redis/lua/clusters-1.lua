@@ -3,13 +3,18 @@
   size) and cr (score: last seen) that commit-1.lua keeps (the HTTP API's GET /v1/clusters).
   Ties go newest root first (the members are 15-digit root sequence numbers).
 
-  KEYS[1]  <base>meta (unused but for the slot)
+  KEYS[1]  <base>meta (the epoch; and the slot)
   ARGV[1]  base     ARGV[2] cluster shards     ARGV[3] order: size | recent
   ARGV[4]  since (epoch ms: last seen at or after)            ARGV[5] cursor     ARGV[6] limit
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Returns {next, cluster1 ..., clusterk}: next is the cursor of the next page (-1: none), a
   position in the order over every story (in size order the clusters before `since` are skipped
   but counted; in recent order they all come last); each cluster as JSON {i, z, f, l, t}.
+  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read.
 ]]
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local order = ARGV[3]

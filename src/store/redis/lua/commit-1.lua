@@ -10,18 +10,22 @@
   then per decision: id, seq, ts, verdict (unique|duplicate|near_duplicate), duplicateOf ("" none),
   similarity ("" none), method ("" none), title ("" none), njoins, njoins x (idShard, idField) of the
   messages it joins
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, t:<block> (titles),
   c:<shard>, m:<shard> (member lists), cs and cr (story indexes, _cluster.lua).
 
   Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
   the usual case of a message that formed a cluster of its own (cluster id = its id, one
   "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it).
-  Errors: none of its own (see index-1.lua).
+  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written (see index-1.lua).
 ]]
 local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local mm = redis.call('HMGET', meta, 'live', 'seq')
 local live = tonumber(mm[1]) or 1
 local last = tonumber(mm[2]) or 0

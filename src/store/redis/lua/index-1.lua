@@ -14,6 +14,7 @@
   then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>,
   t:<block>, c:<shard>, m:<shard>, cs, cr.
 
@@ -30,7 +31,7 @@
         that had any, as they were before it joined (the format above; empty buckets are left out). The client counts the
         shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
         store does): Lua only reads and appends, the cheapest work per bucket.
-  Errors: none of its own; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
+  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
   after it (scripts stop at the first error; the batch is then retried as a replay).
 ]]
 local meta = KEYS[1]
@@ -45,6 +46,9 @@ local n = tonumber(ARGV[9])
 local gens = base .. 'gens'
 if n == 0 then return {} end
 
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate')
 local seq = tonumber(m[1]) or 0
 local now = tonumber(m[2])

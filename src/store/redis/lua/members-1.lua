@@ -5,11 +5,16 @@
   KEYS[1]  <base>meta (hash; reads live and seq)
   ARGV[1]  base     ARGV[2] cluster shards     ARGV[3] idShard     ARGV[4] idField (of the cluster id)
   ARGV[5]  cursor (members to skip)            ARGV[6] limit
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Returns nil when the id is no current or merged cluster's, else
     {total, member1 ..., memberk}: total live members; per member in sequence order its id, its
     verdict (JSON, as read-1.lua's verdict mode gives it) and its title ('' for none).
+  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read.
 ]]
 local meta = KEYS[1]
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local mm = redis.call('HMGET', meta, 'live', 'seq')
