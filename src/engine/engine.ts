@@ -2,6 +2,7 @@ import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
 import type { SignedMessage } from '../pipeline/sign.js';
 import type { Signatures } from '../signatures/compute.js';
+import { factsRelation } from '../signatures/facts.js';
 import { matchLevel } from './decide.js';
 import { KeyBuilder } from './keys.js';
 import { compactRecord } from './record.js';
@@ -283,11 +284,18 @@ export class DedupEngine {
     return storyOnly.map((scored, r) => {
       if (scored.length === 0) return null;
       const matched = new Set(scored.map((s) => s.candidate.id));
+      const request = requests[r] as IndexRequest;
+      const facts = this.config.decision.storyFacts;
       return chooseStory(
-        scored.map((s) => ({ id: s.candidate.id, seq: s.candidate.seq, similarity: s.level.similarity })),
+        scored.map((s) => ({
+          id: s.candidate.id,
+          seq: s.candidate.seq,
+          similarity: s.level.similarity,
+          facts: facts ? factsRelation(request.record.dates, s.candidate.record.dates) : 'unknown',
+        })),
         (candidatesOf.get(r) ?? []).map((c) => c.id).filter((id) => !matched.has(id)),
         clusters,
-        (requests[r] as IndexRequest).ts,
+        request.ts,
         this.config.decision,
       );
     });
