@@ -54,7 +54,9 @@ const MONTH = new Map<string, number>();
 GREGORIAN.forEach((names, i) => {
   for (const name of names) MONTH.set(name, i + 1);
 });
-SOLAR.forEach((name, i) => MONTH.set(name, 13 + i));
+SOLAR.forEach((name, i) => {
+  MONTH.set(name, 13 + i);
+});
 
 /** A day of the month as a canonical token: 1-31, with an English or Russian ordinal ending. */
 const DAY = /^(\d{1,2})(?:st|nd|rd|th|го|е|я)?$/;
