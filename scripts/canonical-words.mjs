@@ -3,8 +3,9 @@
 // input of scripts/peers-eval.py, so that datasketch and rensa see exactly the text doppel sees
 // and the comparison is of the algorithms, not of decoding. Needs a build (dist/).
 // usage: node scripts/canonical-words.mjs SET.jsonl PROFILE > SET.words.jsonl
-import { createInterface } from 'node:readline';
+
 import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { resolveDedupConfig } from '../dist/config/profiles.js';
 import { initHashing } from '../dist/hash/xxhash.js';
 import { decodeMessage } from '../dist/input/decode-message.js';
