@@ -61,6 +61,14 @@ function startsWithAscii(bytes: Uint8Array, at: number, prefix: string): boolean
   return true;
 }
 
+/** Longest name in KNOWN_HEADERS: a longer field name is none of them. */
+const MAX_KNOWN_NAME = 12;
+
+/** bytes[from, to) as Latin-1 (header names are ASCII); no argument spread, whatever the length. */
+function latin1(bytes: Uint8Array, from: number, to: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('latin1');
+}
+
 function lineEnd(bytes: Uint8Array, from: number, limit: number): number {
   const nl = bytes.indexOf(0x0a, from);
   return nl === -1 || nl > limit ? limit : nl;
@@ -86,7 +94,7 @@ function scanHeaders(bytes: Uint8Array): HeaderScan {
       while (i < contentEnd && bytes[i] !== 0x3a && bytes[i]! > 0x20 && bytes[i]! < 0x7f) i++;
       if (i === pos || i === contentEnd || bytes[i] !== 0x3a) break;
       lines++;
-      if (!known) known = KNOWN_HEADERS.has(String.fromCharCode(...bytes.subarray(pos, i)).toLowerCase());
+      if (!known) known = i - pos <= MAX_KNOWN_NAME && KNOWN_HEADERS.has(latin1(bytes, pos, i).toLowerCase());
     }
     pos = end + 1;
   }
@@ -111,7 +119,7 @@ function rawHeaderValue(bytes: Uint8Array, name: string): Uint8Array | undefined
   while (pos < limit) {
     const end = lineEnd(bytes, pos, limit);
     if (end === pos || (end === pos + 1 && bytes[pos] === 0x0d)) return undefined;
-    const head = String.fromCharCode(...bytes.subarray(pos, Math.min(pos + wanted.length, end)));
+    const head = latin1(bytes, pos, Math.min(pos + wanted.length, end));
     if (head.toLowerCase() === wanted) {
       const parts: number[] = [];
       let from = pos + wanted.length;
