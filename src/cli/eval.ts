@@ -58,6 +58,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const items: LabeledMessage[] = [];
     let skipped = 0;
     for await (const line of readLines(values.input)) {
+      if (typeof line !== 'string') {
+        skipped++;
+        continue;
+      }
       if (line.trim() === '') continue;
       try {
         const message = parseMessageLine(line);
@@ -90,6 +94,7 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
   const pairs: Array<{ a: Message; b: Message; sameStory: boolean }> = [];
   let n = 0;
   for await (const line of readLines(path)) {
+    if (typeof line !== 'string') throw line.error();
     if (line.trim() === '') continue;
     n++;
     let pair: { a: Record<string, unknown>; b: Record<string, unknown>; sameStory: boolean };
