@@ -218,7 +218,7 @@ export function htmlToText(html: string): HtmlText {
  * long run of blanks that ends in no line break costs its length once, not its length squared as
  * `[ \t]*\n` tried from every position in it did.
  */
-function tidy(text: string): string {
+export function tidy(text: string): string {
   return text
     .replace(/\n[ \t]+/g, '\n')
     .replace(/(?<![ \t])[ \t]+\n/g, '\n')
@@ -231,7 +231,7 @@ const START_SNIFF = 2048;
 // Leading comments, then the doctype. One optional comment, not `(?:comment\s*)*`: a run of
 // comments is itself "<!--", anything, "-->" (the lazy body may span "-->"), so the two accept the
 // same texts, but the starred form tried every way to split "<!---->"-runs (exponential).
-const DOCUMENT_TAG = /^\s*(?:<!--[\s\S]*?-->\s*)?<!doctype\s+html|<(?:html|head|body)[\s>]/i;
+export const DOCUMENT_TAG = /^\s*(?:<!--[\s\S]*?-->\s*)?<!doctype\s+html|<(?:html|head|body)[\s>]/i;
 const COMMON_TAG =
   /<\/?(?:p|div|br|span|a|b|i|u|em|strong|table|tr|td|th|li|ul|ol|h[1-6]|img|font|meta|title|center|blockquote|pre|hr|link|style|script)\b[^<>]{0,300}>/gi;
 
