@@ -69,7 +69,7 @@ export async function* readLineBatches(
   // (plus one byte for a "\r" that may end it) the pieces are dropped and only counted.
   let pieces: Buffer[] = [];
   let pending = 0;
-  let head: string | null = null;
+  let head: Buffer | null = null;
   let lastByte = -1; // of the pieces (kept or dropped)
   const finish = (last: Buffer): InputLine => {
     const total = pending + last.length;
@@ -80,7 +80,8 @@ export async function* readLineBatches(
       line = end > maxLineBytes ? new OversizedLine(end, whole.toString('utf8', 0, Math.min(end, HEAD_BYTES)), maxLineBytes) : whole.toString('utf8', 0, end);
     } else {
       const cr = (last.length > 0 ? last[last.length - 1] : lastByte) === 0x0d;
-      line = new OversizedLine(total - (cr ? 1 : 0), head, maxLineBytes);
+      const bytes = total - (cr ? 1 : 0);
+      line = new OversizedLine(bytes, head.toString('utf8', 0, Math.min(head.length, bytes)), maxLineBytes);
     }
     pieces = [];
     pending = 0;
@@ -89,8 +90,7 @@ export async function* readLineBatches(
   };
   const keep = (rest: Buffer): void => {
     if (head === null && pending + rest.length > maxLineBytes + 1) {
-      const start = Buffer.concat([...pieces, rest.subarray(0, HEAD_BYTES)]);
-      head = start.toString('utf8', 0, Math.min(start.length, HEAD_BYTES));
+      head = Buffer.concat([...pieces, rest.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES);
       pieces = [];
     }
     // Copied: the rest of the chunk is all that is kept of it.
