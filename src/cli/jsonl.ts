@@ -18,7 +18,10 @@ export class OversizedLine {
   ) {}
 
   error(): DoppelError {
-    return new DoppelError('LINE_TOO_LONG', `line is ${this.bytes} bytes, more than the limit of ${this.limit}`);
+    return new DoppelError(
+      'LINE_TOO_LONG',
+      `line is ${this.bytes} bytes, more than the limit of ${this.limit}`,
+    );
   }
 }
 
@@ -77,7 +80,10 @@ export async function* readLineBatches(
     if (head === null) {
       const whole = pieces.length === 0 ? last : Buffer.concat([...pieces, last], total);
       const end = total > 0 && whole[total - 1] === 0x0d ? total - 1 : total;
-      line = end > maxLineBytes ? new OversizedLine(end, whole.toString('utf8', 0, Math.min(end, HEAD_BYTES)), maxLineBytes) : whole.toString('utf8', 0, end);
+      line =
+        end > maxLineBytes
+          ? new OversizedLine(end, whole.toString('utf8', 0, Math.min(end, HEAD_BYTES)), maxLineBytes)
+          : whole.toString('utf8', 0, end);
     } else {
       const cr = (last.length > 0 ? last[last.length - 1] : lastByte) === 0x0d;
       const bytes = total - (cr ? 1 : 0);

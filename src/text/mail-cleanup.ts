@@ -56,7 +56,10 @@ export function cleanMailBody(body: string): string {
 /** ASCII \w: what \b and \w mean in a regex without the u flag. */
 function isWord(code: number): boolean {
   return (
-    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f
   );
 }
 /** [\w.+-]: a character of an address's local part. */

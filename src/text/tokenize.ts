@@ -121,9 +121,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
   }
   if (count > 0 && sentenceEnds[sentenceEnds.length - 1] !== count) sentenceEnds.push(count);
   return {
-    joined: BIG_ENDIAN_HOST
-      ? codesToString(joined, length)
-      : joinBytes.toString('utf16le', 0, 2 * length),
+    joined: BIG_ENDIAN_HOST ? codesToString(joined, length) : joinBytes.toString('utf16le', 0, 2 * length),
     count,
     starts: starts.slice(0, count),
     sentenceEnds,

@@ -114,15 +114,18 @@ describe('Ukrainian in KOI8-U, cp1125, cp1251 and UTF-8 (own fixture, always run
   });
 });
 
-describe.skipIf(!hasSharedData())('Ukrainian news in KOI8-U, cp1125, cp1251 and UTF-8 (../shared/data)', () => {
-  warnIfNoSharedData();
+describe.skipIf(!hasSharedData())(
+  'Ukrainian news in KOI8-U, cp1125, cp1251 and UTF-8 (../shared/data)',
+  () => {
+    warnIfNoSharedData();
 
-  it('at least 98% of the copies give the UTF-8 original’s canonical text, signatures and lang uk', async () => {
-    const articles = readSharedJsonl('news-uk.jsonl');
-    expect(articles.length).toBeGreaterThan(100);
-    report(
-      'news-uk.jsonl',
-      await compare(articles.map((a, i) => ({ id: a.id ?? `line ${i + 1}`, text: a.text }))),
-    );
-  }, 120_000);
-});
+    it('at least 98% of the copies give the UTF-8 original’s canonical text, signatures and lang uk', async () => {
+      const articles = readSharedJsonl('news-uk.jsonl');
+      expect(articles.length).toBeGreaterThan(100);
+      report(
+        'news-uk.jsonl',
+        await compare(articles.map((a, i) => ({ id: a.id ?? `line ${i + 1}`, text: a.text }))),
+      );
+    }, 120_000);
+  },
+);

@@ -134,7 +134,8 @@ describe('the CLI on a line over the limit (issue 12)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'doppel-jsonl-'));
     const input = join(dir, 'in.jsonl');
     const mail = Buffer.from(`${'X'.repeat(130_000)}: v\nFrom: a@example.com\n\nthe body of the mail\n`);
-    const valid = (k: number) => JSON.stringify({ id: `m${k}`, text: `message number ${k} about topic ${k * 7}` });
+    const valid = (k: number) =>
+      JSON.stringify({ id: `m${k}`, text: `message number ${k} about topic ${k * 7}` });
     const lines = [
       ...Array.from({ length: 100 }, (_, k) => valid(k)),
       JSON.stringify({ id: 'bad-mail', raw: mail.toString('base64') }),

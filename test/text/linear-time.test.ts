@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { parseMessageObject } from '../../src/input/message.js';
 import { signMessage } from '../../src/pipeline/sign.js';
 import type { SignatureEngine } from '../../src/signatures/compute.js';
+import { canonicalize } from '../../src/text/canonical.js';
 import { DOCUMENT_TAG, htmlToText, tidy } from '../../src/text/decode/html.js';
 import { parseMail, squeezeBlankLines } from '../../src/text/decode/mail.js';
 import { replaceAddresses } from '../../src/text/mail-cleanup.js';
-import { canonicalize } from '../../src/text/canonical.js';
 import { cleanLayout } from '../../src/text/normalize.js';
 import { testEngine } from '../support/engine.js';
 
@@ -41,7 +41,27 @@ const RUNS = { numRuns: 3000, seed: 12 };
 
 describe('rewritten regexes give the old results', () => {
   it('line-end hyphens and page-number lines (cleanLayout)', () => {
-    const pieces = ['a', 'B', 'ж', 'Ж', '-', '\u2010', '\n', ' ', '\t', '1', '12', '/', '—', 'page', 'Стр.', 'с.', 'x', '\u00a0', '\u3000'];
+    const pieces = [
+      'a',
+      'B',
+      'ж',
+      'Ж',
+      '-',
+      '\u2010',
+      '\n',
+      ' ',
+      '\t',
+      '1',
+      '12',
+      '/',
+      '—',
+      'page',
+      'Стр.',
+      'с.',
+      'x',
+      '\u00a0',
+      '\u3000',
+    ];
     fc.assert(
       fc.property(textOver(pieces), (text) => {
         expect(cleanLayout(text)).toBe(oldCleanLayoutTail(text));
@@ -71,7 +91,19 @@ describe('rewritten regexes give the old results', () => {
   });
 
   it('the document sniff (DOCUMENT_TAG)', () => {
-    const pieces = ['<!--', '-->', '-', ' ', '\n', '<!doctype html>', '<!DOCTYPE', ' html', 'x', '<body>', '<html'];
+    const pieces = [
+      '<!--',
+      '-->',
+      '-',
+      ' ',
+      '\n',
+      '<!doctype html>',
+      '<!DOCTYPE',
+      ' html',
+      'x',
+      '<body>',
+      '<html',
+    ];
     fc.assert(
       fc.property(textOver(pieces, 20), (text) => {
         expect(DOCUMENT_TAG.test(text)).toBe(OLD_DOCUMENT_TAG.test(text));
@@ -81,10 +113,13 @@ describe('rewritten regexes give the old results', () => {
   });
 
   it('squeezing empty body lines: only runs of three or more are cut, and the canonical text does not see it', async () => {
-    const bodies = fc.sample(textOver(['word ', 'Word. ', 'a-', '\n', '\r\n', '\n\n\n', '> q\n', '-- \n', '12\n'], 40), {
-      numRuns: 300,
-      seed: 7,
-    });
+    const bodies = fc.sample(
+      textOver(['word ', 'Word. ', 'a-', '\n', '\r\n', '\n\n\n', '> q\n', '-- \n', '12\n'], 40),
+      {
+        numRuns: 300,
+        seed: 7,
+      },
+    );
     const engine = await testEngine();
     for (const body of bodies) {
       const head = 'From: a@example.com\nSubject: s\n\n';
@@ -127,8 +162,7 @@ async function timed(engine: SignatureEngine, message: Record<string, unknown>):
 }
 
 const fill = (unit: string, bytes: number) => unit.repeat(Math.ceil(bytes / unit.length));
-const asMail = (body: string) =>
-  Buffer.from(`From: a@example.com\nSubject: s\n\n${body}`).toString('base64');
+const asMail = (body: string) => Buffer.from(`From: a@example.com\nSubject: s\n\n${body}`).toString('base64');
 
 describe('adversarial 1 MiB texts decide in linear time', async () => {
   const engine = await testEngine();
@@ -146,8 +180,14 @@ describe('adversarial 1 MiB texts decide in linear time', async () => {
     ['unclosed <b> (300 KB took 8 s)', { html: `${fill('<b>', MiB)}x` }],
     ['unclosed <b> then unmatched closes', { html: `<p>x${fill('<b>', MiB / 2)}${fill('</i>', MiB / 2)}` }],
     ['<div><svg></div> (grows the foreign-context stack)', { html: `${fill('<div><svg></div>', MiB)}x` }],
-    ['empty table cells (blank runs for tidy)', { html: `<table><tr>${fill('<td></td>', MiB)}</tr></table>x` }],
-    ['"<!---->" run (exponential doctype sniff)', { raw: Buffer.from(`${fill('<!---->', MiB)}x`).toString('base64') }],
+    [
+      'empty table cells (blank runs for tidy)',
+      { html: `<table><tr>${fill('<td></td>', MiB)}</tr></table>x` },
+    ],
+    [
+      '"<!---->" run (exponential doctype sniff)',
+      { raw: Buffer.from(`${fill('<!---->', MiB)}x`).toString('base64') },
+    ],
     ['long word', { text: fill('абв', MiB) }],
   ];
   for (const [name, message] of shapes) {

@@ -72,7 +72,9 @@ const htmlPiece = fc.constantFrom(
   '-\n',
   '12\n',
 );
-const html = fc.array(fc.oneof(htmlPiece, fc.string({ maxLength: 8 })), { maxLength: 40 }).map((p) => p.join(''));
+const html = fc
+  .array(fc.oneof(htmlPiece, fc.string({ maxLength: 8 })), { maxLength: 40 })
+  .map((p) => p.join(''));
 
 const headerLine = fc.oneof(
   fc.constantFrom(
@@ -92,7 +94,16 @@ const headerLine = fc.oneof(
   fc.string({ maxLength: 20 }).map((s) => `X-${s.replace(/[\r\n:]/g, '')}: ${s}`),
 );
 const bodyLine = fc.oneof(
-  fc.constantFrom('--b', '--b--', '', 'Content-Type: text/plain', '0J/RgNC40LLQtdGC', '=D0=9F=', '> quoted', '-- '),
+  fc.constantFrom(
+    '--b',
+    '--b--',
+    '',
+    'Content-Type: text/plain',
+    '0J/RgNC40LLQtdGC',
+    '=D0=9F=',
+    '> quoted',
+    '-- ',
+  ),
   fc.string({ maxLength: 30 }),
   html,
 );
@@ -112,19 +123,28 @@ describe('decode -> canonicalise -> sign throws only typed errors and is determi
 
   it('random high-half bytes with spaces (legacy-charset-like) as raw', async () => {
     const legacy = fc
-      .array(fc.oneof(fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x20), fc.constant(0x0a)), { maxLength: 200 })
+      .array(fc.oneof(fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x20), fc.constant(0x0a)), {
+        maxLength: 200,
+      })
       .map((codes) => Uint8Array.from(codes));
-    await fc.assert(fc.asyncProperty(legacy, (bytes) => deterministic({ raw: b64(bytes) })), SETTINGS);
+    await fc.assert(
+      fc.asyncProperty(legacy, (bytes) => deterministic({ raw: b64(bytes) })),
+      SETTINGS,
+    );
   });
 
   it('random unicode as text, html and UTF-8 raw', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 40 }), async (a, b) => {
-        const text = a + b;
-        await deterministic({ text });
-        await deterministic({ html: text });
-        await deterministic({ raw: b64(Buffer.from(text)) });
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'grapheme', maxLength: 80 }),
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        async (a, b) => {
+          const text = a + b;
+          await deterministic({ text });
+          await deterministic({ html: text });
+          await deterministic({ raw: b64(Buffer.from(text)) });
+        },
+      ),
       SETTINGS,
     );
   });
@@ -140,6 +160,9 @@ describe('decode -> canonicalise -> sign throws only typed errors and is determi
   });
 
   it('random MIME fragments as raw', async () => {
-    await fc.assert(fc.asyncProperty(mime, (bytes) => deterministic({ raw: b64(bytes) })), SETTINGS);
+    await fc.assert(
+      fc.asyncProperty(mime, (bytes) => deterministic({ raw: b64(bytes) })),
+      SETTINGS,
+    );
   });
 });

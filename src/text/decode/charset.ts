@@ -495,7 +495,8 @@ function pickLegacy(bytes: Uint8Array, options: DecodeBytesOptions): LegacyChars
   const base = UKRAINIAN_BASE.get(best.tables.charset);
   if (base !== undefined) {
     const russian = candidates.find((c) => c.tables.charset === base);
-    if (russian !== undefined && exactScore(russian, bytes, stats) >= best.score - UKRAINIAN_MARGIN) best = russian;
+    if (russian !== undefined && exactScore(russian, bytes, stats) >= best.score - UKRAINIAN_MARGIN)
+      best = russian;
   }
 
   const hint = normalizeCharsetLabel(options.hint);
