@@ -19,7 +19,8 @@ export class OversizedLine {
 
   error(): DoppelError {
     return new DoppelError(
-      'LINE_TOO_LONG',
+      // TOO_LARGE, as before: the error codes of the dedup/sign records are a contract.
+      'TOO_LARGE',
       `line is ${this.bytes} bytes, more than the limit of ${this.limit}`,
     );
   }

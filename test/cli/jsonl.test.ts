@@ -69,7 +69,7 @@ describe('readLines', () => {
           const big = line as OversizedLine;
           expect(big.bytes).toBe(original.length);
           expect(original.startsWith(big.head)).toBe(true);
-          expect(big.error().code).toBe('LINE_TOO_LONG');
+          expect(big.error().code).toBe('TOO_LARGE');
         } else expect(line).toBe(original);
       });
     }
@@ -111,7 +111,7 @@ describe('readLines', () => {
 });
 
 describe('the CLI on a line over the limit (issue 12)', () => {
-  it('dedup and sign write a LINE_TOO_LONG record with its line number and id, and go on', async () => {
+  it('dedup and sign write a TOO_LARGE record with its line number and id, and go on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'doppel-jsonl-'));
     const input = join(dir, 'in.jsonl');
     const big = `{"id":"huge","text":"${'word '.repeat(1_000_000)}"}`;
@@ -123,7 +123,7 @@ describe('the CLI on a line over the limit (issue 12)', () => {
       expect(lines).toHaveLength(3);
       expect(lines[0]?.id).toBe('a');
       expect(lines[0]?.error).toBeUndefined();
-      expect(lines[1]).toMatchObject({ id: 'huge', line: 2, error: { code: 'LINE_TOO_LONG' } });
+      expect(lines[1]).toMatchObject({ id: 'huge', line: 2, error: { code: 'TOO_LARGE' } });
       expect(lines[2]?.id).toBe('b');
       expect(lines[2]?.error).toBeUndefined();
     }
