@@ -59,6 +59,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const items: LabeledMessage[] = [];
     let skipped = 0;
     for await (const line of readLines(values.input)) {
+      if (typeof line !== 'string') {
+        skipped++;
+        continue;
+      }
       if (line.trim() === '') continue;
       try {
         const message = parseMessageLine(line);
@@ -94,6 +98,7 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
   const pairs: Array<{ a: Message; b: Message; sameStory: boolean }> = [];
   let n = 0;
   for await (const line of readLines(path)) {
+    if (typeof line !== 'string') throw line.error();
     if (line.trim() === '') continue;
     n++;
     const pair = parseJsonText(line, `${path}, pair ${n},`) as {

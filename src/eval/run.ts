@@ -180,7 +180,7 @@ export async function runVariant(
   const started = performance.now();
   let batch: EngineInput[] = [];
   const flush = async () => {
-    if (batch.length > 0) verdicts.push(...(await engine.processBatch(batch)));
+    if (batch.length > 0) for (const verdict of await engine.processBatch(batch)) verdicts.push(verdict);
     batch = [];
   };
   for (const item of items) {
