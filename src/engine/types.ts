@@ -203,7 +203,10 @@ export interface StoreStats {
   messages: number;
   clusters: number;
   buckets: number;
+  /** Messages that met a full bucket (each took the place of its oldest recent member: store/hot.ts). */
   hotBucketEvents: number;
+  /** Buckets that became full (hot): campaigns, syndicated stories, boilerplate. */
+  hotBuckets: number;
   expiredGenerations: number;
   roundTrips: number;
 }
