@@ -44,7 +44,7 @@ beforeAll(async () => {
 async function signLine(line: string): Promise<{ code: string | null; exact?: string }> {
   try {
     const signed = await signMessage(parseMessageLine(line), signer);
-    return { code: null, exact: signed.signatures.exact.toString(16) };
+    return { code: null, exact: signed.signatures.exact };
   } catch (error) {
     if (!isDoppelError(error)) throw new Error(`not a DoppelError: ${String(error)}`, { cause: error });
     return { code: error.code };
