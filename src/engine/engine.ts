@@ -1,19 +1,21 @@
 import type { DedupConfig, IndexMethod } from '../config/dedup.js';
+import { DoppelError } from '../errors.js';
 import type { SignedMessage } from '../pipeline/sign.js';
 import type { Signatures } from '../signatures/compute.js';
 import { matchLevel } from './decide.js';
 import { KeyBuilder } from './keys.js';
 import { compactRecord } from './record.js';
-import type {
-  Candidate,
-  Decision,
-  DedupStore,
-  Evidence,
-  IndexRequest,
-  SignatureRecord,
-  StoredVerdict,
-  StoryEvent,
-  VerdictKind,
+import {
+  type Candidate,
+  type Decision,
+  type DedupStore,
+  type Evidence,
+  type IndexRequest,
+  MAX_TITLE_LENGTH,
+  type SignatureRecord,
+  type StoredVerdict,
+  type StoryEvent,
+  type VerdictKind,
 } from './types.js';
 import { Verifier } from './verify.js';
 
@@ -93,12 +95,15 @@ export class DedupEngine {
    * and was copied by every one of them (most of the dedup CLI's GC time).
    */
   prepare(input: EngineInput): IndexRequest {
-    return {
+    const request: IndexRequest = {
       id: input.signed.message.id,
       ts: input.ts,
       keys: this.keys.keys(input.signed.signatures),
       record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
     };
+    const title = displayTitle(input.signed.decoded.title ?? input.signed.message.title);
+    if (title !== undefined) request.title = title;
+    return request;
   }
 
   async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
@@ -150,28 +155,27 @@ export class DedupEngine {
 
     return inputs.map((input, i) => {
       const id = input.id;
-      const r = requestOf[i] as number;
-      const result = r >= 0 ? results[r] : undefined;
-      if (r < 0 || result?.status === 'decided') {
-        const first = result?.status === 'decided' ? result.verdict : undefined;
-        if (first) return replayVerdict(first, first.clusterId);
-        // Repeated within this batch: the verdict of its first occurrence.
-        const d = decisionOf.get(id);
-        const c = committed.get(id);
-        return this.toVerdict(d!.decision, d!.best, c?.clusterId ?? id, [], d!.candidates, d!.hot, true);
-      }
-      const d = decisionOf.get(id)!;
+      const own = requestOf[i] as number;
+      // A repeat inside the batch answers as its first occurrence did, which may itself be a
+      // replay of a verdict from an earlier batch: either way the id's first decision.
+      const r = own >= 0 ? own : (requestOf[firstIndex.get(id) as number] as number);
+      const result = results[r];
+      if (result === undefined) throw new DoppelError('INTERNAL', `store gave no index result for ${id}`);
+      if (result.status === 'decided') return replayVerdict(result.verdict, result.verdict.clusterId);
+      const d = decisionOf.get(id);
+      if (d === undefined) throw new DoppelError('INTERNAL', `no decision for ${id}`);
       const c = committed.get(id);
+      const replay = own < 0;
       const out = this.toVerdict(
         d.decision,
         d.best,
         c?.clusterId ?? id,
-        c?.events ?? [],
+        replay ? [] : (c?.events ?? []),
         d.candidates,
         d.hot,
-        false,
+        replay,
       );
-      if (d.matches) out.matches = d.matches;
+      if (d.matches && !replay) out.matches = d.matches;
       return out;
     });
   }
@@ -282,6 +286,7 @@ export class DedupEngine {
       verdict: duplicate ? 'duplicate' : near ? 'near_duplicate' : 'unique',
       joins: joinsOf(scored, story),
     };
+    if (request.title !== undefined) decision.title = request.title;
     const match = duplicate ?? near;
     if (match) {
       decision.duplicateOf = match.candidate.id;
@@ -321,6 +326,18 @@ export function joinsOf(scored: readonly Scored[], bestStory: Scored | null): st
   const close = scored.filter((s) => s.level.level === 'duplicate' || s.level.level === 'near_duplicate');
   if (close.length > 0) return close.map((s) => s.candidate.id);
   return bestStory ? [bestStory.candidate.id] : [];
+}
+
+/**
+ * A title as stores keep it: whitespace runs made one space, cut to MAX_TITLE_LENGTH characters
+ * (whole code points); undefined when empty.
+ */
+export function displayTitle(title: string | undefined): string | undefined {
+  if (title === undefined) return undefined;
+  const flat = title.replace(/\s+/g, ' ').trim();
+  if (flat === '') return undefined;
+  const chars = Array.from(flat);
+  return chars.length <= MAX_TITLE_LENGTH ? flat : `${chars.slice(0, MAX_TITLE_LENGTH - 1).join('')}…`;
 }
 
 function round(x: number): number {

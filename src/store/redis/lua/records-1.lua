@@ -3,14 +3,19 @@
   so this asks only for those it has not seen).
 
   KEYS[1]  <base>meta (hash; reads live)
-  ARGV[1]  base    ARGV[2..] sequence numbers
+  ARGV[1]  base    ARGV[2..n-1] sequence numbers
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Returns: one record (binary, store.ts writeRecordBlob: header byte, time, id, signatures) per sequence number, or false
   when it expired in the meantime (the candidate is then skipped).
+  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written.
 ]]
 local base = ARGV[1]
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local live = tonumber(redis.call('HGET', KEYS[1], 'live')) or 1
 local out = {}
-for i = 2, #ARGV do
+for i = 2, #ARGV - 1 do
   local seq = tonumber(ARGV[i])
   if seq >= live then
     out[i - 1] = redis.call('HGET', base .. 'r:' .. math.floor(seq / 64), seq % 64) or false
