@@ -34,11 +34,13 @@ function fixedCases(prefix: string): HostileCase[] {
   const line = (s: string) => Buffer.from(s, 'utf8');
   const big = 'слово '.repeat(400_000); // 4.4 MB of UTF-8: over the 4 MiB line limit
   return [
-    { kind: 'too-large', line: line(JSON.stringify({ id: `${prefix}-big`, text: big })), codes: ['TOO_LARGE'], mustFail: true },
+    { kind: 'too-large', line: line(JSON.stringify({ id: `${prefix}-big`, text: big })), codes: ['TOO_LARGE', 'LINE_TOO_LONG'], mustFail: true },
     { kind: 'large-valid', line: line(JSON.stringify({ id: `${prefix}-1mb`, text: 'word '.repeat(200_000) })) },
     { kind: 'blank', line: line('') },
     { kind: 'spaces', line: line(' \t  ') },
     { kind: 'crlf', line: line(`${JSON.stringify({ id: `${prefix}-crlf`, text: 'carriage return line' })}\r`) },
+    // A lone CR is not a line end: one line, one answer.
+    { kind: 'lone-cr', line: line(`{"id":"${prefix}-cr",\r"text":"one line\\rstill"}`) },
     { kind: 'bom', line: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), line(JSON.stringify({ id: `${prefix}-bom`, text: 'x' }))]) },
     { kind: 'nul', line: Buffer.from([0x00, 0x00, 0x00]), codes: ['INVALID_JSON'], mustFail: true },
     { kind: 'lone-surrogate', line: line(`{"id":"${prefix}-sur","text":"\\ud800 text \\udfff"}`) },

@@ -114,15 +114,16 @@ describe.skipIf(!javaAvailable() || !redisServerAvailable())('Kafka chaos: kill 
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
-  function startConsumer(name: string): Proc {
+  function startConsumer(name: string, options: { config?: string; env?: Record<string, string>; supervise?: boolean } = {}): Proc {
     const child = spawn(process.execPath, [ENTRY], {
       env: {
         ...process.env,
-        DOPPEL_CONFIG: configFile,
+        DOPPEL_CONFIG: options.config ?? configFile,
         DOPPEL_KAFKA_BROKERS: kafka.broker,
         DOPPEL_REDIS_URL: redis.url,
         DOPPEL_LOG_LEVEL: 'info',
         DOPPEL_METRICS_PORT: '0',
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -142,7 +143,7 @@ describe.skipIf(!javaAvailable() || !redisServerAvailable())('Kafka chaos: kill 
     procs.set(name, proc);
     // What Kubernetes does: a consumer that exits on its own is started again (and counted).
     void proc.exited.then((code) => {
-      if (proc.intended || stopping) return;
+      if (proc.intended || stopping || options.supervise === false) return;
       unexpected.push(`${name} exited ${String(code ?? child.signalCode)}: ${output.slice(-1500)}`);
       log(`${name} exited on its own (${String(code ?? child.signalCode)}); restarting it`);
       setTimeout(() => {
@@ -375,5 +376,105 @@ describe.skipIf(!javaAvailable() || !redisServerAvailable())('Kafka chaos: kill 
       for (const u of unexpected) log(`unexpected exit: ${u.slice(0, 600)}`);
     },
     1_500_000,
+  );
+  it(
+    'a Redis restarted without its data stops the consumer with STORE_DATA_LOST until an operator resets the namespace',
+    async () => {
+      stopping = false;
+      const wipeInput = `${PREFIX}-wipe`;
+      const wipeGroup = `${PREFIX}-wipe-group`;
+      const wipeConfig = join(dir, 'wipe.json');
+      writeFileSync(
+        wipeConfig,
+        JSON.stringify({
+          consumer: { inputs: [{ topic: wipeInput, format: 'json' }], groupId: wipeGroup, namespace: `${PREFIX}-wipe-ns`, sessionTimeoutMs: 6_000 },
+          redis: { commandTimeoutMs: 2_000 },
+        }),
+      );
+      const wipeStream = chaosStream({
+        seed: SEED + 1,
+        prefix: `${PREFIX}w`,
+        originals: 400,
+        copies: 200,
+        nears: 0,
+        replays: 0,
+        invalid1: 0,
+        invalid2: 0,
+        partitions: PARTITIONS,
+      });
+      await admin.createTopics({ topics: [{ topic: wipeInput, numPartitions: PARTITIONS }], waitForLeaders: true });
+      const groupCommitted = async () => {
+        const [offsets] = await admin.fetchOffsets({ groupId: wipeGroup, topics: [wipeInput] });
+        return (offsets?.partitions ?? []).reduce((s, p) => s + Math.max(0, Number(p.offset)), 0);
+      };
+      const waitCommitted = async (n: number, what: string, proc: Proc) => {
+        const deadline = Date.now() + 120_000;
+        while ((await groupCommitted()) < n) {
+          if (Date.now() > deadline || proc.child.exitCode !== null)
+            throw new Error(`${what}: ${await groupCommitted()}/${n} committed\n${proc.output().slice(-3000)}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      const producer = client.producer({ idempotent: true });
+      await producer.connect();
+      const send = (messages: readonly ChaosMessage[]) =>
+        producer.send({
+          topic: wipeInput,
+          acks: -1,
+          messages: messages.map((m) => ({ partition: m.partition, key: m.id, value: m.value })),
+        });
+      await send(wipeStream.phase1);
+      const first = startConsumer('wipe-1', { config: wipeConfig, supervise: false });
+      await waitCommitted(wipeStream.phase1.length, 'originals', first);
+
+      // A restart without persistence: the same port, an empty data directory.
+      const port = redis.port;
+      process.kill(redis.pid, 'SIGKILL');
+      await redis.stop();
+      mkdirSync(join(dir, 'redis-empty'));
+      redis = await startLocalRedis({ port, settings: redisSettings(join(dir, 'redis-empty')) });
+      const t = performance.now();
+      await send(wipeStream.phase2);
+      // Exits 1 at once, dead-lettering nothing and committing nothing.
+      expect(await first.exited, first.output().slice(-3000)).toBe(1);
+      const stoppedS = (performance.now() - t) / 1000;
+      expect(first.output()).toContain('STORE_DATA_LOST');
+      expect(await groupCommitted()).toBe(wipeStream.phase1.length);
+      // A restart is refused the same way.
+      const second = startConsumer('wipe-2', { config: wipeConfig, supervise: false });
+      expect(await second.exited, second.output().slice(-3000)).toBe(1);
+      expect(second.output()).toContain('STORE_DATA_LOST');
+      expect(await groupCommitted()).toBe(wipeStream.phase1.length);
+      const dlqBefore = await readTopic(client, `${wipeInput}.dlq`, { settleMs: 500 });
+      expect(dlqBefore).toEqual([]);
+      const taggedBefore = await readTopic(client, `${wipeInput}.tagged`, { atLeast: wipeStream.phase1.length, settleMs: 500 });
+      const copies = new Set(wipeStream.phase2.map((m) => m.id));
+      expect(taggedBefore.filter((m) => copies.has(m.headers['doppel-id'] as string))).toEqual([]);
+
+      // The operator accepts the loss: the namespace starts anew and the stream goes on.
+      const third = startConsumer('wipe-3', { config: wipeConfig, supervise: false, env: { DOPPEL_RESET_NAMESPACE: '1' } });
+      await waitCommitted(wipeStream.phase1.length + wipeStream.phase2.length, 'after the reset', third);
+      third.intended = true;
+      third.child.kill('SIGTERM');
+      expect(await third.exited, third.output().slice(-3000)).toBe(0);
+      await producer.disconnect();
+      const tagged = await readTopic(client, `${wipeInput}.tagged`, {
+        atLeast: wipeStream.phase1.length + wipeStream.phase2.length,
+        settleMs: 500,
+      });
+      const after = tagged.filter((m) => copies.has(m.headers['doppel-id'] as string));
+      expect(new Set(after.map((m) => m.headers['doppel-id'])).size).toBe(copies.size);
+      log(
+        `wipe: consumer stopped with STORE_DATA_LOST ${stoppedS.toFixed(1)} s after the next batch arrived; restart refused; ` +
+          `after DOPPEL_RESET_NAMESPACE=1 the ${copies.size} copies of lost originals were judged ${JSON.stringify(
+            after.reduce<Record<string, number>>((c, m) => {
+              const v = m.headers['doppel-verdict'] as string;
+              c[v] = (c[v] ?? 0) + 1;
+              return c;
+            }, {}),
+          )} (the loss an operator accepts)`,
+      );
+    },
+    300_000,
   );
 });

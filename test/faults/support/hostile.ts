@@ -21,6 +21,8 @@ export const INPUT_ERROR_CODES = [
   'UNDECODABLE',
   'INVALID_MAIL',
   'EMPTY_TEXT',
+  // A line over the 4 MiB limit, found by the streaming line reader before it is read whole.
+  'LINE_TOO_LONG',
 ] as const;
 
 export interface HostileCase {
@@ -346,15 +348,16 @@ export const hostileCase = (prefix: string, i: number): fc.Arbitrary<HostileCase
   );
 };
 
-/** The CLI's line rules (src/cli/jsonl.ts): "\n", "\r\n" and a lone "\r" end a line. */
+/**
+ * The CLI's line rules (issue 12, src/cli/jsonl.ts): only "\n" ends a line, one "\r" before it
+ * is dropped (CRLF files), a "\r" anywhere else is part of the line (JSON reads it as white
+ * space between tokens, or it is in a string), and a last line without "\n" counts.
+ */
 export function splitLines(data: Buffer): string[] {
   const lines: string[] = [];
   let start = 0;
-  for (let i = 0; i < data.length; i++) {
-    const b = data[i];
-    if (b !== 0x0a && b !== 0x0d) continue;
-    lines.push(data.toString('utf8', start, i));
-    if (b === 0x0d && data[i + 1] === 0x0a) i++;
+  for (let i = data.indexOf(0x0a); i >= 0; i = data.indexOf(0x0a, start)) {
+    lines.push(data.toString('utf8', start, i > start && data[i - 1] === 0x0d ? i - 1 : i));
     start = i + 1;
   }
   if (start < data.length) lines.push(data.toString('utf8', start));
