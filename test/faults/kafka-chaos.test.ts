@@ -359,6 +359,11 @@ describe.skipIf(!javaAvailable() || !redisServerAvailable())('Kafka chaos: kill 
         (m) => m.headers['doppel-replay'] === 'true' && resent.some((r) => r.id === m.headers['doppel-id']),
       );
       expect(replayOutputs.length).toBeGreaterThanOrEqual(resent.length);
+      // Replays the faults caused: ids decided in Redis whose outputs a killed process never sent.
+      const resentIds = new Set(resent.map((m) => m.id));
+      const faultReplays = outputs.filter(
+        (m) => m.headers['doppel-replay'] === 'true' && !resentIds.has(m.headers['doppel-id'] as string),
+      ).length;
 
       const counts = (ms: ReadMessage[]) => {
         const c: Record<string, number> = {};
@@ -369,7 +374,7 @@ describe.skipIf(!javaAvailable() || !redisServerAvailable())('Kafka chaos: kill 
         [
           `seed ${SEED}: ${ALL.length} messages in (${idsIn.size} distinct ids) over ${PARTITIONS} partitions; processed with faults in ${processedS.toFixed(1)} s, ${((performance.now() - t0) / 1000).toFixed(1)} s with the read-back`,
           `faults: ${fired.length}; consumers that exited on their own: ${unexpected.length}`,
-          `out: tagged ${tagged.length} ${counts(tagged)}, duplicates ${duplicates.length}, dlq ${dlq.length}; distinct ids out ${idsOut.size} = in ${idsIn.size}; outputs sent more than once ${outputs.length - ALL.length}`,
+          `out: tagged ${tagged.length} ${counts(tagged)}, duplicates ${duplicates.length}, dlq ${dlq.length}; distinct ids out ${idsOut.size} = in ${idsIn.size}; outputs sent more than once ${outputs.length - ALL.length}; replayed verdicts (decided, then the process died before sending) ${faultReplays}`,
           `ids with two verdicts 0, valid messages in the dlq 0, near-duplicates judged unique ${nearMissed}/${nears}`,
         ].join('\n[chaos] '),
       );
