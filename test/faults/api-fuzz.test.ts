@@ -7,7 +7,14 @@ import { httpStatus } from '../../src/api/errors.js';
 import { freePort } from '../../src/dev/redis-server.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
 import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
-import { brokenHtml, brokenMail, deepJson, hostileMessage, INPUT_ERROR_CODES, SAMPLES } from './support/hostile.js';
+import {
+  brokenHtml,
+  brokenMail,
+  deepJson,
+  hostileMessage,
+  INPUT_ERROR_CODES,
+  SAMPLES,
+} from './support/hostile.js';
 import { faultSeed } from './support/seed.js';
 
 /**
@@ -73,7 +80,9 @@ function send(options: {
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
       },
     );
     req.on('error', reject);
@@ -91,17 +100,26 @@ function sendRaw(head: string, body = ''): Promise<Reply> {
     socket.on('data', (c: Buffer) => {
       data += c.toString('latin1');
     });
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' && data ? undefined : reject(e)));
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'ECONNRESET' && data ? undefined : reject(e),
+    );
     socket.on('close', () => {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
       resolve({ status, body: data.slice(data.indexOf('\r\n\r\n') + 4) });
     });
-    socket.write(`${head}\r\nHost: x\r\nConnection: close\r\n${body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`, 'latin1');
+    socket.write(
+      `${head}\r\nHost: x\r\nConnection: close\r\n${body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`,
+      'latin1',
+    );
   });
 }
 
 /** Alive, and an answer the API can give for hostile input: never 5xx; errors in the documented shape. */
-function checkReply(what: string, reply: Reply, allowed: number[] = [200, 400, 404, 405, 413, 415, 422]): void {
+function checkReply(
+  what: string,
+  reply: Reply,
+  allowed: number[] = [200, 400, 404, 405, 413, 415, 422],
+): void {
   expect(server.exitCode, `${what}: server exited\n${output}`).toBeNull();
   expect(allowed, `${what}: status ${reply.status} ${reply.body.slice(0, 300)}`).toContain(reply.status);
   if (reply.status === 200 || reply.body === '') return;
@@ -176,9 +194,19 @@ describe('doppel serve: generated paths, methods and bodies', () => {
         fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
         fc.oneof(
           fc.webPath(),
-          fc.tuple(fc.constantFrom('/v1/messages/', '/v1/clusters/'), fc.string({ unit: 'binary', maxLength: 40 })).map(
-            ([p, s]) => p + encodeURIComponent(s).replace(/%2/g, fc.sample(fc.constantFrom('%2', '%', '%%', '%g2'), 1)[0]!),
-          ),
+          fc
+            .tuple(
+              fc.constantFrom('/v1/messages/', '/v1/clusters/'),
+              fc.string({ unit: 'binary', maxLength: 40 }),
+            )
+            .map(
+              ([p, s]) =>
+                p +
+                encodeURIComponent(s).replace(
+                  /%2/g,
+                  fc.sample(fc.constantFrom('%2', '%', '%%', '%g2'), 1)[0]!,
+                ),
+            ),
           fc.tuple(fc.webPath(), fc.webQueryParameters()).map(([p, q]) => `/v1/clusters/${p}?${q}`),
         ),
       ),
@@ -186,7 +214,11 @@ describe('doppel serve: generated paths, methods and bodies', () => {
     );
     for (const [method, rawPath] of cases) {
       const path = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
-      const reply = await send({ method, path, body: method === 'GET' || method === 'HEAD' ? undefined : '{}' });
+      const reply = await send({
+        method,
+        path,
+        body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
+      });
       checkReply(`${method} ${path}`, reply);
     }
     await alive('generated paths');
@@ -195,17 +227,32 @@ describe('doppel serve: generated paths, methods and bodies', () => {
   it('generated bodies on /v1/check and /v1/messages', async () => {
     let n = 0;
     const body = fc.oneof(
-      fc.nat().chain((i) => hostileMessage(`api-${i}`, i)).map((m) => JSON.stringify(m)),
+      fc
+        .nat()
+        .chain((i) => hostileMessage(`api-${i}`, i))
+        .map((m) => JSON.stringify(m)),
       fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
       fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.from(b)),
-      fc.tuple(fc.nat(), fc.nat(1000)).map(([at, i]) => JSON.stringify({ id: `api-t${i}`, text: SAMPLES.ru }).slice(0, at % 60)),
-      fc.integer({ min: 1, max: 300_000 }).map((d) => deepJson(d, d % 2 === 0, d % 3 === 0 ? 'object' : 'array')),
+      fc
+        .tuple(fc.nat(), fc.nat(1000))
+        .map(([at, i]) => JSON.stringify({ id: `api-t${i}`, text: SAMPLES.ru }).slice(0, at % 60)),
+      fc
+        .integer({ min: 1, max: 300_000 })
+        .map((d) => deepJson(d, d % 2 === 0, d % 3 === 0 ? 'object' : 'array')),
       brokenHtml.map((html) => JSON.stringify({ id: `api-h${n++}`, html })),
       brokenMail.map((m) => JSON.stringify({ id: `api-m${n++}`, raw: m.toString('base64') })),
     );
     const contentType = fc.oneof(
       { weight: 8, arbitrary: fc.constant('application/json') },
-      fc.constantFrom(null, 'text/plain', 'application/json; charset=koi8-r', 'APPLICATION/JSON', 'application/json, text/html', ';', ''),
+      fc.constantFrom(
+        null,
+        'text/plain',
+        'application/json; charset=koi8-r',
+        'APPLICATION/JSON',
+        'application/json, text/html',
+        ';',
+        '',
+      ),
     );
     const cases = fc.sample(fc.tuple(fc.constantFrom('/v1/check', '/v1/messages'), body, contentType), {
       seed: SEED + 1,
@@ -219,11 +266,15 @@ describe('doppel serve: generated paths, methods and bodies', () => {
         const verdict = JSON.parse(reply.body) as { id: string; verdict: string };
         expect(['unique', 'duplicate', 'near_duplicate']).toContain(verdict.verdict);
       } else if (reply.status === 422) {
-        expect(INPUT_ERROR_CODES as readonly string[]).toContain((JSON.parse(reply.body) as { error: { code: string } }).error.code);
+        expect(INPUT_ERROR_CODES as readonly string[]).toContain(
+          (JSON.parse(reply.body) as { error: { code: string } }).error.code,
+        );
       }
       statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
     }
-    process.stdout.write(`[faults] api bodies: ${cases.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+    process.stdout.write(
+      `[faults] api bodies: ${cases.length} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+    );
     await alive('generated bodies');
   }, 300_000);
 
@@ -233,14 +284,24 @@ describe('doppel serve: generated paths, methods and bodies', () => {
     // Chunked: no content-length, the limit is found while reading.
     const reply = await new Promise<Reply>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/v1/messages', headers: { 'content-type': 'application/json' } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/messages',
+          headers: { 'content-type': 'application/json' },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+          );
         },
       );
-      req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e)));
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e),
+      );
       for (let i = 0; i < 30; i++) req.write('x'.repeat(64 * 1024));
       req.end();
     });
@@ -249,9 +310,18 @@ describe('doppel serve: generated paths, methods and bodies', () => {
   });
 
   it('a 1 MiB body of a hostile shape is answered quickly', async () => {
-    for (const text of ['\n'.repeat(500_000), '-\n'.repeat(300_000), '@'.repeat(1_000_000), ' '.repeat(1_000_000)]) {
+    for (const text of [
+      '\n'.repeat(500_000),
+      '-\n'.repeat(300_000),
+      '@'.repeat(1_000_000),
+      ' '.repeat(1_000_000),
+    ]) {
       const started = performance.now();
-      const reply = await send({ method: 'POST', path: '/v1/check', body: JSON.stringify({ id: 'shape', text }) });
+      const reply = await send({
+        method: 'POST',
+        path: '/v1/check',
+        body: JSON.stringify({ id: 'shape', text }),
+      });
       checkReply('shape', reply);
       expect(performance.now() - started).toBeLessThan(2_000);
     }

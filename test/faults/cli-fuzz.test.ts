@@ -34,14 +34,31 @@ function fixedCases(prefix: string): HostileCase[] {
   const line = (s: string) => Buffer.from(s, 'utf8');
   const big = 'слово '.repeat(400_000); // 4.4 MB of UTF-8: over the 4 MiB line limit
   return [
-    { kind: 'too-large', line: line(JSON.stringify({ id: `${prefix}-big`, text: big })), codes: ['TOO_LARGE', 'LINE_TOO_LONG'], mustFail: true },
-    { kind: 'large-valid', line: line(JSON.stringify({ id: `${prefix}-1mb`, text: 'word '.repeat(200_000) })) },
+    {
+      kind: 'too-large',
+      line: line(JSON.stringify({ id: `${prefix}-big`, text: big })),
+      codes: ['TOO_LARGE', 'LINE_TOO_LONG'],
+      mustFail: true,
+    },
+    {
+      kind: 'large-valid',
+      line: line(JSON.stringify({ id: `${prefix}-1mb`, text: 'word '.repeat(200_000) })),
+    },
     { kind: 'blank', line: line('') },
     { kind: 'spaces', line: line(' \t  ') },
-    { kind: 'crlf', line: line(`${JSON.stringify({ id: `${prefix}-crlf`, text: 'carriage return line' })}\r`) },
+    {
+      kind: 'crlf',
+      line: line(`${JSON.stringify({ id: `${prefix}-crlf`, text: 'carriage return line' })}\r`),
+    },
     // A lone CR is not a line end: one line, one answer.
     { kind: 'lone-cr', line: line(`{"id":"${prefix}-cr",\r"text":"one line\\rstill"}`) },
-    { kind: 'bom', line: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), line(JSON.stringify({ id: `${prefix}-bom`, text: 'x' }))]) },
+    {
+      kind: 'bom',
+      line: Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        line(JSON.stringify({ id: `${prefix}-bom`, text: 'x' })),
+      ]),
+    },
     { kind: 'nul', line: Buffer.from([0x00, 0x00, 0x00]), codes: ['INVALID_JSON'], mustFail: true },
     { kind: 'lone-surrogate', line: line(`{"id":"${prefix}-sur","text":"\\ud800 text \\udfff"}`) },
   ];
@@ -87,11 +104,17 @@ function checkOutput(
       // In order: an error record names its input line.
       expect(got.line, where).toBe(want.line);
       expect(typeof got.error?.message, where).toBe('string');
-      expect(INPUT_ERROR_CODES as readonly string[], `${where}: ${JSON.stringify(got.error)}`).toContain(got.error?.code);
-      if (want.source.codes) expect(want.source.codes, `${where}: ${JSON.stringify(got.error)}`).toContain(got.error?.code);
+      expect(INPUT_ERROR_CODES as readonly string[], `${where}: ${JSON.stringify(got.error)}`).toContain(
+        got.error?.code,
+      );
+      if (want.source.codes)
+        expect(want.source.codes, `${where}: ${JSON.stringify(got.error)}`).toContain(got.error?.code);
     } else {
       tally.valid++;
-      expect(want.source.mustFail, `${where} should be invalid: ${JSON.stringify(got).slice(0, 300)}`).not.toBe(true);
+      expect(
+        want.source.mustFail,
+        `${where} should be invalid: ${JSON.stringify(got).slice(0, 300)}`,
+      ).not.toBe(true);
       // In order: a valid record carries the id of its input line.
       expect(got.id, where).toBe(want.id);
       if (command === 'sign') expect(got.exact, where).toMatch(/^[0-9a-f]{16}$/);
@@ -109,7 +132,9 @@ function report(label: string, byKind: Map<string, { valid: number; invalid: num
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, t]) => `${k} ${t.valid}/${t.invalid}`)
     .join(', ');
-  process.stdout.write(`[faults] ${label} in ${(ms / 1000).toFixed(1)} s; valid/invalid per kind: ${kinds}\n`);
+  process.stdout.write(
+    `[faults] ${label} in ${(ms / 1000).toFixed(1)} s; valid/invalid per kind: ${kinds}\n`,
+  );
 }
 
 describe.each([
@@ -127,6 +152,10 @@ describe.each([
     const ms = performance.now() - started;
     expect(result.code, result.stderr.slice(-3000)).toBe(0);
     const byKind = checkOutput(command, parseOutput(result.stdout), expected);
-    report(`doppel ${command}, seed ${seed}, ${expected.length} lines (${(data.length / 1048576).toFixed(1)} MB)`, byKind, ms);
+    report(
+      `doppel ${command}, seed ${seed}, ${expected.length} lines (${(data.length / 1048576).toFixed(1)} MB)`,
+      byKind,
+      ms,
+    );
   }, 300_000);
 });

@@ -42,7 +42,7 @@ function rawMail(bytes: number, build: (mailBytes: number) => string): string {
 
 const MAIL_HEAD = 'From: a@example.com\r\nTo: b@example.org\r\nSubject: s\r\nMessage-ID: <m@x>\r\n';
 
-export const SHAPES: Shape[] = [
+const SHAPES: Shape[] = [
   { name: 'words (baseline)', field: 'text', make: (n) => fill('word ', n) },
   { name: 'newline run', field: 'text', make: (n) => fill('\n', n) },
   { name: 'CRLF run', field: 'text', make: (n) => fill('\r\n', n) },
@@ -88,7 +88,11 @@ export const SHAPES: Shape[] = [
     name: 'mail: encoded-word run in the subject',
     field: 'raw',
     make: (n) =>
-      rawMail(n, (m) => `From: a@example.com\r\nSubject: ${'=?utf-8?B?0L/RgA==?= '.repeat((m - 200) / 21)}\r\n\r\nbody\r\n`),
+      rawMail(
+        n,
+        (m) =>
+          `From: a@example.com\r\nSubject: ${'=?utf-8?B?0L/RgA==?= '.repeat((m - 200) / 21)}\r\n\r\nbody\r\n`,
+      ),
   },
   {
     name: 'mail: boundary run',
@@ -96,7 +100,8 @@ export const SHAPES: Shape[] = [
     make: (n) =>
       rawMail(
         n,
-        (m) => `${MAIL_HEAD}Content-Type: multipart/mixed; boundary="b"\r\n\r\n${'--b\r\n'.repeat((m - 300) / 5)}--b--\r\n`,
+        (m) =>
+          `${MAIL_HEAD}Content-Type: multipart/mixed; boundary="b"\r\n\r\n${'--b\r\n'.repeat((m - 300) / 5)}--b--\r\n`,
       ),
   },
   {
@@ -110,12 +115,15 @@ export const SHAPES: Shape[] = [
     make: (n) => {
       const bytes = encode(SAMPLES.ru, 'windows-1251');
       const target = Math.floor(((n - ENVELOPE) * 3) / 4);
-      return Buffer.concat(Array.from({ length: Math.floor(target / bytes.length) }, () => bytes)).toString('base64');
+      return Buffer.concat(Array.from({ length: Math.floor(target / bytes.length) }, () => bytes)).toString(
+        'base64',
+      );
     },
   },
 ];
 
-const lineOf = (shape: Shape, bytes: number, id: string) => JSON.stringify({ id, [shape.field]: shape.make(bytes) });
+const lineOf = (shape: Shape, bytes: number, id: string) =>
+  JSON.stringify({ id, [shape.field]: shape.make(bytes) });
 
 /**
  * One shape, timed in a worker thread on the built code (dist/): `doppel dedup`'s steps for the
@@ -158,7 +166,11 @@ interface Timing {
   outcome: string;
 }
 
-function timeShape(small: string, large: string, killAfterMs: number): Promise<{ small?: Timing; large?: Timing; killed: boolean }> {
+function timeShape(
+  small: string,
+  large: string,
+  killAfterMs: number,
+): Promise<{ small?: Timing; large?: Timing; killed: boolean }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, {
       eval: true,
@@ -193,7 +205,8 @@ function timeShape(small: string, large: string, killAfterMs: number): Promise<{
 const DIST = resolve(REPO_ROOT, 'dist');
 let dir: string;
 beforeAll(() => {
-  if (!existsSync(join(DIST, 'cli/main.js'))) throw new Error('dist/ is missing: run npm run build (npm run test:faults does)');
+  if (!existsSync(join(DIST, 'cli/main.js')))
+    throw new Error('dist/ is missing: run npm run build (npm run test:faults does)');
   dir = mkdtempSync(join(tmpdir(), 'doppel-faults-linear-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -230,9 +243,12 @@ describe('a 4 MiB line of any shape is decided in under 2 s (dedup steps, built 
       results.push(
         `  ${shape.name.padEnd(40)} ${killed ? `> ${KILL_AFTER_MS} ms (stopped)` : fmt(large)} / ${fmt(small)}  (${large?.outcome ?? small?.outcome ?? '-'})${retried ? ' (timed twice)' : ''}`,
       );
-      expect(killed, `${shape.name}: still running after ${KILL_AFTER_MS} ms (1 MiB: ${fmt(small)})`).toBe(false);
+      expect(killed, `${shape.name}: still running after ${KILL_AFTER_MS} ms (1 MiB: ${fmt(small)})`).toBe(
+        false,
+      );
       for (const t of [small, large]) {
-        if (!/^[a-z_]+$/.test(t!.outcome)) expect(INPUT_ERROR_CODES as readonly string[]).toContain(t!.outcome);
+        if (!/^[a-z_]+$/.test(t!.outcome))
+          expect(INPUT_ERROR_CODES as readonly string[]).toContain(t!.outcome);
       }
       expect(large!.ms, `${shape.name}: ${fmt(large)} for 4 MiB`).toBeLessThan(LIMIT_MS);
       // Linear: 4× the input, about 4× the time; quadratic work gives 16×. Only when the time is
@@ -250,9 +266,14 @@ describe('the same lines through the CLI', () => {
     // Start-up (module loading, lexicons) is not the lines' time: allowed once.
     const limit = 5_000 + LIMIT_MS * SHAPES.length;
     const { code, stdout, stderr, ms } = await runWithLimit(['dedup', '--quiet', '--input', file], limit);
-    results.push(`  doppel dedup: ${SHAPES.length} lines of 4 MiB in ${(ms / 1000).toFixed(1)} s (start-up included; limit ${limit / 1000} s)`);
+    results.push(
+      `  doppel dedup: ${SHAPES.length} lines of 4 MiB in ${(ms / 1000).toFixed(1)} s (start-up included; limit ${limit / 1000} s)`,
+    );
     expect(code, `${stderr.slice(-2000)} after ${ms.toFixed(0)} ms`).toBe(0);
-    const out = stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string | null; line?: number });
+    const out = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string | null; line?: number });
     expect(out.length).toBe(SHAPES.length);
     out.forEach((record, i) => {
       if (record.line !== undefined) expect(record.line).toBe(i + 1);

@@ -96,7 +96,11 @@ describe('every supported charset, plain, as HTML and as a mail', () => {
         }
         // A mail: base64 text part (and a quoted-printable HTML alternative) in that charset.
         const mail = await signLine(
-          JSON.stringify({ id: 'm', raw: sampleMail(charset, lang as SampleLanguage).toString('base64'), lang }),
+          JSON.stringify({
+            id: 'm',
+            raw: sampleMail(charset, lang as SampleLanguage).toString('base64'),
+            lang,
+          }),
         );
         expect(mail.code, `${charset} mail`).toBeNull();
         expect(mail.exact, `${charset} ${lang} mail`).toBe(want);
@@ -162,11 +166,15 @@ describe('repeated ids (idempotent verdicts)', () => {
     const line = (id: string, text: string) => JSON.stringify({ id, text, lang: 'en' });
     const lines = [line('dup-0', SAMPLES.en)];
     // Past the first batch (256 lines), then the first id twice in the second batch.
-    for (let i = 1; i < 300; i++) lines.push(line(`dup-${i}`, `${SAMPLES.en} number ${i} ${'x'.repeat(i % 7)}`));
+    for (let i = 1; i < 300; i++)
+      lines.push(line(`dup-${i}`, `${SAMPLES.en} number ${i} ${'x'.repeat(i % 7)}`));
     lines.push(line('dup-0', SAMPLES.en), line('dup-0', SAMPLES.ru), line('dup-5', SAMPLES.fa));
     const result = await runCli(['dedup', '--quiet'], `${lines.join('\n')}\n`);
     expect(result.code, result.stderr.slice(-2000)).toBe(0);
-    const out = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const out = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(out.length).toBe(lines.length);
     const firstOf = new Map<string, Record<string, unknown>>();
     for (const [i, record] of out.entries()) {

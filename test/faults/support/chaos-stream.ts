@@ -43,7 +43,8 @@ const INVALID: Array<[string, (id: string, random: () => number) => string | Buf
   ['array', () => JSON.stringify(['a', 'b']), 'INVALID_MESSAGE'],
   [
     'binary',
-    (_id, random) => Buffer.from(Array.from({ length: 64 }, (_, i) => (i === 0 ? 0xff : Math.floor(random() * 256)))),
+    (_id, random) =>
+      Buffer.from(Array.from({ length: 64 }, (_, i) => (i === 0 ? 0xff : Math.floor(random() * 256)))),
     'INVALID_JSON',
   ],
 ];
@@ -57,7 +58,12 @@ export function chaosStream(o: ChaosStreamOptions): ChaosStream {
     for (let i = 0; i < n; i++) {
       const [kind, make, code] = INVALID[i % INVALID.length]!;
       const id = `${o.prefix}-${label}${i}-${kind}`;
-      into.push({ id, partition: i % o.partitions, value: make(id, random), expect: { verdict: 'invalid', code } });
+      into.push({
+        id,
+        partition: i % o.partitions,
+        value: make(id, random),
+        expect: { verdict: 'invalid', code },
+      });
     }
   };
   for (let i = 0; i < o.originals; i++) {

@@ -74,7 +74,11 @@ export function sampleMail(charset = 'utf-8', language: SampleLanguage = 'en', b
   const text = SAMPLES[language];
   const body = encode(text, charset);
   const qp = Array.from(encode(`<p>${text}</p>`, charset))
-    .map((b) => (b >= 33 && b <= 126 && b !== 61 ? String.fromCharCode(b) : `=${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((b) =>
+      b >= 33 && b <= 126 && b !== 61
+        ? String.fromCharCode(b)
+        : `=${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('')
     .replace(/(.{70})/g, '$1=\r\n');
   return Buffer.concat([
@@ -176,7 +180,11 @@ export const brokenMail: fc.Arbitrary<Buffer> = fc
       if (op === 'truncate') mail = mail.subarray(0, i);
       else if (op === 'delete') mail = Buffer.concat([mail.subarray(0, i), mail.subarray(i + length)]);
       else if (op === 'repeat')
-        mail = Buffer.concat([mail.subarray(0, i + length), mail.subarray(i, i + length), mail.subarray(i + length)]);
+        mail = Buffer.concat([
+          mail.subarray(0, i + length),
+          mail.subarray(i, i + length),
+          mail.subarray(i + length),
+        ]);
       else if (op === 'insert') mail = Buffer.concat([mail.subarray(0, i), tokenBytes, mail.subarray(i)]);
       else {
         const junk = Buffer.alloc(Math.min(length, 64));
@@ -241,7 +249,27 @@ export const brokenHtml: fc.Arbitrary<string> = fc
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.string({ unit: 'grapheme', maxLength: 300 }),
-  fc.string({ unit: fc.constantFrom('\u0301', '\u200b', '\u200f', '\u202e', '\ufeff', '\ud800', '\udfff', 'а', '-', '\u00ad', ' ', '\t', '@', '<', '>', '&'), maxLength: 400 }),
+  fc.string({
+    unit: fc.constantFrom(
+      '\u0301',
+      '\u200b',
+      '\u200f',
+      '\u202e',
+      '\ufeff',
+      '\ud800',
+      '\udfff',
+      'а',
+      '-',
+      '\u00ad',
+      ' ',
+      '\t',
+      '@',
+      '<',
+      '>',
+      '&',
+    ),
+    maxLength: 400,
+  }),
   fc.constantFrom(...Object.values(SAMPLES)),
 );
 
@@ -270,8 +298,16 @@ export const hostileMessage = (id: string, n: number): fc.Arbitrary<Record<strin
         fc.string({ maxLength: 50 }),
         brokenMail.map(b64),
       ),
-      lang: fc.oneof(fc.constantFrom('ru', 'uk', 'en', 'fa', 'ru-RU', 'zz', ''), fc.string({ maxLength: 40 })),
-      ts: fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 30 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+      lang: fc.oneof(
+        fc.constantFrom('ru', 'uk', 'en', 'fa', 'ru-RU', 'zz', ''),
+        fc.string({ maxLength: 40 }),
+      ),
+      ts: fc.oneof(
+        fc.integer(),
+        fc.double(),
+        fc.string({ maxLength: 30 }),
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      ),
       extra: fc.anything({ maxDepth: 4 }),
     },
     { requiredKeys: ['id'] },
@@ -300,7 +336,12 @@ export const hostileCase = (prefix: string, i: number): fc.Arbitrary<HostileCase
       const bytes =
         wrap === 'mail'
           ? sampleMail(charset, lang)
-          : encode(wrap === 'html' ? `<html><head><meta charset="${charset}"></head><body><p>${text}</p></body></html>` : text, charset);
+          : encode(
+              wrap === 'html'
+                ? `<html><head><meta charset="${charset}"></head><body><p>${text}</p></body></html>`
+                : text,
+              charset,
+            );
       return { kind: `charset:${charset}:${wrap}`, line: json({ id, raw: b64(bytes) }) };
     });
   return fc.oneof(
@@ -319,26 +360,46 @@ export const hostileCase = (prefix: string, i: number): fc.Arbitrary<HostileCase
         mustFail: true,
       };
     }),
-    fc.tuple(fc.integer({ min: 1, max: 50_000 }), fc.boolean(), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(([depth, closed, shape]) => ({
-      kind: `deep-json-${closed ? 'closed' : 'open'}`,
-      line: Buffer.from(deepJson(depth, closed, shape)),
-      codes: closed ? ['INVALID_MESSAGE'] : ['INVALID_JSON'],
-      mustFail: true,
-    })),
+    fc
+      .tuple(
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.boolean(),
+        fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>,
+      )
+      .map(([depth, closed, shape]) => ({
+        kind: `deep-json-${closed ? 'closed' : 'open'}`,
+        line: Buffer.from(deepJson(depth, closed, shape)),
+        codes: closed ? ['INVALID_MESSAGE'] : ['INVALID_JSON'],
+        mustFail: true,
+      })),
     fc.integer({ min: 1, max: 50_000 }).map((depth) => ({
       kind: 'deep-extra-field',
       // Valid: the message ignores fields it does not know, however deep.
-      line: Buffer.from(`{"id":${JSON.stringify(id)},"text":${JSON.stringify(SAMPLES.en)},"extra":${deepJson(depth, true, 'array')}}`),
+      line: Buffer.from(
+        `{"id":${JSON.stringify(id)},"text":${JSON.stringify(SAMPLES.en)},"extra":${deepJson(depth, true, 'array')}}`,
+      ),
     })),
     fc.integer({ min: 1, max: 5_000 }).map((depth) => ({
       kind: 'deep-html',
-      line: json({ id, html: `${'<div>'.repeat(depth)}${SAMPLES.ru}${'</div>'.repeat(depth % 3 === 0 ? depth : 0)}` }),
+      line: json({
+        id,
+        html: `${'<div>'.repeat(depth)}${SAMPLES.ru}${'</div>'.repeat(depth % 3 === 0 ? depth : 0)}`,
+      }),
     })),
-    fc.integer({ min: 1, max: 1_000 }).map((depth) => ({ kind: 'deep-mime', line: json({ id, raw: b64(nestedMail(depth)) }) })),
+    fc
+      .integer({ min: 1, max: 1_000 })
+      .map((depth) => ({ kind: 'deep-mime', line: json({ id, raw: b64(nestedMail(depth)) }) })),
     brokenHtml.map((html) => ({ kind: 'broken-html', line: json({ id, html }) })),
     brokenMail.map((mail) => ({ kind: 'broken-mail', line: json({ id, raw: b64(mail) }) })),
     charsetText,
-    fc.constantFrom('%%%', 'a===', '====', '\u0430\u0431') .map((raw) => ({ kind: 'bad-base64', line: json({ id, raw }), codes: ['INVALID_BASE64'], mustFail: true })),
+    fc
+      .constantFrom('%%%', 'a===', '====', '\u0430\u0431')
+      .map((raw) => ({
+        kind: 'bad-base64',
+        line: json({ id, raw }),
+        codes: ['INVALID_BASE64'],
+        mustFail: true,
+      })),
     fc.constantFrom(' ', '... --- !!!', '\u200b\u200b', '<p></p>', '<script>x()</script>').map((text) => ({
       kind: 'no-words',
       line: json({ id, html: text }),

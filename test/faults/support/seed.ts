@@ -11,7 +11,8 @@ export function faultSeed(label: string, fallback: number): number {
       : env !== undefined && env !== ''
         ? Number(env)
         : fallback;
-  if (!Number.isSafeInteger(seed)) throw new Error(`DOPPEL_FAULTS_SEED must be an integer or "random", not ${env}`);
+  if (!Number.isSafeInteger(seed))
+    throw new Error(`DOPPEL_FAULTS_SEED must be an integer or "random", not ${env}`);
   process.stdout.write(`[faults] ${label}: seed ${seed} (replay with DOPPEL_FAULTS_SEED=${seed})\n`);
   return seed;
 }
