@@ -392,14 +392,12 @@ export const hostileCase = (prefix: string, i: number): fc.Arbitrary<HostileCase
     brokenHtml.map((html) => ({ kind: 'broken-html', line: json({ id, html }) })),
     brokenMail.map((mail) => ({ kind: 'broken-mail', line: json({ id, raw: b64(mail) }) })),
     charsetText,
-    fc
-      .constantFrom('%%%', 'a===', '====', '\u0430\u0431')
-      .map((raw) => ({
-        kind: 'bad-base64',
-        line: json({ id, raw }),
-        codes: ['INVALID_BASE64'],
-        mustFail: true,
-      })),
+    fc.constantFrom('%%%', 'a===', '====', '\u0430\u0431').map((raw) => ({
+      kind: 'bad-base64',
+      line: json({ id, raw }),
+      codes: ['INVALID_BASE64'],
+      mustFail: true,
+    })),
     fc.constantFrom(' ', '... --- !!!', '\u200b\u200b', '<p></p>', '<script>x()</script>').map((text) => ({
       kind: 'no-words',
       line: json({ id, html: text }),
