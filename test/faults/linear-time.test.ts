@@ -233,7 +233,7 @@ describe('a 4 MiB line of any shape is decided in under 2 s (dedup steps, built 
       const small1MiB = lineOf(shape, MIB, `small-${n}`);
       let { small, large, killed } = await timeShape(small1MiB, big, KILL_AFTER_MS);
       const fmt = (t: Timing | undefined) => (t ? `${t.ms.toFixed(0)} ms` : 'not reached');
-      const ratioOk = (s?: Timing, l?: Timing) => !s || !l || l.ms <= 250 || l.ms / s.ms < 12;
+      const ratioOk = (s?: Timing, l?: Timing) => !s || !l || l.ms <= LIMIT_MS / 2 || l.ms / s.ms < 12;
       // Timings on a shared machine are noisy: a shape that misses is timed once more and the
       // faster run counts. A quadratic path misses both times.
       let retried = false;
@@ -256,8 +256,10 @@ describe('a 4 MiB line of any shape is decided in under 2 s (dedup steps, built 
           expect(INPUT_ERROR_CODES as readonly string[]).toContain(t!.outcome);
       }
       expect(large!.ms, `${shape.name}: ${fmt(large)} for 4 MiB`).toBeLessThan(LIMIT_MS);
-      // Linear: 4× the input, about 4× the time; quadratic work gives 16×. Only when the time is
-      // well above timer and GC noise.
+      // Linear: 4× the input, about 4× the time; quadratic work gives 16×. Only checked when the
+      // 4 MiB line takes more than half the limit: below that, timer, JIT and GC noise on a
+      // shared machine decide the ratio (a combining-mark run measured 526 / 26 ms under load and
+      // 113 / 33 ms alone).
       expect(ratioOk(small, large), `${shape.name}: ${fmt(large)} vs ${fmt(small)}`).toBe(true);
     }, 120_000);
   }
