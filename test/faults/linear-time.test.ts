@@ -12,8 +12,12 @@ import { encode, INPUT_ERROR_CODES, SAMPLES } from './support/hostile.js';
  * Linear time on hostile shapes: a 4 MiB input line made of one repeated pattern (the inputs
  * that make a backtracking regex, a recursive parser or a quadratic loop blow up) is decided in
  * under 2 s, through the same steps as `doppel dedup` (parse, decode, canonicalize, sign, index
- * and decide on the memory store), and `doppel dedup` answers a file of them all. Each shape also runs at 1 MiB: 4× the input must cost about 4×
- * the time (a quadratic path costs 16×).
+ * and decide on the memory store), and `doppel dedup` answers a file of them all. Each shape also
+ * runs at 1 MiB: 4× the input must cost about 4× the time (a quadratic path costs 16×).
+ *
+ * Time is the CPU time (user + system) of the process deciding the line: on an idle core it is
+ * the wall time, and on a machine shared with other work it does not grow with the load (wall
+ * time is printed beside it). A shape still running after KILL_AFTER_MS of wall time is stopped.
  */
 
 const MIB = 1024 * 1024;
@@ -147,6 +151,7 @@ const { parentPort, workerData } = require('node:worker_threads');
   const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
   const decide = async (line) => {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     let outcome;
     try {
       const message = parseMessageLine(line);
@@ -158,7 +163,8 @@ const { parentPort, workerData } = require('node:worker_threads');
       if (!error || error.name !== 'DoppelError') throw error;
       outcome = error.code;
     }
-    return { ms: performance.now() - started, outcome };
+    const used = process.cpuUsage(cpu);
+    return { ms: (used.user + used.system) / 1000, wallMs: performance.now() - started, outcome };
   };
   await decide(JSON.stringify({ id: 'warm', text: workerData.warm }));
   parentPort.postMessage({ step: 'small', ...(await decide(workerData.small)) });
@@ -167,7 +173,9 @@ const { parentPort, workerData } = require('node:worker_threads');
 `;
 
 interface Timing {
+  /** CPU time of the worker's process (user + system) while deciding the line. */
   ms: number;
+  wallMs: number;
   outcome: string;
 }
 
@@ -187,18 +195,21 @@ function timeShape(
       result.killed = true;
       void worker.terminate();
     };
-    worker.on('message', (m: { step: string; ms: number; outcome: string; message?: string }) => {
-      if (m.step === 'error') reject(new Error(m.message));
-      else if (m.step === 'small') {
-        result.small = { ms: m.ms, outcome: m.outcome };
-        clearTimeout(timer);
-        timer = setTimeout(stop, killAfterMs);
-      } else {
-        result.large = { ms: m.ms, outcome: m.outcome };
-        clearTimeout(timer);
-        void worker.terminate();
-      }
-    });
+    worker.on(
+      'message',
+      (m: { step: string; ms: number; wallMs: number; outcome: string; message?: string }) => {
+        if (m.step === 'error') reject(new Error(m.message));
+        else if (m.step === 'small') {
+          result.small = { ms: m.ms, wallMs: m.wallMs, outcome: m.outcome };
+          clearTimeout(timer);
+          timer = setTimeout(stop, killAfterMs);
+        } else {
+          result.large = { ms: m.ms, wallMs: m.wallMs, outcome: m.outcome };
+          clearTimeout(timer);
+          void worker.terminate();
+        }
+      },
+    );
     worker.on('error', reject);
     worker.on('exit', () => {
       clearTimeout(timer);
@@ -222,7 +233,7 @@ afterAll(() => {
 });
 
 /** A shape still running at this many times the limit is stopped (and fails). */
-const KILL_AFTER_MS = 5 * LIMIT_MS;
+const KILL_AFTER_MS = 8 * LIMIT_MS;
 
 describe('a 4 MiB line of any shape is decided in under 2 s (dedup steps, built code)', () => {
   for (const [n, shape] of SHAPES.entries()) {
@@ -232,7 +243,8 @@ describe('a 4 MiB line of any shape is decided in under 2 s (dedup steps, built 
       expect(Buffer.byteLength(big)).toBeGreaterThan(4 * MIB - 64 * 1024);
       const small1MiB = lineOf(shape, MIB, `small-${n}`);
       let { small, large, killed } = await timeShape(small1MiB, big, KILL_AFTER_MS);
-      const fmt = (t: Timing | undefined) => (t ? `${t.ms.toFixed(0)} ms` : 'not reached');
+      const fmt = (t: Timing | undefined) =>
+        t ? `${t.ms.toFixed(0)} ms (wall ${t.wallMs.toFixed(0)})` : 'not reached';
       const ratioOk = (s?: Timing, l?: Timing) => !s || !l || l.ms <= LIMIT_MS / 2 || l.ms / s.ms < 12;
       // Timings on a shared machine are noisy: a shape that misses is timed once more and the
       // faster run counts. A quadratic path misses both times.
@@ -270,8 +282,10 @@ describe('the same lines through the CLI', () => {
     const file = join(dir, 'shapes.jsonl');
     const lines = SHAPES.map((shape, n) => lineOf(shape, 4 * MIB, `cli-${n}`));
     writeFileSync(file, `${lines.join('\n')}\n`);
-    // Start-up (module loading, lexicons) is not the lines' time: allowed once.
-    const limit = 5_000 + LIMIT_MS * SHAPES.length;
+    // Start-up (module loading, lexicons) is not the lines' time: allowed once. Wall time, with a
+    // margin of 2× for a shared machine: the per-line guarantee is checked above, this is the
+    // ceiling that catches a hang.
+    const limit = 2 * (5_000 + LIMIT_MS * SHAPES.length);
     const { code, stdout, stderr, ms } = await runWithLimit(['dedup', '--quiet', '--input', file], limit);
     results.push(
       `  doppel dedup: ${SHAPES.length} lines of 4 MiB in ${(ms / 1000).toFixed(1)} s (start-up included; limit ${limit / 1000} s)`,
