@@ -278,7 +278,7 @@ describe('a 4 MiB line of any shape is decided in under 2 s (dedup steps, built 
 });
 
 describe('the same lines through the CLI', () => {
-  it('doppel dedup: every shape in one file, one answer per line, in under 2 s per line', async () => {
+  it('doppel dedup: every shape in one file, one answer per line, within a ceiling (2 s per line, 2× for a shared machine)', async () => {
     const file = join(dir, 'shapes.jsonl');
     const lines = SHAPES.map((shape, n) => lineOf(shape, 4 * MIB, `cli-${n}`));
     writeFileSync(file, `${lines.join('\n')}\n`);
