@@ -71,8 +71,34 @@ export interface Scored {
  * The dedup engine: index keys, candidates from the store, verification, verdict, cluster. The
  * same code runs in the CLI (memory store), the consumers and the HTTP API (Redis store).
  */
+/**
+ * The engine's per-message preparation (index keys and stored record) on its own: what a sign
+ * worker (pipeline/sign-pool.ts) runs, without a store.
+ */
+export class RequestPreparer {
+  readonly keys: KeyBuilder;
+
+  constructor(config: DedupConfig) {
+    this.keys = new KeyBuilder(
+      config.signatures,
+      new Set<IndexMethod>(config.index.methods),
+      config.index.topicKeys,
+    );
+  }
+
+  prepare(input: EngineInput): IndexRequest {
+    return {
+      id: input.signed.message.id,
+      ts: input.ts,
+      keys: this.keys.keys(input.signed.signatures),
+      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+    };
+  }
+}
+
 export class DedupEngine {
   private readonly keys: KeyBuilder;
+  private readonly preparer: RequestPreparer;
   private readonly verifier = new Verifier();
 
   constructor(
@@ -80,11 +106,8 @@ export class DedupEngine {
     readonly store: DedupStore,
     private readonly options: EngineOptions = {},
   ) {
-    this.keys = new KeyBuilder(
-      config.signatures,
-      new Set<IndexMethod>(config.index.methods),
-      config.index.topicKeys,
-    );
+    this.preparer = new RequestPreparer(config);
+    this.keys = this.preparer.keys;
   }
 
   /**
@@ -94,12 +117,7 @@ export class DedupEngine {
    * and was copied by every one of them (most of the dedup CLI's GC time).
    */
   prepare(input: EngineInput): IndexRequest {
-    return {
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
-    };
+    return this.preparer.prepare(input);
   }
 
   async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
@@ -183,12 +201,11 @@ export class DedupEngine {
    * one); there are no story events. An id decided before gets its stored verdict (`replay`).
    */
   async check(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
-    const requests: IndexRequest[] = inputs.map((input) => ({
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
-    }));
+    return this.checkPrepared(inputs.map((input) => this.prepare(input)));
+  }
+
+  /** check for messages already through `prepare` (e.g. by a sign worker). */
+  async checkPrepared(requests: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     const results = await this.store.query(requests);
     return Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
