@@ -1,6 +1,6 @@
 import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
-import { isInputError } from '../errors.js';
+import { DoppelError, isInputError } from '../errors.js';
 import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
@@ -9,7 +9,6 @@ import { signDecoded, signMessage } from '../pipeline/sign.js';
 import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { openStore } from '../store/open.js';
-import { DoppelError } from '../errors.js';
 import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
 import { LineWriter, readLineBatches } from './jsonl.js';
 

@@ -20,8 +20,8 @@ export interface PreparedChunk {
   keyStart: Int32Array;
   /** Index into `tables` of each key. */
   keyTable: Uint8Array;
-  /** hi, lo of each key. */
-  keyWords: Int32Array;
+  /** hi, lo of each key (as numbers: a key's words may be signed or unsigned, and stay as they were). */
+  keyWords: Float64Array;
   tables: string[];
   /** Item i's record (engine/record.ts binary form) is recordBytes[recordStart[i] .. recordStart[i + 1]). */
   recordStart: Int32Array;
@@ -56,7 +56,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     }
   }
   const keyTable = new Uint8Array(keys);
-  const keyWords = new Int32Array(2 * keys);
+  const keyWords = new Float64Array(2 * keys);
   const recordBytes = new Uint8Array(bytes);
   let k = 0;
   let b = 0;
@@ -122,7 +122,12 @@ export function unpackItem(
   const status = c.status[i] as number;
   if (status !== 0) {
     const e = c.errors[i] as { code: string; message: string };
-    return { ok: false, id: c.ids[i] ?? null, error: new DoppelError(e.code as ErrorCode, e.message), bug: status === 2 };
+    return {
+      ok: false,
+      id: c.ids[i] ?? null,
+      error: new DoppelError(e.code as ErrorCode, e.message),
+      bug: status === 2,
+    };
   }
   const keys: IndexKey[] = [];
   const end = c.keyStart[i + 1] as number;
@@ -132,7 +137,9 @@ export function unpackItem(
       hi: c.keyWords[2 * k] as number,
       lo: c.keyWords[2 * k + 1] as number,
     });
-  const record = decodeRecord(c.recordBytes.subarray(c.recordStart[i] as number, c.recordStart[i + 1] as number));
+  const record = decodeRecord(
+    c.recordBytes.subarray(c.recordStart[i] as number, c.recordStart[i + 1] as number),
+  );
   const ts = c.ts[i] as number;
   const id = c.ids[i] as string;
   return { ok: true, id, ts: Number.isNaN(ts) ? undefined : ts, request: { id, keys, record } };

@@ -75,7 +75,9 @@ export class SignPool {
         new Promise<void>((resolve, reject) => {
           worker.once('message', () => resolve());
           worker.once('error', reject);
-          worker.once('exit', (code) => reject(new Error(`sign worker exited with code ${code} while starting`)));
+          worker.once('exit', (code) =>
+            reject(new Error(`sign worker exited with code ${code} while starting`)),
+          );
         }),
       );
     }
@@ -127,7 +129,8 @@ export class SignPool {
       slot.pending.delete(m.seq);
       p.resolve(m.chunk);
     });
-    const broken = (error: Error) => this.fail(new DoppelError('INTERNAL', `sign worker failed: ${error.message}`));
+    const broken = (error: Error) =>
+      this.fail(new DoppelError('INTERNAL', `sign worker failed: ${error.message}`));
     slot.worker.on('error', broken);
     slot.worker.on('exit', (code) => {
       if (!this.closed) broken(new Error(`exited with code ${code}`));

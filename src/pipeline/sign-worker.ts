@@ -14,7 +14,7 @@ import { type Message, parseMessageLine, salvageId } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import type { Language } from '../text/language.js';
-import { packChunk, type PreparedItem } from './prepared-wire.js';
+import { type PreparedItem, packChunk } from './prepared-wire.js';
 import { type SignedMessage, signDecoded, signMessage } from './sign.js';
 
 export interface SignWorkerData {
@@ -80,7 +80,8 @@ async function run(job: SignJob): Promise<PreparedItem[]> {
     for (const { message, decoded, idFromDecoded } of job.items) {
       try {
         const signed = signDecoded(message, decoded, signer);
-        if (idFromDecoded && signed.decoded.messageId) signed.message.id = signed.decoded.messageId.slice(0, 1024);
+        if (idFromDecoded && signed.decoded.messageId)
+          signed.message.id = signed.decoded.messageId.slice(0, 1024);
         out.push(item(signed));
       } catch (error) {
         out.push(failed(error, message.id));
