@@ -72,6 +72,10 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       throw error;
     }
   }
+  // Memory per windowed message (bench:dedup runs node --expose-gc): live heap after a full GC,
+  // before the first message and after the last, over the messages then in the window.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const heapAtStart = gc ? liveHeap(gc) : 0;
   const out = new LineWriter(values.output);
   const stories = values.stories ? new LineWriter(values.stories) : null;
   const tally: Tally = { messages: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
@@ -198,14 +202,18 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     await out.close();
     await stories?.close();
     if (!values.quiet) {
-      const stats = await store.stats();
       const seconds = (performance.now() - started) / 1000;
+      const stats = await store.stats();
+      const heap =
+        gc && stats.messages > 0
+          ? `; heap ${Math.round((liveHeap(gc) - heapAtStart) / stats.messages)} bytes per windowed message (after full GC)`
+          : '';
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
           `${stats.hotBucketEvents} hot-bucket skips; ${stats.messages} messages in the window; ` +
           `${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s; ` +
-          `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
+          `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB${heap}\n`,
       );
     }
   } finally {
@@ -213,6 +221,14 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     await store.close();
   }
   return 0;
+}
+
+function liveHeap(gc: () => void): number {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  // Typed arrays' backing stores live outside the V8 heap: counted too.
+  return m.heapUsed + m.arrayBuffers;
 }
 
 async function closeQuietly(close: () => Promise<void>): Promise<void> {
