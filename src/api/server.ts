@@ -62,7 +62,8 @@ export function createApiServer(deps: ApiDependencies): Server {
     const body = await readJsonBody(req, config.api.bodyLimitBytes);
     const message = parseMessageObject(body);
     const request = await withSpan('signatures', async () => {
-      if (!pool) return engine.prepare({ signed: await signMessage(message, signer), ts: message.ts ?? now() });
+      if (!pool)
+        return engine.prepare({ signed: await signMessage(message, signer), ts: message.ts ?? now() });
       const item = unpackItem(await pool.prepareMessages([message]), 0);
       if (!item.ok) throw item.bug ? new Error(item.error.message) : item.error;
       return { ...item.request, ts: item.ts ?? now() };

@@ -62,7 +62,9 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   );
   const engine = new DedupEngine(config, instrumentStore(store, telemetry.metrics));
   const pool =
-    threads > 1 ? await SignPool.start({ threads, config, lexicons: parseLexiconFlags(values.lexicon) }) : null;
+    threads > 1
+      ? await SignPool.start({ threads, config, lexicons: parseLexiconFlags(values.lexicon) })
+      : null;
   const ops = new OpsServer({ prometheus: telemetry.prometheus });
   // A cheap store read: fails while Redis is unreachable (the memory store is always ready).
   ops.addReadinessCheck('store', async () => {
