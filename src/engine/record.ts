@@ -1,5 +1,6 @@
 import { hex64, parseHex64 } from '../hash/mix.js';
 import type { Signatures } from '../signatures/compute.js';
+import { MAX_DATES } from '../signatures/facts.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
 
@@ -30,6 +31,8 @@ export enum Flag {
   Lexical = 8,
   Longest = 16,
   Heaviest = 32,
+  /** Dates (facts) follow the term vector; records without the flag decode with no dates. */
+  Dates = 64,
 }
 
 /** Builds the record of a signed message in its stored form. */
@@ -51,6 +54,7 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     heaviest: s.heaviest?.slice(0, 16) ?? null,
     terms: s.terms ? quantizeTerms(s.terms) : null,
   };
+  if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
   record.packed = packRecord(record);
   return record;
 }
@@ -210,7 +214,9 @@ function encodedSizeBound(r: SignatureRecord): number {
     r.imatch.length * 9 +
     24 +
     1 +
-    (r.terms?.hashes.length ?? 0) * 4
+    (r.terms?.hashes.length ?? 0) * 4 +
+    1 +
+    (r.dates?.length ?? 0) * 2
   );
 }
 
@@ -218,7 +224,9 @@ function encodedSizeBound(r: SignatureRecord): number {
  * Binary form (little-endian), version 1:
  * u8 version, u8 flags, u16 tokens, u8 lang length, lang (ASCII), 8 bytes exact,
  * [8 bytes simhash hi,lo], [u8 n, n min-hash bytes], u8 k, k x (u8 lexicon, 8 bytes I-Match),
- * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)].
+ * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)],
+ * [u8 d, d x u16 date]. The dates section was added later under its own flag: a record written
+ * before it has no flag and decodes with no dates (and a decoder from before ignores it).
  */
 export function encodeRecord(r: SignatureRecord): Uint8Array {
   const out = new Uint8Array(encodedSizeBound(r));
@@ -237,6 +245,8 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   if (r.lexical !== null) flags |= Flag.Lexical;
   if (r.longest !== null) flags |= Flag.Longest;
   if (r.heaviest !== null) flags |= Flag.Heaviest;
+  const dates = r.dates ?? [];
+  if (dates.length > 0) flags |= Flag.Dates;
   out[at++] = RECORD_FORMAT_VERSION;
   out[at++] = flags;
   view.setUint16(at, Math.min(r.tokens, 0xffff), true);
@@ -276,6 +286,14 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
       out[at++] = (h >>> 8) & 0xff;
       out[at++] = (h >>> 16) & 0xff;
       out[at++] = max > 0 ? Math.max(1, Math.round(((weights[i] as number) / max) * 255)) : 1;
+    }
+  }
+  if (dates.length > 0) {
+    const n = Math.min(dates.length, MAX_DATES);
+    out[at++] = n;
+    for (let i = 0; i < n; i++) {
+      view.setUint16(at, (dates[i] as number) & 0xffff, true);
+      at += 2;
     }
   }
   return out.subarray(0, at);
@@ -346,6 +364,17 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     }
     terms = { hashes, weights: weightsOfLevels(levels) };
   }
+  let dates: number[] | undefined;
+  if (flags & Flag.Dates) {
+    need(1);
+    const d = bytes[at++] as number;
+    need(d * 2);
+    dates = [];
+    for (let i = 0; i < d; i++) {
+      dates.push(view.getUint16(at, true));
+      at += 2;
+    }
+  }
   const record: SignatureRecord = {
     lang,
     tokens,
@@ -358,6 +387,7 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     heaviest,
     terms,
   };
+  if (dates !== undefined && dates.length > 0) record.dates = dates;
   record.packed = packRecord(record);
   return record;
 }
@@ -374,6 +404,8 @@ export class PackedRecord implements SignatureRecord {
     readonly packed: Int32Array,
     readonly tokens: number,
     readonly lang: string,
+    /** The record's dates (facts for the story rule), kept beside the packed words: few records have them. */
+    readonly dates?: number[],
   ) {}
 
   get exact(): string {
@@ -446,5 +478,8 @@ export class PackedRecord implements SignatureRecord {
 export function storedRecord(r: SignatureRecord): SignatureRecord {
   if (r instanceof PackedRecord) return r;
   const packed = r.packed === undefined ? packRecord(r) : r.packed;
-  return packed ? new PackedRecord(packed, r.tokens, r.lang) : r;
+  if (!packed) return r;
+  return r.dates !== undefined && r.dates.length > 0
+    ? new PackedRecord(packed, r.tokens, r.lang, r.dates)
+    : new PackedRecord(packed, r.tokens, r.lang);
 }

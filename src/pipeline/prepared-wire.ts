@@ -13,6 +13,8 @@ export interface PreparedChunk {
   /** Per item: 0 prepared, 1 input error (an `invalid` verdict), 2 any other error (a bug). */
   status: Uint8Array;
   ids: Array<string | null>;
+  /** The display title of each prepared item (IndexRequest.title), null for none. */
+  titles: Array<string | null>;
   /** The message's own event time (epoch ms), NaN when it has none. */
   ts: Float64Array;
   errors: Array<{ code: string; message: string } | null>;
@@ -39,6 +41,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const status = new Uint8Array(n);
   const ts = new Float64Array(n);
   const ids: Array<string | null> = [];
+  const titles: Array<string | null> = [];
   const errors: PreparedChunk['errors'] = [];
   const keyStart = new Int32Array(n + 1);
   const recordStart = new Int32Array(n + 1);
@@ -65,6 +68,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     const item = items[i] as PreparedItem;
     status[i] = item.status;
     ids.push(item.id);
+    titles.push(item.status === 0 ? (item.request.title ?? null) : null);
     keyStart[i] = k;
     recordStart[i] = b;
     if (item.status !== 0) {
@@ -95,6 +99,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const chunk: PreparedChunk = {
     status,
     ids,
+    titles,
     ts,
     errors,
     keyStart,
@@ -142,7 +147,10 @@ export function unpackItem(
   );
   const ts = c.ts[i] as number;
   const id = c.ids[i] as string;
-  return { ok: true, id, ts: Number.isNaN(ts) ? undefined : ts, request: { id, keys, record } };
+  const request: Omit<IndexRequest, 'ts'> = { id, keys, record };
+  const title = c.titles[i];
+  if (title !== null && title !== undefined) request.title = title;
+  return { ok: true, id, ts: Number.isNaN(ts) ? undefined : ts, request };
 }
 
 export function chunkLength(c: PreparedChunk): number {

@@ -44,7 +44,10 @@ function item(signed: SignedMessage): PreparedItem {
     status: 0,
     id: request.id,
     ts: signed.message.ts,
-    request: { id: request.id, keys: request.keys, record: request.record },
+    request:
+      request.title === undefined
+        ? { id: request.id, keys: request.keys, record: request.record }
+        : { id: request.id, keys: request.keys, record: request.record, title: request.title },
   };
 }
 

@@ -107,7 +107,7 @@ describe('SignPool (in process)', () => {
     await pool.close();
   });
 
-  it('prepares messages exactly as the engine does on the calling thread (keys and record)', async () => {
+  it('prepares messages exactly as the engine does on the calling thread (keys, record, title)', async () => {
     await initHashing();
     const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
     const preparer = new RequestPreparer(config);
@@ -136,6 +136,8 @@ describe('SignPool (in process)', () => {
       expect(item.ok, `line ${i}`).toBe(true);
       if (!item.ok) continue;
       expect(item.request.keys).toEqual(local.keys);
+      // The display title (GET /v1/clusters) crosses the thread boundary too.
+      expect(item.request.title).toBe(local.title);
       const { packed: a, ...remote } = item.request.record;
       const { packed: b, ...mine } = local.record;
       expect(remote).toEqual(mine);
