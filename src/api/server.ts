@@ -7,7 +7,9 @@ import { DoppelError, toDoppelError } from '../errors.js';
 import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
 import { verdictRecord } from '../output/verdict-record.js';
+import { unpackItem } from '../pipeline/prepared-wire.js';
 import { signMessage } from '../pipeline/sign.js';
+import type { SignPool } from '../pipeline/sign-pool.js';
 import type { SignatureEngine } from '../signatures/compute.js';
 import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
@@ -22,6 +24,11 @@ export interface ApiDependencies {
   config: DedupConfig;
   engine: DedupEngine;
   signer: SignatureEngine;
+  /**
+   * Sign workers (pipeline/sign-pool.ts): bodies are signed off the event loop, so a large body
+   * does not hold up /healthz and other requests. None: signed on the event loop with `signer`.
+   */
+  pool?: SignPool | null;
   /** /healthz, /readyz, /metrics. */
   ops: OpsServer;
   metrics: DoppelMetrics | null;
@@ -49,16 +56,22 @@ interface Route {
  */
 export function createApiServer(deps: ApiDependencies): Server {
   const { config, engine, signer, metrics, logger } = deps;
+  const pool = deps.pool ?? null;
   const now = deps.now ?? Date.now;
   const profile = config.profile;
 
   const decide = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
     const body = await readJsonBody(req, config.api.bodyLimitBytes);
     const message = parseMessageObject(body);
-    const signed = await withSpan('signatures', () => signMessage(message, signer));
+    const request = await withSpan('signatures', async () => {
+      if (!pool)
+        return engine.prepare({ signed: await signMessage(message, signer), ts: message.ts ?? now() });
+      const item = unpackItem(await pool.prepareMessages([message]), 0);
+      if (!item.ok) throw item.bug ? new Error(item.error.message) : item.error;
+      return { ...item.request, ts: item.ts ?? now() };
+    });
     const started = performance.now();
-    const input = { signed, ts: message.ts ?? now() };
-    const [verdict] = index ? await engine.processBatch([input]) : await engine.check([input]);
+    const [verdict] = index ? await engine.processPrepared([request]) : await engine.checkPrepared([request]);
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');

@@ -164,6 +164,11 @@ export const dedupConfigSchema = z
     api: apiSchema.prefault({}),
     /** Messages per batch (CLI, consumers): one store round trip per batch. */
     batchSize: z.number().int().min(1).max(10_000),
+    /**
+     * Sign threads of `doppel dedup` and `doppel serve` (pipeline/sign-pool.ts): 0 one per core,
+     * 1 on the main thread. Verdicts do not depend on it.
+     */
+    threads: z.number().int().min(0).max(256).default(0),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -80,15 +80,14 @@ export interface Scored {
  * The dedup engine: index keys, candidates from the store, verification, verdict, cluster. The
  * same code runs in the CLI (memory store), the consumers and the HTTP API (Redis store).
  */
-export class DedupEngine {
-  private readonly keys: KeyBuilder;
-  private readonly verifier = new Verifier();
+/**
+ * The engine's per-message preparation (index keys and stored record) on its own: what a sign
+ * worker (pipeline/sign-pool.ts) runs, without a store.
+ */
+export class RequestPreparer {
+  readonly keys: KeyBuilder;
 
-  constructor(
-    readonly config: DedupConfig,
-    readonly store: DedupStore,
-    private readonly options: EngineOptions = {},
-  ) {
+  constructor(config: DedupConfig) {
     this.keys = new KeyBuilder(
       config.signatures,
       new Set<IndexMethod>(config.index.methods),
@@ -96,12 +95,6 @@ export class DedupEngine {
     );
   }
 
-  /**
-   * What the engine needs of a signed message: its index keys and stored record. A caller that
-   * collects a batch can prepare each message as it is signed and hold only this, not the text,
-   * canonical form and full signatures: a batch of those outlived young-generation collections
-   * and was copied by every one of them (most of the dedup CLI's GC time).
-   */
   prepare(input: EngineInput): IndexRequest {
     const request: IndexRequest = {
       id: input.signed.message.id,
@@ -112,6 +105,31 @@ export class DedupEngine {
     const title = displayTitle(input.signed.decoded.title ?? input.signed.message.title);
     if (title !== undefined) request.title = title;
     return request;
+  }
+}
+
+export class DedupEngine {
+  private readonly keys: KeyBuilder;
+  private readonly preparer: RequestPreparer;
+  private readonly verifier = new Verifier();
+
+  constructor(
+    readonly config: DedupConfig,
+    readonly store: DedupStore,
+    private readonly options: EngineOptions = {},
+  ) {
+    this.preparer = new RequestPreparer(config);
+    this.keys = this.preparer.keys;
+  }
+
+  /**
+   * What the engine needs of a signed message: its index keys and stored record. A caller that
+   * collects a batch can prepare each message as it is signed and hold only this, not the text,
+   * canonical form and full signatures: a batch of those outlived young-generation collections
+   * and was copied by every one of them (most of the dedup CLI's GC time).
+   */
+  prepare(input: EngineInput): IndexRequest {
+    return this.preparer.prepare(input);
   }
 
   async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
@@ -206,12 +224,11 @@ export class DedupEngine {
    * one); there are no story events. An id decided before gets its stored verdict (`replay`).
    */
   async check(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
-    const requests: IndexRequest[] = inputs.map((input) => ({
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
-    }));
+    return this.checkPrepared(inputs.map((input) => this.prepare(input)));
+  }
+
+  /** check for messages already through `prepare` (e.g. by a sign worker). */
+  async checkPrepared(requests: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     const results = await this.store.query(requests);
     const scoredOf = results.map((result, r) =>
       result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
