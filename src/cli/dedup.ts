@@ -155,6 +155,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       for (const line of lines) {
         lineNo++;
         if (typeof line !== 'string') {
+          // Output keeps input order: the lines before it still in the workers are admitted first.
+          submit();
+          while (inflight.length > 0) await admitOldest();
           batch.push({ line: lineNo, record: invalidRecord(salvageId(line.head), lineNo, line.error()) });
           if (batch.length >= config.batchSize) await flush();
           continue;
