@@ -8,6 +8,7 @@ import { initHashing } from '../hash/xxhash.js';
 import { classifyError, createKafka } from '../kafka/client.js';
 import type { ConsumerConfig, InputFormat, OutputTopics } from '../kafka/config.js';
 import type { InputRecord } from '../kafka/input.js';
+import { type PoolSigner, startPoolSigner } from '../kafka/pool-signer.js';
 import {
   BatchProcessor,
   type BatchResult,
@@ -115,6 +116,7 @@ export class DoppelConsumer {
   private consumer: Consumer | undefined;
   private producer: OutputProducer | undefined;
   private processor: BatchProcessor | undefined;
+  private pool: PoolSigner | null = null;
   private readonly formats = new Map<string, InputFormat>();
   private outputs = new Map<string, OutputTopics>();
   private state: ConsumerState = 'starting';
@@ -224,7 +226,9 @@ export class DoppelConsumer {
     );
     const engine = new DedupEngine(dedup, this.store);
     const signer = new SignatureEngine(dedup.signatures, LexiconSet.defaults());
+    this.pool = await startPoolSigner(c.signThreads, dedup);
     this.processor = new BatchProcessor(engine, signer, {
+      ...(this.pool ? { pool: this.pool } : {}),
       mode: dedup.mode,
       formatOf: (topic) => this.formats.get(topic) ?? 'json',
       outputsOf: (topic) => this.outputs.get(topic) as OutputTopics,
@@ -500,6 +504,7 @@ export class DoppelConsumer {
       await this.consumer?.disconnect();
       await this.producer?.disconnect();
       await this.store?.close();
+      await this.pool?.close();
       this.setState('stopped');
       this.logger.warn(this.status(), 'stopped');
       this.resolveDone?.();

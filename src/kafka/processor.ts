@@ -7,6 +7,7 @@ import type { SignatureEngine } from '../signatures/compute.js';
 import type { InputFormat, OutputTopics } from './config.js';
 import { errorHeaders, type Headers, verdictHeaders } from './headers.js';
 import { type InputRecord, type ParsedInput, parseInput, salvageInputId } from './input.js';
+import type { PoolSigner } from './pool-signer.js';
 
 /** One message to produce. */
 export interface OutputMessage {
@@ -47,6 +48,8 @@ export interface ProcessorOptions {
   formatOf(topic: string): InputFormat;
   outputsOf(topic: string): OutputTopics;
   maxMessageBytes: number;
+  /** Sign in worker threads (consumer.signThreads > 1); absent: on the calling thread. */
+  pool?: PoolSigner;
 }
 
 export function emptyCounts(): VerdictCounts {
@@ -95,7 +98,7 @@ export class BatchProcessor {
    */
   async prepare(records: readonly InputRecord[]): Promise<{ slots: Slot[]; signMs: number }> {
     const started = performance.now();
-    const slots = this.sign(await this.decode(records));
+    const slots = await this.sign(await this.decode(records));
     return { slots, signMs: performance.now() - started };
   }
 
@@ -115,7 +118,12 @@ export class BatchProcessor {
   }
 
   /** Stage 2: canonicalization and signatures (errors of stage 1 pass through). */
-  sign(decoded: readonly DecodedSlot[]): Slot[] {
+  async sign(decoded: readonly DecodedSlot[]): Promise<Slot[]> {
+    const { pool } = this.options;
+    return pool ? pool.sign(decoded, this.options.formatOf) : this.signHere(decoded);
+  }
+
+  private signHere(decoded: readonly DecodedSlot[]): Slot[] {
     const slots: Slot[] = [];
     for (const slot of decoded) {
       if ('error' in slot) {
