@@ -1,0 +1,169 @@
+import type { Kafka } from 'kafkajs';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { DoppelConsumer } from '../../src/consumer/consumer.js';
+import { DedupEngine } from '../../src/engine/engine.js';
+import { DoppelError } from '../../src/errors.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { loadConsumerConfig } from '../../src/kafka/config.js';
+import type { InputRecord } from '../../src/kafka/input.js';
+import { PoolSigner } from '../../src/kafka/pool-signer.js';
+import { BatchProcessor, type ProcessorOptions } from '../../src/kafka/processor.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import {
+  kafkaBrokers,
+  type ReadMessage,
+  readTopic,
+  testKafka,
+  uniqueName,
+  waitFor,
+} from '../support/kafka.js';
+import { knownStream } from '../support/kafka-stream.js';
+import { redisUrl, uniqueNamespace } from '../support/redis.js';
+
+const logger = pino({ level: process.env.DOPPEL_TEST_LOG ?? 'silent' });
+
+/** The known stream (json, bad records included) plus messages whose id or text need decoding. */
+function inputValues(prefix: string): Array<string | Buffer | null> {
+  const stream = knownStream({ originals: 40, prefix });
+  const values = [...stream.phase1, ...stream.phase2].map((m) => m.value);
+  const first = JSON.parse(values[0] as string) as { text: string };
+  values.push(JSON.stringify({ lang: 'en', text: first.text })); // no id: topic-partition-offset
+  values.push(JSON.stringify({ id: `${prefix}-h`, html: `<p>${first.text}</p><script>x()</script>` }));
+  values.push(JSON.stringify({ id: `${prefix}-e`, text: '   ' })); // nothing to sign: dlq
+  return values;
+}
+
+/** What must not depend on the thread count: headers without the source topic and timestamp. */
+function comparable(messages: readonly ReadMessage[]): Array<Record<string, string>> {
+  return messages.map((m) => {
+    const { 'doppel-source-topic': _t, 'doppel-source-timestamp': _s, ...rest } = m.headers;
+    return rest;
+  });
+}
+
+describe('consumer sign threads on a real broker and Redis', () => {
+  const kafka: Kafka = testKafka();
+  const admin = kafka.admin();
+  beforeAll(() => admin.connect());
+  afterAll(() => admin.disconnect());
+
+  it('gives the same verdicts, dead letters and story events with signThreads 2 as with 1', async () => {
+    const prefix = uniqueName('st');
+    const values = inputValues(prefix);
+    // One partition per input: the order of the stream (and so its verdicts) is fixed.
+    const inputs = [1, 2].map((threads) => `${prefix}-in${threads}`);
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: inputs.map((topic) => ({ topic, numPartitions: 1 })),
+    });
+    const producer = kafka.producer();
+    await producer.connect();
+    for (const topic of inputs)
+      await producer.send({ topic, acks: -1, messages: values.map((value) => ({ value })) });
+    await producer.disconnect();
+
+    const outputs: Array<{ tagged: ReadMessage[]; dlq: ReadMessage[]; stories: ReadMessage[] }> = [];
+    for (const [i, topic] of inputs.entries()) {
+      const group = uniqueName('group');
+      const config = loadConsumerConfig(
+        { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
+        { profile: 'news' },
+        {
+          consumer: {
+            inputs: [{ topic, format: 'json' }],
+            groupId: group,
+            namespace: uniqueNamespace('signthreads'),
+            signThreads: i + 1,
+            // Small fetches: several batches.
+            maxBytesPerPartition: 16_384,
+          },
+        },
+      );
+      const consumer = new DoppelConsumer({ config, logger });
+      try {
+        await consumer.start();
+        await waitFor(() => consumer.status().messages >= values.length, 60_000, `${topic} consumed`);
+        expect(consumer.status().batches).toBeGreaterThan(1);
+      } finally {
+        await consumer.stop();
+      }
+      const status = consumer.status();
+      const tagged = await readTopic(kafka, `${topic}.tagged`, {
+        atLeast: status.counts.invalid === 0 ? 1 : 0,
+      });
+      const dlq = await readTopic(kafka, `${topic}.dlq`, { atLeast: status.counts.invalid });
+      const stories = await readTopic(kafka, `${topic}.stories`, { atLeast: status.counts.storyEvents });
+      outputs.push({ tagged, dlq, stories });
+    }
+    const [one, two] = outputs as [(typeof outputs)[0], (typeof outputs)[0]];
+    expect(one.tagged.length + one.dlq.length).toBe(values.length);
+    // The stream has duplicates, near-duplicates and dead letters of several codes.
+    const verdicts = new Set(one.tagged.map((m) => m.headers['doppel-verdict']));
+    expect(verdicts).toEqual(new Set(['unique', 'duplicate', 'near_duplicate']));
+    expect(new Set(one.dlq.map((m) => m.headers['doppel-error-code'])).size).toBeGreaterThan(1);
+    expect(comparable(two.tagged)).toEqual(comparable(one.tagged));
+    expect(comparable(two.dlq)).toEqual(comparable(one.dlq));
+    const events = (s: readonly ReadMessage[]) =>
+      s.map((m) => {
+        const e = JSON.parse((m.value as Buffer).toString('utf8')) as Record<string, unknown>;
+        return [e.type, e.clusterId, e.messageId, e.size];
+      });
+    expect(events(two.stories)).toEqual(events(one.stories));
+  }, 180_000);
+});
+
+describe('PoolSigner', () => {
+  it('fails a batch as INTERNAL when a worker dies (no dead letter), then signs with a new pool', async () => {
+    await initHashing();
+    const config = resolveDedupConfig('news');
+    const signer = new PoolSigner({ threads: 2, config });
+    await signer.start();
+    const options = (pool?: PoolSigner): ProcessorOptions => ({
+      mode: 'tag',
+      formatOf: () => 'json',
+      outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
+      maxMessageBytes: 1 << 20,
+      ...(pool ? { pool } : {}),
+    });
+    const processor = (pool?: PoolSigner) =>
+      new BatchProcessor(
+        new DedupEngine(config, new MemoryStore(config.window, config.index)),
+        new SignatureEngine(config.signatures, LexiconSet.defaults()),
+        options(pool),
+      );
+    const records: InputRecord[] = inputValues('ps').map((value, i) => ({
+      topic: 'in',
+      partition: 0,
+      offset: String(i),
+      key: null,
+      value: value === null ? null : Buffer.from(value),
+      timestamp: '0',
+    }));
+    const headers = (r: Awaited<ReturnType<BatchProcessor['process']>>) =>
+      r.outputs.flatMap((t) => t.messages.map((m) => [t.topic, m.headers]));
+    try {
+      const expected = headers(await processor().process(records));
+      // A worker killed: the pool is broken.
+      const internal = signer as unknown as {
+        pool: Promise<{ slots: Array<{ worker: { terminate(): Promise<number> } }> }>;
+      };
+      await (await internal.pool).slots[0]?.worker.terminate();
+      const failed = await processor(signer)
+        .process(records)
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(failed).toBeInstanceOf(DoppelError);
+      expect((failed as DoppelError).code).toBe('INTERNAL');
+      // The retry starts a new pool and gives what one thread gives.
+      expect(headers(await processor(signer).process(records))).toEqual(expected);
+    } finally {
+      await signer.close();
+    }
+  }, 60_000);
+});
