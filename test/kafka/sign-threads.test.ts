@@ -137,7 +137,7 @@ describe('PoolSigner', () => {
     await signer.start();
     const options = (pool?: PoolSigner): ProcessorOptions => ({
       mode: 'tag',
-      formatOf: () => 'json',
+      formatOf: (t) => (t === 'mail' ? 'mail' : 'json'),
       outputsOf: (t) => ({ tagged: `${t}.t`, duplicates: `${t}.d`, stories: `${t}.s`, dlq: `${t}.q` }),
       maxMessageBytes: 1 << 20,
       ...(pool ? { pool } : {}),
@@ -156,10 +156,34 @@ describe('PoolSigner', () => {
       value: value === null ? null : Buffer.from(value),
       timestamp: '0',
     }));
+    // Mail without a key: the id comes from the decoded Message-ID (in the worker), else the position.
+    const body = 'The quarterly planning lunch moves to Thursday at noon in the large meeting room.';
+    records.push(
+      ...[`<lunch-1@example.org>`, `<lunch-2@example.org>`, null, 'not a mail \u0000'].map((id, i) => ({
+        topic: 'mail',
+        partition: 0,
+        offset: String(i),
+        key: null,
+        value: Buffer.from(
+          id?.startsWith('<')
+            ? `From: a@example.org\r\nTo: b@example.org\r\nSubject: Lunch\r\nMessage-ID: ${id}\r\n\r\n${body}\r\n`
+            : id === null
+              ? `From: a@example.org\r\nSubject: Lunch\r\n\r\n${body}\r\n`
+              : '',
+        ),
+        timestamp: '0',
+      })),
+    );
     const headers = (r: Awaited<ReturnType<BatchProcessor['process']>>) =>
       r.outputs.flatMap((t) => t.messages.map((m) => [t.topic, m.headers]));
     try {
       const expected = headers(await processor().process(records));
+      const mailIds = expected
+        .filter(([t]) => t === 'mail.t')
+        .map(([, h]) => (h as Record<string, string>)['doppel-id']);
+      expect(mailIds).toEqual(['lunch-1@example.org', 'lunch-2@example.org', 'mail-0-2']);
+      // With the workers: the same outputs (ids, verdicts, dead letters).
+      expect(headers(await processor(signer).process(records))).toEqual(expected);
       // A worker killed: the pool is broken.
       const internal = signer as unknown as {
         pool: Promise<{ slots: Array<{ worker: { terminate(): Promise<number> } }> }>;
