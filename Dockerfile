@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# doppel: one image for the consumers (node dist/consumers/news.js, .../mail.js) and the API
+# doppel: one image for the consumers (node consumers/news.js, .../mail.js) and the API
 # (node bin/doppel.js serve). Multi-stage: TypeScript is compiled with the dev dependencies, the
 # runtime stage has production dependencies only and runs as a non-root user.
 
@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+COPY consumers/news.js consumers/mail.js ./consumers/
 COPY data ./data
 # The Redis store loads its Lua scripts from the source tree at run time (src/store/redis/scripts.ts).
 COPY src/store/redis/lua ./src/store/redis/lua

@@ -1,11 +1,11 @@
 import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BatchStats, type ConsumerHooks, DoppelConsumer } from '../../src/consumer/consumer.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { loadConsumerConfig } from '../../src/kafka/config.js';
+import { type BatchStats, type ConsumerHooks, DoppelConsumer } from '../../src/kafka/consumer.js';
 import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor } from '../../src/kafka/processor.js';
 import { ensureTopics } from '../../src/kafka/topics.js';

@@ -5,16 +5,16 @@ import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
 import type { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
-import { classifyError, createKafka } from '../kafka/client.js';
-import type { ConsumerConfig, InputFormat, OutputTopics } from '../kafka/config.js';
-import type { InputRecord } from '../kafka/input.js';
-import { BatchProcessor, type BatchResult, emptyCounts, type VerdictCounts } from '../kafka/processor.js';
-import { OutputProducer } from '../kafka/producer.js';
-import { ensureTopics } from '../kafka/topics.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { openStore } from '../store/open.js';
 import { tracingActive, withSpan } from '../telemetry/trace.js';
+import { classifyError, createKafka } from './client.js';
+import type { ConsumerConfig, InputFormat, OutputTopics } from './config.js';
+import type { InputRecord } from './input.js';
+import { BatchProcessor, type BatchResult, emptyCounts, type VerdictCounts } from './processor.js';
+import { OutputProducer } from './producer.js';
+import { ensureTopics } from './topics.js';
 import { batchSpanOptions, recordAttempt, stampTraceContext } from './tracing.js';
 
 /** Which batch a hook call is about. */
