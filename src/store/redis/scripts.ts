@@ -9,7 +9,9 @@ import type { Redis } from 'ioredis';
  * by EVALSHA and falls back to EVAL once after a server restart (NOSCRIPT).
  */
 
-const LUA_DIR = new URL('../../../src/store/redis/lua/', import.meta.url);
+// Next to this module: src/store/redis/lua in the sources, dist/store/redis/lua once built (the build
+// copies the scripts, scripts/copy-assets.mjs).
+const LUA_DIR = new URL('./lua/', import.meta.url);
 
 export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records', 'query'] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
