@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
+import { luaKeyConstants } from './keys.js';
 
 /**
  * The store's Lua scripts: one file per script in lua/, named `<name>-<numkeys>.lua`, each with a
@@ -34,13 +35,18 @@ export function loadScript(file: string): string {
   return text.replace(/^--- @include (\w+)\s*$/gm, (_, name: string) => loadScript(`${name}.lua`));
 }
 
+/** A script as sent: the key name constants of keys.ts, then lua/<name>-1.lua with its includes. */
+export function scriptText(name: ScriptName): string {
+  return luaKeyConstants() + loadScript(`${name}-1.lua`);
+}
+
 function commandName(name: ScriptName): string {
   return `doppel${name[0]?.toUpperCase()}${name.slice(1)}`;
 }
 
 export function defineScripts(redis: Redis): ScriptCommands {
   for (const name of SCRIPT_NAMES) {
-    const lua = loadScript(`${name}-1.lua`);
+    const lua = scriptText(name);
     redis.defineCommand(commandName(name), { numberOfKeys: 1, lua });
   }
   return redis as unknown as ScriptCommands;
@@ -53,6 +59,6 @@ export interface ScriptSource {
 }
 
 export function scriptSource(name: ScriptName): ScriptSource {
-  const lua = loadScript(`${name}-1.lua`);
+  const lua = scriptText(name);
   return { lua, sha: createHash('sha1').update(lua).digest('hex') };
 }

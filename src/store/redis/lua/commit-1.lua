@@ -14,12 +14,16 @@
   Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
   the usual case of a message that formed a cluster of its own (cluster id = its id, one
   "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it).
-  Errors: none of its own (see index-1.lua).
+  Errors: DOPPEL_ARGS (lua/_errors.lua), and Redis' own (see index-1.lua).
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
+if n == nil or #ARGV < 3 + 8 * n then
+  return fail('ARGS', 'commit', #ARGV .. ' arguments, fewer than 3 + 8 x ' .. tostring(ARGV[3]))
+end
 local live = tonumber(redis.call('HGET', meta, 'live')) or 1
 
 --- @include _verdict
@@ -39,7 +43,7 @@ for r = 1, n do
     tonumber(ARGV[p + 7])
   p = p + 8
   local b, slot = blockOf(seq)
-  local vkey = base .. 'v:' .. b
+  local vkey = base .. KEY_VERDICT .. b
   local existing, claimed = nil, nil
   if njoins == 0 and kind == 'unique' then
     -- Most decisions: a unique message that roots its own cluster. Claim the verdict slot with
@@ -61,7 +65,7 @@ for r = 1, n do
   else
     local roots, list = {}, {}
     for j = 1, njoins do
-      local joined = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[p], ARGV[p + 1]))
+      local joined = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[p], ARGV[p + 1]))
       p = p + 2
       if joined and joined >= live and joined ~= seq then
         local jv = verdictOf(joined)

@@ -29,9 +29,10 @@
         that had any, as they were before it joined (the format above; empty buckets are left out). The client counts the
         shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
         store does): Lua only reads and appends, the cheapest work per bucket.
-  Errors: none of its own; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
-  after it (scripts stop at the first error; the batch is then retried as a replay).
+  Errors: DOPPEL_ARGS (lua/_errors.lua) before anything is written; a wrong-type key gives Redis'
+  WRONGTYPE error and nothing is written after it (scripts stop at the first error; the batch is then retried as a replay).
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local windowMs = tonumber(ARGV[2])
@@ -41,7 +42,10 @@ local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
 local n = tonumber(ARGV[9])
-local gens = base .. 'gens'
+if n == nil or #ARGV ~= 9 + 6 * n then
+  return fail('ARGS', 'index', #ARGV .. ' arguments, not 9 + 6 x ' .. tostring(ARGV[9]))
+end
+local gens = base .. KEY_GENS
 if n == 0 then return {} end
 
 local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate')
@@ -82,9 +86,9 @@ local function dropGenerations(oldestLive, dropOne)
   end
   live = minFirst or (seq + 1)
   -- Record and verdict blocks wholly below the bound go at once.
-  local last = math.floor(live / 64) - 1
+  local last = math.floor(live / BLOCK_SIZE) - 1
   for b = freed, last do
-    redis.call('DEL', base .. 'r:' .. b, base .. 'v:' .. b)
+    redis.call('DEL', base .. KEY_RECORD .. b, base .. KEY_VERDICT .. b)
   end
   if last + 1 > freed then freed = last + 1 end
 end
@@ -122,7 +126,7 @@ end
 -- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
 local function sweepShard(i)
   if i < shards then
-    local key = base .. 'k:' .. i
+    local key = base .. KEY_SHARD .. i
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
@@ -139,7 +143,7 @@ local function sweepShard(i)
       end
     end
   else
-    local key = base .. 'c:' .. (i - shards)
+    local key = base .. KEY_CLUSTER .. (i - shards)
     local horizon = now - windowMs - genMs
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
@@ -156,17 +160,17 @@ end
 local pendingBlock, pendingRecords = nil, nil
 function flushRecords()
   if pendingRecords then
-    redis.call('HSET', base .. 'r:' .. pendingBlock, unpack(pendingRecords))
+    redis.call('HSET', base .. KEY_RECORD .. pendingBlock, unpack(pendingRecords))
     pendingRecords = nil
   end
 end
 local function addRecord(mySeq, record)
-  local b = math.floor(mySeq / 64)
+  local b = math.floor(mySeq / BLOCK_SIZE)
   if b ~= pendingBlock or not pendingRecords then
     flushRecords()
     pendingBlock, pendingRecords = b, {}
   end
-  pendingRecords[#pendingRecords + 1] = mySeq % 64
+  pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
   pendingRecords[#pendingRecords + 1] = record
 end
 
@@ -193,8 +197,8 @@ for r = 1, n do
   end
   local decided = nil
   if known then
-    local b, slot = math.floor(known / 64), known % 64
-    decided = redis.call('HGET', base .. 'v:' .. b, slot)
+    local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
+    decided = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   end
   if decided then
     results[r] = { 'd', verdictForClient(decided, known) }

@@ -9,21 +9,25 @@
     cluster:  the current cluster of a cluster id as JSON {i, z, f, l}, or nil
     resolve:  the current id of a cluster id (the id itself when it is no cluster's)
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local mode = ARGV[3]
+if #ARGV ~= 6 or (mode ~= 'verdict' and mode ~= 'cluster' and mode ~= 'resolve') then
+  return fail('ARGS', 'read', #ARGV .. ' arguments, mode ' .. tostring(mode))
+end
 local live = tonumber(redis.call('HGET', meta, 'live')) or 1
 
 --- @include _verdict
 --- @include _cluster
 
-local seq = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[4], ARGV[5]))
+local seq = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[4], ARGV[5]))
 if seq and seq < live then seq = nil end
 if mode == 'verdict' then
   if not seq then return nil end
   local b, slot = blockOf(seq)
-  local raw = redis.call('HGET', base .. 'v:' .. b, slot)
+  local raw = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   if not raw then return nil end
   return verdictForClient(raw, seq)
 end
