@@ -9,7 +9,7 @@ import type { Message } from '../input/message.js';
 import type { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
-import { MemoryStore } from '../store/memory.js';
+import { MemoryStore } from '../store/memory/store.js';
 import {
   adjustedRandIndex,
   type DuplicateOfScores,

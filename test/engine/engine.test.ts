@@ -6,7 +6,7 @@ import { parseMessageObject } from '../../src/input/message.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { signMessage } from '../../src/pipeline/sign.js';
 import { SignatureEngine } from '../../src/signatures/compute.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import { editWords, rng } from '../support/engine.js';
 
 const config = resolveDedupConfig('news');

@@ -7,7 +7,7 @@ import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor, type ProcessorOptions } from '../../src/kafka/processor.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { SignatureEngine } from '../../src/signatures/compute.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
 
 /**
