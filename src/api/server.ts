@@ -6,7 +6,7 @@ import { DoppelError, toDoppelError } from '../errors.js';
 import { parseMessageObject } from '../input/message.js';
 import { verdictRecord } from '../output/verdict-record.js';
 import { signMessage } from '../pipeline/sign.js';
-import type { SignatureEngine } from '../signatures/compute.js';
+import type { Signer } from '../signatures/signer.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import { type OpsServer, sendJson } from '../telemetry/ops-server.js';
 import { withSpan } from '../telemetry/trace.js';
@@ -16,7 +16,7 @@ import { OPENAPI } from './openapi.js';
 export interface ApiDependencies {
   config: DedupConfig;
   engine: DedupEngine;
-  signer: SignatureEngine;
+  signer: Signer;
   /** /healthz, /readyz, /metrics. */
   ops: OpsServer;
   metrics: DoppelMetrics | null;

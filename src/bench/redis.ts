@@ -20,7 +20,7 @@ import { initHashing } from '../hash/xxhash.js';
 import { parseMessageLine } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import { RedisStore } from '../store/redis/store.js';
 import { SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 import { newsSources, writeStream } from './stream.js';
@@ -49,7 +49,7 @@ interface ClientReport {
 async function client(file: string, url: string): Promise<void> {
   const config = resolveDedupConfig('news');
   await initHashing();
-  const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  const signer = new Signer(config.signatures, LexiconSet.defaults());
   const inputs: EngineInput[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line === '') continue;

@@ -5,7 +5,7 @@ import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
 import { signDecoded, signMessage } from '../pipeline/sign.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { engineSetup, parseCommandArgs } from './common.js';
 import { LineWriter, readLineBatches } from './jsonl.js';
@@ -49,7 +49,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const { config, lexicons } = await engineSetup(values);
-  const signer = new SignatureEngine(config.signatures, lexicons);
+  const signer = new Signer(config.signatures, lexicons);
   const store: DedupStore = await openStore(
     values.store,
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },

@@ -1,8 +1,8 @@
 import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import type { SignedMessage } from '../pipeline/sign.js';
-import type { Signatures } from '../signatures/compute.js';
+import type { Signatures } from '../signatures/signer.js';
 import { matchLevel } from './decide.js';
-import { KeyBuilder } from './keys.js';
+import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
 import type {
   Candidate,
@@ -71,7 +71,7 @@ export interface Scored {
  * same code runs in the CLI (memory store), the consumers and the HTTP API (Redis store).
  */
 export class DedupEngine {
-  private readonly keys: KeyBuilder;
+  private readonly keys: IndexKeyBuilder;
   private readonly verifier = new Verifier();
 
   constructor(
@@ -79,7 +79,7 @@ export class DedupEngine {
     readonly store: DedupStore,
     private readonly options: EngineOptions = {},
   ) {
-    this.keys = new KeyBuilder(
+    this.keys = new IndexKeyBuilder(
       config.signatures,
       new Set<IndexMethod>(config.index.methods),
       config.index.topicKeys,
@@ -128,7 +128,7 @@ export class DedupEngine {
     results.forEach((result, r) => {
       if (result.status === 'decided') return;
       const request = requests[r] as IndexRequest;
-      const { decision, best } = this.decide(request, result.seq, result.candidates);
+      const { decision, best } = this.judge(request, result.seq, result.candidates);
       decisions.push(decision);
       const decided: Decided = {
         decision,
@@ -196,7 +196,7 @@ export class DedupEngine {
         if (result.status === 'decided') {
           return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
         }
-        const { decision, best } = this.decide(request, Number.POSITIVE_INFINITY, result.candidates);
+        const { decision, best } = this.judge(request, Number.POSITIVE_INFINITY, result.candidates);
         // The oldest joined message's current cluster: commit unions the joined clusters into the
         // oldest, so that is where the message would land.
         const seqOf = new Map(result.candidates.map((c) => [c.id, c.seq]));
@@ -246,8 +246,11 @@ export class DedupEngine {
     return out;
   }
 
-  /** Verdict from the candidates: the earliest match at the strongest level; clusters of all matches. */
-  private decide(
+  /**
+   * The decision rule (decide.ts) applied to every candidate: the earliest match at the strongest
+   * level; clusters of all matches.
+   */
+  private judge(
     request: IndexRequest,
     seq: number,
     candidates: readonly Candidate[],

@@ -1,4 +1,4 @@
-import type { Signatures } from '../signatures/compute.js';
+import type { Signatures } from '../signatures/signer.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
 

@@ -8,7 +8,7 @@ import { isDoppelError } from '../errors.js';
 import type { Message } from '../input/message.js';
 import type { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import { MemoryStore } from '../store/memory/store.js';
 import {
   adjustedRandIndex,
@@ -155,7 +155,7 @@ export async function runVariant(
   v: EvalVariant,
   lexicons: LexiconSet,
 ): Promise<EvalResult> {
-  const signer = new SignatureEngine(v.config.signatures, lexicons);
+  const signer = new Signer(v.config.signatures, lexicons);
   const store = new MemoryStore(v.config.window, v.config.index);
   const engine = new DedupEngine(v.config, store, { collectEvidence: true });
   const gold = new Map<string, string>();
@@ -242,7 +242,7 @@ export async function runStoryPairs(
   config: DedupConfig,
   lexicons: LexiconSet,
 ): Promise<StoryPairResult> {
-  const signer = new SignatureEngine(config.signatures, lexicons);
+  const signer = new Signer(config.signatures, lexicons);
   let tp = 0;
   let fp = 0;
   let fn = 0;

@@ -6,7 +6,7 @@ import type { DedupStore } from '../engine/types.js';
 import type { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { tracingActive, withSpan } from '../telemetry/trace.js';
 import { classifyError, createKafka } from './client.js';
@@ -215,7 +215,7 @@ export class DoppelConsumer {
       ),
     );
     const engine = new DedupEngine(dedup, this.store);
-    const signer = new SignatureEngine(dedup.signatures, LexiconSet.defaults());
+    const signer = new Signer(dedup.signatures, LexiconSet.defaults());
     this.processor = new BatchProcessor(engine, signer, {
       mode: dedup.mode,
       formatOf: (topic) => this.formats.get(topic) ?? 'json',

@@ -3,7 +3,7 @@ import type { IndexRequest, StoryEvent } from '../engine/types.js';
 import { DoppelError, isDoppelError } from '../errors.js';
 import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
 import { signDecoded } from '../pipeline/sign.js';
-import type { SignatureEngine } from '../signatures/compute.js';
+import type { Signer } from '../signatures/signer.js';
 import type { InputFormat, OutputTopics } from './config.js';
 import { errorHeaders, type Headers, verdictHeaders } from './headers.js';
 import { type InputRecord, type ParsedInput, parseInput, salvageInputId } from './input.js';
@@ -84,7 +84,7 @@ function inputError(error: unknown): DoppelError {
 export class BatchProcessor {
   constructor(
     private readonly engine: DedupEngine,
-    private readonly signer: SignatureEngine,
+    private readonly signer: Signer,
     private readonly options: ProcessorOptions,
   ) {}
 

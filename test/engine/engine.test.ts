@@ -5,15 +5,15 @@ import { initHashing } from '../../src/hash/xxhash.js';
 import { parseMessageObject } from '../../src/input/message.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
+import { Signer } from '../../src/signatures/signer.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
 import { editWords, rng } from '../support/engine.js';
 
 const config = resolveDedupConfig('news');
-let signer: SignatureEngine;
+let signer: Signer;
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  signer = new Signer(config.signatures, LexiconSet.defaults());
 });
 
 const T0 = Date.UTC(2026, 10, 1);

@@ -4,16 +4,16 @@ import { compactRecord, jaccardEstimate } from '../../src/engine/record.js';
 import { compareRecords } from '../../src/engine/verify.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
+import { Signer } from '../../src/signatures/signer.js';
 import { termCosine } from '../../src/signatures/terms.js';
 import { canonicalize } from '../../src/text/canonical.js';
 import { editWords, rng, syntheticDoc } from '../support/engine.js';
 
 const config = resolveDedupConfig('news');
-let signer: SignatureEngine;
+let signer: Signer;
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  signer = new Signer(config.signatures, LexiconSet.defaults());
 });
 
 const sign = (text: string) =>

@@ -10,7 +10,7 @@ import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor } from '../../src/kafka/processor.js';
 import { ensureTopics } from '../../src/kafka/topics.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
+import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
 import {
   endOffsetSum,
@@ -501,7 +501,7 @@ describe('a crash between the store commit and the offset commit', () => {
     const store = await openStore(redisUrl(), { config: config.dedup, namespace });
     const processor = new BatchProcessor(
       new DedupEngine(config.dedup, store),
-      new SignatureEngine(config.dedup.signatures, LexiconSet.defaults()),
+      new Signer(config.dedup.signatures, LexiconSet.defaults()),
       {
         mode: 'tag',
         formatOf: () => 'json',

@@ -1,5 +1,5 @@
 import type { IndexConfig, WindowConfig } from '../../config/dedup.js';
-import { keyNumber } from '../../engine/keys.js';
+import { keyNumber } from '../../engine/index-keys.js';
 import type {
   Candidate,
   ClusterMembersPage,

@@ -1,4 +1,4 @@
-import type { IndexKey } from '../../engine/keys.js';
+import type { IndexKey } from '../../engine/index-keys.js';
 import { fmix32, type U64 } from '../../hash/mix.js';
 import { xxh64 } from '../../hash/xxhash.js';
 

@@ -3,16 +3,16 @@ import { resolveDedupConfig } from '../../../src/config/profiles.js';
 import { compactRecord } from '../../../src/engine/record.js';
 import { initHashing } from '../../../src/hash/xxhash.js';
 import { LexiconSet } from '../../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../../src/signatures/compute.js';
+import { Signer } from '../../../src/signatures/signer.js';
 import { decodeRecord, encodeRecord, RecordFormatError } from '../../../src/store/redis/codec.js';
 import { canonicalize } from '../../../src/text/canonical.js';
 import { rng, syntheticDoc } from '../../support/engine.js';
 
 const config = resolveDedupConfig('news');
-let signer: SignatureEngine;
+let signer: Signer;
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  signer = new Signer(config.signatures, LexiconSet.defaults());
 });
 
 const sign = (text: string) =>

@@ -6,7 +6,7 @@ import { initHashing } from '../../../src/hash/xxhash.js';
 import { parseMessageObject } from '../../../src/input/message.js';
 import { LexiconSet } from '../../../src/lexicon/lexicon.js';
 import { signMessage } from '../../../src/pipeline/sign.js';
-import { SignatureEngine } from '../../../src/signatures/compute.js';
+import { Signer } from '../../../src/signatures/signer.js';
 import { MemoryStore } from '../../../src/store/memory/store.js';
 import { storedMembers } from '../../../src/store/redis/members.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
@@ -16,12 +16,12 @@ import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 const HOUR = 3_600_000;
 const config = resolveDedupConfig('news', { redis: { shards: 256, clusterShards: 32 } });
 const T0 = Date.UTC(2026, 10, 1);
-let signer: SignatureEngine;
+let signer: Signer;
 const stores: RedisStore[] = [];
 
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  signer = new Signer(config.signatures, LexiconSet.defaults());
 });
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
