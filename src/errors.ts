@@ -34,6 +34,12 @@ export const ERROR_CODES = {
   STORE_TIMEOUT: { retryable: true, description: 'store command timed out' },
   /** The store answered with an error that a retry will not fix (wrong key type, a script error, a layout mismatch). */
   STORE_ERROR: { retryable: false, description: 'store error' },
+  /**
+   * The namespace lost its data while in use (a Redis restart without persistence, FLUSHALL, an
+   * eviction): going on would judge duplicates `unique`. Stops every client of the namespace until
+   * an operator accepts the loss (DOPPEL_RESET_NAMESPACE=1, docs/redis.md).
+   */
+  STORE_DATA_LOST: { retryable: false, description: 'store namespace lost its data' },
   /** A Kafka broker cannot be reached, or a request failed in a way the client says a retry may fix. */
   KAFKA_UNAVAILABLE: { retryable: true, description: 'kafka unavailable' },
   /** Kafka refused a request for good (authorization, a message too large, a fenced transactional producer). */
@@ -48,11 +54,40 @@ export const ERROR_CODES = {
   BAD_REQUEST: { retryable: false, description: 'malformed request parameters' },
   /** HTTP API: the request did not finish within api.requestTimeoutMs. */
   TIMEOUT: { retryable: true, description: 'request timed out' },
+  // Issue 12 (hostile input): credentials and the HTTP API's edges.
+  /** Redis refused the credentials (NOAUTH, WRONGPASS) or the user's permissions (NOPERM): configuration, so no retry fixes it. */
+  STORE_AUTH: { retryable: false, description: 'store authentication failed' },
+  /** HTTP API: /v1 needs the bearer token (DOPPEL_API_TOKEN / DOPPEL_API_TOKEN_FILE) and it is missing or wrong. */
+  UNAUTHORIZED: { retryable: false, description: 'missing or wrong API token' },
+  /** HTTP API: the client did not send the whole request (headers and body) within api.requestTimeoutMs. */
+  REQUEST_TIMEOUT: { retryable: true, description: 'request not received in time' },
+  /** HTTP API: the client closed the connection before the answer (counted as status 499, never sent). */
+  CLIENT_CLOSED: { retryable: false, description: 'client closed the request' },
   /** A bug: an invariant did not hold. Not retryable: the same input would fail the same way. */
   INTERNAL: { retryable: false, description: 'internal error' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * The codes that say the input itself is bad: only these become an `invalid` verdict or a DLQ
+ * record. Anything else (a store failure, a bug) is about doppel, not the message: the batch is
+ * retried and, failing that, the process stops; good input is never dead-lettered.
+ */
+const INPUT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_JSON',
+  'INVALID_MESSAGE',
+  'MISSING_CONTENT',
+  'TOO_LARGE',
+  'INVALID_BASE64',
+  'UNDECODABLE',
+  'INVALID_MAIL',
+  'EMPTY_TEXT',
+]);
+
+export function isInputError(value: unknown): value is DoppelError {
+  return value instanceof DoppelError && INPUT_ERROR_CODES.has(value.code);
+}
 
 export class DoppelError extends Error {
   readonly code: ErrorCode;

@@ -7,10 +7,14 @@ export function httpStatus(code: ErrorCode): number {
     case 'BAD_REQUEST':
     case 'USAGE':
       return 400;
+    case 'UNAUTHORIZED':
+      return 401;
     case 'NOT_FOUND':
       return 404;
     case 'METHOD_NOT_ALLOWED':
       return 405;
+    case 'REQUEST_TIMEOUT':
+      return 408;
     case 'TOO_LARGE':
       return 413;
     case 'UNSUPPORTED_MEDIA_TYPE':
@@ -23,9 +27,14 @@ export function httpStatus(code: ErrorCode): number {
     case 'INVALID_MAIL':
     case 'EMPTY_TEXT':
       return 422;
+    // Not an HTTP status: the client is gone; nginx's 499 keeps it apart from server errors in metrics.
+    case 'CLIENT_CLOSED':
+      return 499;
     case 'STORE_UNAVAILABLE':
     case 'STORE_TIMEOUT':
     case 'TIMEOUT':
+    // Not retryable (no Retry-After), but the service, not the request, is at fault.
+    case 'STORE_DATA_LOST':
       return 503;
     default:
       return 500;

@@ -1,14 +1,17 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
 import { DoppelError, toDoppelError } from '../errors.js';
+import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
 import { verdictRecord } from '../output/verdict-record.js';
 import { signMessage } from '../pipeline/sign.js';
 import type { Signer } from '../signatures/signer.js';
+import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
-import { type OpsServer, sendJson } from '../telemetry/ops-server.js';
+import type { OpsServer } from '../telemetry/ops-server.js';
 import { withSpan } from '../telemetry/trace.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
@@ -23,6 +26,8 @@ export interface ApiDependencies {
   logger: Logger | null;
   /** Event time of a message without `ts` (tests fix it). */
   now?: () => number;
+  /** Bearer token the /v1 routes require (DOPPEL_API_TOKEN / _FILE); none: the routes are open. */
+  token?: string | null;
 }
 
 type Handler = (req: IncomingMessage, params: string[], url: URL) => Promise<[number, unknown]>;
@@ -113,18 +118,68 @@ export function createApiServer(deps: ApiDependencies): Server {
     },
   ];
 
-  const server = createServer((req, res) => {
+  const auth = deps.token ? bearerCheck(deps.token) : null;
+  const { requestTimeoutMs } = config.api;
+
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
     const started = performance.now();
     let template = 'unmatched';
-    const finish = (status: number, body: unknown) => {
-      if (!res.headersSent) sendJson(res, status, body);
-      metrics?.recordHttp(template, req.method ?? '', status, (performance.now() - started) / 1000);
+    let bodyRead = false;
+    let settled = false;
+    const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // The client gone before the answer: its own outcome (499), neither a success nor a 5xx.
+      const gone = !res.headersSent && (res.destroyed || req.socket?.destroyed);
+      if (!gone && !res.headersSent) sendJson(res, status, body, headers);
+      metrics?.recordHttp(
+        template,
+        req.method ?? '',
+        gone ? 499 : status,
+        (performance.now() - started) / 1000,
+      );
     };
-    if (deps.ops.handle(req, res)) return;
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const fail = (thrown: unknown) => {
+      const error = toDoppelError(thrown);
+      const status = httpStatus(error.code);
+      if (status >= 500 && status !== 499)
+        logger?.error({ code: error.code, err: error.message, route: template }, 'request failed');
+      const headers: Record<string, string> = {};
+      // The rest of an unread body (or a stalled client) is not worth keeping the connection for.
+      if (!bodyRead || error.code === 'TOO_LARGE' || error.code === 'TIMEOUT') headers.connection = 'close';
+      if (error.retryable) headers['retry-after'] = '1';
+      if (error.code === 'UNAUTHORIZED') headers['www-authenticate'] = auth?.challenge(req) ?? 'Bearer';
+      finish(status, { error: error.toJSON() }, headers);
+    };
+    // Our own clock: node's requestTimeout is only checked every connectionsCheckingInterval, and
+    // not at all once the body has arrived and the handler (signing, the store) is running.
+    const timer = setTimeout(() => {
+      fail(
+        bodyRead
+          ? new DoppelError('TIMEOUT', `no answer within ${requestTimeoutMs} ms`)
+          : new DoppelError('REQUEST_TIMEOUT', `the request was not received within ${requestTimeoutMs} ms`),
+      );
+    }, requestTimeoutMs);
+    timer.unref();
+    res.once('close', () => {
+      if (!settled) finish(499, null);
+    });
+
+    const url = requestTarget(req);
+    if (url === null) {
+      fail(new DoppelError('BAD_REQUEST', 'the request target is not a valid URL or path'));
+      return undefined;
+    }
+    if (deps.ops.handle(req, res, url.pathname)) {
+      settled = true;
+      clearTimeout(timer);
+      return undefined;
+    }
     const matching = routes.filter((r) => r.pattern.test(url.pathname));
     const route = matching.find((r) => r.method === req.method);
     const run = async (): Promise<[number, unknown]> => {
+      if (auth && url.pathname.startsWith('/v1/')) auth.verify(req);
       if (matching.length === 0) throw new DoppelError('NOT_FOUND', `no route ${url.pathname}`);
       if (!route) {
         res.setHeader('allow', matching.map((r) => r.method).join(', '));
@@ -139,24 +194,31 @@ export function createApiServer(deps: ApiDependencies): Server {
         attributes: { 'http.route': route.template },
       });
     };
-    run().then(
-      ([status, body]) => finish(status, body),
-      (thrown: unknown) => {
-        const error = toDoppelError(thrown);
-        const status = httpStatus(error.code);
-        if (status >= 500)
-          logger?.error({ code: error.code, err: error.message, route: template }, 'request failed');
-        if (error.code === 'TOO_LARGE') res.setHeader('connection', 'close');
-        if (error.retryable) res.setHeader('retry-after', '1');
-        finish(status, { error: error.toJSON() });
-      },
-    );
-  });
-  server.requestTimeout = config.api.requestTimeoutMs;
+    if (req.method === 'GET' || req.method === 'HEAD') bodyRead = true;
+    req.once('end', () => {
+      bodyRead = true;
+    });
+    return run().then(([status, body]) => finish(status, body), fail);
+  };
+
+  const server = createServer(
+    // A node:http request the listener never saw (bad headers, headersTimeout) is answered by node
+    // itself (400, 408); this one's clock starts at the first byte of the headers.
+    { connectionsCheckingInterval: Math.min(1_000, config.api.headersTimeoutMs) },
+    safeListener(handle, (error) => {
+      logger?.error({ code: 'INTERNAL', err: (error as Error)?.message }, 'request handler threw');
+    }),
+  );
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = Math.min(config.api.headersTimeoutMs, requestTimeoutMs);
   return server;
 }
 
-/** The body as JSON: application/json only, at most `limit` bytes (413 before reading more). */
+/**
+ * The body as JSON: application/json only, at most `limit` bytes. A declared length over the limit
+ * is refused before any byte is read, an undeclared one (chunked) as soon as the bytes read pass
+ * it; only up to `limit` bytes are ever held.
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]
@@ -169,18 +231,65 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     );
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`);
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (error) {
-    throw new DoppelError('INVALID_JSON', (error as Error).message);
-  }
+  // Listeners, not `for await`: leaving that loop early destroys the request and with it the
+  // socket, so the 413 could never be sent.
+  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (error?: DoppelError) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (error) {
+        // Stop reading; the answer goes out with `connection: close` and node drops the rest.
+        req.pause();
+        reject(error);
+      } else resolve(chunks);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) done(new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    // The stream failed or closed under us: the client reset or aborted the upload.
+    const onError = () =>
+      done(new DoppelError('CLIENT_CLOSED', 'the client closed the connection during the body'));
+    const onClose = () => {
+      if (!req.complete) onError();
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+  });
+  return parseJsonText(Buffer.concat(chunks).toString('utf8'), 'body');
+}
+
+/** Checks `authorization: Bearer <token>` against the configured token in constant time. */
+function bearerCheck(token: string) {
+  const expected = createHash('sha256').update(token).digest();
+  return {
+    verify(req: IncomingMessage): void {
+      const header = req.headers.authorization ?? '';
+      const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+      // Both sides hashed to 32 bytes: the comparison takes as long whatever the given length.
+      const given = createHash('sha256')
+        .update(match?.[1] ?? '')
+        .digest();
+      if (!match || !timingSafeEqual(given, expected))
+        throw new DoppelError(
+          'UNAUTHORIZED',
+          match ? 'the bearer token is not valid' : 'this route needs an Authorization: Bearer token',
+        );
+    },
+    challenge(req: IncomingMessage): string {
+      return req.headers.authorization
+        ? 'Bearer realm="doppel", error="invalid_token"'
+        : 'Bearer realm="doppel"';
+    },
+  };
 }
 
 function decodeId(raw: string): string {

@@ -1,6 +1,6 @@
 import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
-import { isDoppelError } from '../errors.js';
+import { isInputError } from '../errors.js';
 import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
@@ -111,19 +111,32 @@ export async function dedupCommand(argv: string[]): Promise<number> {
           batch.push({ line: lineNo, input: engine.prepare({ signed, ts }) });
         } catch (error) {
           // Input errors become invalid records; anything else is a bug and stops the run.
-          if (!isDoppelError(error)) throw error;
+          if (!isInputError(error)) throw error;
           batch.push({ line: lineNo, record: invalidRecord(id ?? salvageId(line), lineNo, error) });
         }
         if (batch.length >= config.batchSize) await flush();
       }
     await flush();
-  } finally {
+  } catch (error) {
+    // The error that stopped the run is the one reported: cleanup failures (a dead store's
+    // stats, an output that cannot flush) must neither hide it nor keep the process alive.
+    await closeQuietly(async () => {
+      await out.close();
+      await stories?.close();
+    });
+    await closeQuietly(() => store.close());
+    if (!values.quiet)
+      process.stderr.write(
+        `doppel dedup: stopped after ${tally.messages} messages (their verdicts are written)\n`,
+      );
+    throw error;
+  }
+  try {
     await out.close();
     await stories?.close();
-    const stats = await store.stats();
-    await store.close();
-    const seconds = (performance.now() - started) / 1000;
     if (!values.quiet) {
+      const stats = await store.stats();
+      const seconds = (performance.now() - started) / 1000;
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
@@ -132,6 +145,16 @@ export async function dedupCommand(argv: string[]): Promise<number> {
           `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
       );
     }
+  } finally {
+    await store.close();
   }
   return 0;
+}
+
+async function closeQuietly(close: () => Promise<void>): Promise<void> {
+  try {
+    await close();
+  } catch {
+    // Already failing: the first error is the one to report.
+  }
 }

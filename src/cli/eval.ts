@@ -7,6 +7,7 @@ import {
   runVariant,
   type StoryPairResult,
 } from '../eval/run.js';
+import { parseJsonText } from '../input/json.js';
 import { type Message, parseMessageLine, parseMessageObject } from '../input/message.js';
 import { engineSetup, parseCommandArgs } from './common.js';
 import { readLines } from './jsonl.js';
@@ -92,12 +93,11 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
   for await (const line of readLines(path)) {
     if (line.trim() === '') continue;
     n++;
-    let pair: { a: Record<string, unknown>; b: Record<string, unknown>; sameStory: boolean };
-    try {
-      pair = JSON.parse(line);
-    } catch (error) {
-      throw new DoppelError('INVALID_JSON', `${path}, pair ${n}: ${(error as Error).message}`);
-    }
+    const pair = parseJsonText(line, `${path}, pair ${n},`) as {
+      a: Record<string, unknown>;
+      b: Record<string, unknown>;
+      sameStory: boolean;
+    };
     if (
       typeof pair !== 'object' ||
       pair === null ||

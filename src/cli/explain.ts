@@ -3,6 +3,7 @@ import { matchLevel } from '../engine/decide.js';
 import { signatureRecord } from '../engine/engine.js';
 import { compareRecords } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
+import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
 import { signRecord } from '../output/sign-record.js';
 import { type SignedMessage, signMessage } from '../pipeline/sign.js';
@@ -35,13 +36,7 @@ function readMessage(path: string) {
     text.trim().startsWith('{') && !text.trim().includes('\n{')
       ? text
       : (text.split('\n').find((l) => l.trim() !== '') ?? '');
-  let json: unknown;
-  try {
-    json = JSON.parse(first);
-  } catch (error) {
-    throw new DoppelError('INVALID_JSON', `${path}: ${(error as Error).message}`);
-  }
-  return parseMessageObject(json);
+  return parseMessageObject(parseJsonText(first, path));
 }
 
 /** Shingle sets as strings, for the exact Jaccard that the MinHash estimate approximates. */

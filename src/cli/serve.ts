@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
@@ -16,8 +17,11 @@ export const SERVE_USAGE = `usage: doppel serve [--profile news|mail] [--config 
 
 The HTTP check API: POST /v1/check (verdict, nothing indexed), POST /v1/messages (index and
 verdict), GET /v1/messages/{id}, GET /v1/clusters/{id}, /openapi.json, /healthz, /readyz, /metrics.
-Port and host default to the config's api section (8080, 0.0.0.0); DOPPEL_REDIS_URL is the store
-when --store is not given. Logs are JSON lines on standard output; SIGTERM drains and exits.`;
+Port and host default to the config's api section (8080, 127.0.0.1: give --host 0.0.0.0 to listen
+on every interface); DOPPEL_REDIS_URL is the store when --store is not given. With DOPPEL_API_TOKEN
+(or DOPPEL_API_TOKEN_FILE, a file holding it) set, the /v1 routes need "Authorization: Bearer
+<token>"; /healthz, /readyz, /metrics and /openapi.json stay open. Logs are JSON lines on standard
+output; SIGTERM drains and exits.`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p' },
@@ -36,6 +40,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
+  const token = apiToken(env);
   const profile = values.profile ?? env.DOPPEL_PROFILE ?? 'news';
   const { config, lexicons } = await engineSetup({ ...values, profile });
   const port = values.port === undefined ? config.api.port : Number(values.port);
@@ -62,11 +67,17 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     ops,
     metrics: telemetry.metrics,
     logger,
+    token,
   });
   const host = values.host ?? config.api.host;
   await listen(server, port, host);
   const bound = (server.address() as AddressInfo).port;
-  logger.info({ port: bound, host, store: store.kind, profile: config.profile }, 'doppel serve listening');
+  logger.info(
+    { port: bound, host, store: store.kind, profile: config.profile, auth: token ? 'bearer' : 'none' },
+    'doppel serve listening',
+  );
+  if (!token && !isLoopback(host))
+    logger.warn({ host }, 'the API listens beyond loopback without a token (DOPPEL_API_TOKEN_FILE)');
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -92,4 +103,34 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     );
     server.listen(port, host, () => resolve());
   });
+}
+
+/**
+ * The API token: DOPPEL_API_TOKEN, or the contents of the file DOPPEL_API_TOKEN_FILE names (a
+ * mounted Secret; surrounding white space, such as a final newline, is dropped). Neither: null.
+ */
+export function apiToken(env: NodeJS.ProcessEnv): string | null {
+  const inline = env.DOPPEL_API_TOKEN;
+  const file = env.DOPPEL_API_TOKEN_FILE;
+  if (inline && file)
+    throw new DoppelError('INVALID_CONFIG', 'set DOPPEL_API_TOKEN or DOPPEL_API_TOKEN_FILE, not both');
+  let token: string;
+  if (file) {
+    try {
+      token = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new DoppelError('IO', `DOPPEL_API_TOKEN_FILE: cannot read ${file}: ${(error as Error).message}`);
+    }
+  } else if (inline !== undefined && inline !== '') token = inline.trim();
+  else return null;
+  if (token.length < 16 || /\s/.test(token))
+    throw new DoppelError(
+      'INVALID_CONFIG',
+      `the API token (${file ? 'DOPPEL_API_TOKEN_FILE' : 'DOPPEL_API_TOKEN'}) must be at least 16 characters without white space`,
+    );
+  return token;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

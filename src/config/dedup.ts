@@ -100,6 +100,12 @@ export const redisSchema = z
     maxRetries: z.number().int().min(0).max(100).default(5),
     /** Candidate records kept by the client (they never change once written). */
     recordCacheSize: z.number().int().min(0).default(100_000),
+    /**
+     * Accept a namespace that lost its data (STORE_DATA_LOST) and start it anew; env
+     * DOPPEL_RESET_NAMESPACE=1 does the same. Remove it once done: while set, a future loss is
+     * accepted at the next start (docs/redis.md).
+     */
+    resetLostNamespace: z.boolean().default(false),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DoppelError } from '../errors.js';
+import { jsonErrorMessage } from '../input/json.js';
 
 /** Reads a JSON config file; the caller validates it with its schema. */
 export function readConfigFile(path: string): unknown {
@@ -14,8 +15,7 @@ export function readConfigFile(path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new DoppelError('INVALID_CONFIG', `config ${path} is not valid JSON: ${(error as Error).message}`, {
-      cause: error,
-    });
+    // Never a quote of the file: it may hold a password (redis.password).
+    throw new DoppelError('INVALID_CONFIG', jsonErrorMessage(error, text.length, `config ${path}`));
   }
 }

@@ -47,9 +47,13 @@ export const loggingSchema = z
 
 export const apiSchema = z
   .object({
-    /** `doppel serve` listens here (--port and --host override). */
+    /**
+     * `doppel serve` listens here (--port and --host override). Loopback by default: the API has
+     * no authentication unless DOPPEL_API_TOKEN(_FILE) is set, so listening on every interface is
+     * a choice (`--host 0.0.0.0`, as the Helm chart does).
+     */
     port: z.number().int().min(0).max(65_535).default(8080),
-    host: z.string().min(1).default('0.0.0.0'),
+    host: z.string().min(1).default('127.0.0.1'),
     /** Largest accepted request body; a larger one gets 413 TOO_LARGE before it is parsed. */
     bodyLimitBytes: z
       .number()
@@ -59,8 +63,14 @@ export const apiSchema = z
       .default(1024 * 1024),
     /** Cluster members per page of GET /v1/clusters/:id (the `limit` query parameter, at most this). */
     maxPageSize: z.number().int().min(1).max(10_000).default(100),
-    /** A request still running after this gets 503 and its connection is closed (ms). */
+    /**
+     * A request whose headers and body have not all arrived after this gets 408 REQUEST_TIMEOUT;
+     * one whose answer is not ready after this gets 503 TIMEOUT. Either way its connection is
+     * closed (ms).
+     */
     requestTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+    /** Headers not complete after this: 408 and the connection closed (at most requestTimeoutMs). */
+    headersTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import type { DedupConfig, IndexMethod } from '../config/dedup.js';
+import { DoppelError } from '../errors.js';
 import type { SignedMessage } from '../pipeline/sign.js';
 import type { Signatures } from '../signatures/signer.js';
 import { matchLevel } from './decide.js';
@@ -150,28 +151,27 @@ export class DedupEngine {
 
     return inputs.map((input, i) => {
       const id = input.id;
-      const r = requestOf[i] as number;
-      const result = r >= 0 ? results[r] : undefined;
-      if (r < 0 || result?.status === 'decided') {
-        const first = result?.status === 'decided' ? result.verdict : undefined;
-        if (first) return replayVerdict(first, first.clusterId);
-        // Repeated within this batch: the verdict of its first occurrence.
-        const d = decisionOf.get(id);
-        const c = committed.get(id);
-        return this.toVerdict(d!.decision, d!.best, c?.clusterId ?? id, [], d!.candidates, d!.hot, true);
-      }
-      const d = decisionOf.get(id)!;
+      const own = requestOf[i] as number;
+      // A repeat inside the batch answers as its first occurrence did, which may itself be a
+      // replay of a verdict from an earlier batch: either way the id's first decision.
+      const r = own >= 0 ? own : (requestOf[firstIndex.get(id) as number] as number);
+      const result = results[r];
+      if (result === undefined) throw new DoppelError('INTERNAL', `store gave no index result for ${id}`);
+      if (result.status === 'decided') return replayVerdict(result.verdict, result.verdict.clusterId);
+      const d = decisionOf.get(id);
+      if (d === undefined) throw new DoppelError('INTERNAL', `no decision for ${id}`);
       const c = committed.get(id);
+      const replay = own < 0;
       const out = this.toVerdict(
         d.decision,
         d.best,
         c?.clusterId ?? id,
-        c?.events ?? [],
+        replay ? [] : (c?.events ?? []),
         d.candidates,
         d.hot,
-        false,
+        replay,
       );
-      if (d.matches) out.matches = d.matches;
+      if (d.matches && !replay) out.matches = d.matches;
       return out;
     });
   }

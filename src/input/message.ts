@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DoppelError } from '../errors.js';
+import { parseJsonText } from './json.js';
 
 /**
  * The JSON Lines message format shared by `doppel sign`, `doppel dedup` and the consumers.
@@ -55,13 +56,7 @@ export function parseMessageLine(line: string, limits: ParseLimits = DEFAULT_LIM
   if (line.length > limits.maxMessageBytes || Buffer.byteLength(line, 'utf8') > limits.maxMessageBytes) {
     throw new DoppelError('TOO_LARGE', `line is larger than ${limits.maxMessageBytes} bytes`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(line);
-  } catch (error) {
-    throw new DoppelError('INVALID_JSON', (error as Error).message);
-  }
-  return parseMessageObject(json);
+  return parseMessageObject(parseJsonText(line, 'line'));
 }
 
 type MessageFields = z.output<typeof messageSchema>;

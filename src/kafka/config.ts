@@ -109,6 +109,13 @@ export const consumerSchema = z
     /** Back-off on retryable errors (store unavailable/timeouts, Kafka send failures): first and cap. */
     retryInitialMs: z.number().int().min(1).default(250),
     retryMaxMs: z.number().int().min(1).default(10_000),
+    /**
+     * Attempts at a batch that fails in a way waiting does not fix (a bug, STORE_ERROR, Kafka
+     * refusing for good), with the back-off above between them; then the consumer stops with exit
+     * 1 and the batch uncommitted, so Kubernetes restarts it. Never a dead letter: the dlq only
+     * takes invalid input. (A store or broker that is unavailable pauses and waits instead.)
+     */
+    maxFailedAttempts: z.number().int().min(1).max(100).default(5),
     /** Consumer start position for a new group. */
     fromBeginning: z.boolean().default(true),
     /** pino level; default the config's logging.level (itself `info` by default). */

@@ -12,7 +12,7 @@ import { tracingActive, withSpan } from '../telemetry/trace.js';
 import { classifyError, createKafka } from './client.js';
 import type { ConsumerConfig, InputFormat, OutputTopics } from './config.js';
 import type { InputRecord } from './input.js';
-import { BatchProcessor, type BatchResult, emptyCounts, type VerdictCounts } from './processor.js';
+import { BatchProcessor, type BatchResult, emptyCounts, type Slot, type VerdictCounts } from './processor.js';
 import { OutputProducer } from './producer.js';
 import { ensureTopics } from './topics.js';
 import { batchSpanOptions, recordAttempt, stampTraceContext } from './tracing.js';
@@ -51,7 +51,7 @@ export interface BatchStats extends BatchInfo {
 export interface ConsumerHooks {
   onBatchStart?(info: BatchInfo): void;
   onBatchEnd?(stats: BatchStats): void;
-  /** A failed attempt; `willRetry` false means the batch was given up (dead-lettered or left uncommitted). */
+  /** A failed attempt; `willRetry` false means the batch was given up (left uncommitted; the consumer stops unless it lost the partition or is stopping). */
   onError?(error: DoppelError, info: BatchInfo & { attempt: number; willRetry: boolean }): void;
   /** Partitions paused (the store or Kafka is unavailable) and resumed. */
   onPause?(reason: DoppelError): void;
@@ -114,6 +114,8 @@ export class DoppelConsumer {
   private state: ConsumerState = 'starting';
   private joined = false;
   private stopping = false;
+  /** A batch failed for good: no batch may run (or commit past it) while the process stops. */
+  private failed = false;
   private pausedSince: number | null = null;
   /** Partitions whose batch is failing and retrying; fetching resumes when none is. */
   private readonly failing = new Set<string>();
@@ -278,7 +280,7 @@ export class DoppelConsumer {
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, isRunning, isStale } = payload;
-    if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+    if (batch.messages.length === 0 || !isRunning() || isStale() || this.failed) return;
     const started = performance.now();
     const records: InputRecord[] = batch.messages.map((m) => ({
       topic: batch.topic,
@@ -322,23 +324,28 @@ export class DoppelConsumer {
     const processor = this.processor as BatchProcessor;
     const producer = this.producer as OutputProducer;
     const last = info.lastOffset;
-    const signStarted = performance.now();
-    const decoded = await withSpan('decode', () => processor.decode(records));
-    const slots = await withSpan('signatures', () => processor.sign(decoded));
-    const signMs = performance.now() - signStarted;
+    let slots: Slot[] | null = null;
+    let signMs = 0;
     const next = { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() };
     let result: BatchResult | null = null;
     let deliverMs = 0;
     let attempt = 0;
-    let kafkaFailures = 0;
+    let failures = 0;
     const key = `${batch.topic}/${batch.partition}`;
     try {
       for (;;) {
         attempt++;
         try {
+          if (slots === null) {
+            const signStarted = performance.now();
+            const decoded = await withSpan('decode', () => processor.decode(records));
+            slots = await withSpan('signatures', () => processor.sign(decoded));
+            signMs = performance.now() - signStarted;
+          }
+          const ready = slots;
           // Decide once: a retry after the store committed would replay (same verdicts, no story
           // events), so only the delivery is retried once verdicts exist.
-          result ??= await processor.decide(slots, signMs);
+          result ??= await processor.decide(ready, signMs);
           const t = performance.now();
           const outputs = result.outputs;
           // Downstream continues the batch's trace (span context computed once per batch).
@@ -361,21 +368,18 @@ export class DoppelConsumer {
         } catch (e) {
           const error = classifyError(e);
           this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
-          const gone = this.stopping || !isRunning() || isStale();
-          if (!error.retryable && result === null) {
-            // The store refused the batch for good (a bug or a layout mismatch): dead-letter every
-            // message with the code rather than lose it or block the partition forever.
-            this.logger.error(
-              { ...info, code: error.code, err: error.message },
-              'batch failed for good; dead-lettering it',
-            );
-            this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry: false }));
-            recordAttempt(span, error, attempt, false);
-            result = processor.deadLetterAll(slots, error);
-            continue;
-          }
-          if (!error.retryable) kafkaFailures++;
-          const willRetry = !gone && kafkaFailures < 5;
+          const gone = this.stopping || this.failed || !isRunning() || isStale();
+          // Unavailability (retryable) pauses and waits, however long. A failure waiting does not
+          // fix (a bug, a store or Kafka error) is retried maxFailedAttempts times, then the
+          // process stops; a lost namespace at once (no retry brings it back). Never a dead
+          // letter: the dlq is for invalid input only.
+          if (!error.retryable) failures++;
+          // Wrong credentials are configuration: no retry fixes them either.
+          const limit =
+            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH'
+              ? 1
+              : this.config.consumer.maxFailedAttempts;
+          const willRetry = !gone && failures < limit;
           this.hook('onError', () => this.hooks.onError?.(error, { ...info, attempt, willRetry }));
           recordAttempt(span, error, attempt, willRetry);
           if (!willRetry) {
@@ -384,7 +388,7 @@ export class DoppelConsumer {
               { ...info, code: error.code, err: error.message, attempt },
               'batch left uncommitted',
             );
-            if (!gone) throw error;
+            if (!gone) this.fail(error, info);
             return;
           }
           const delay = Math.min(
@@ -432,6 +436,23 @@ export class DoppelConsumer {
     this.hook('onBatchEnd', () => this.hooks.onBatchEnd?.(stats));
   }
 
+  /**
+   * A batch failed for good: nothing more is processed or committed (the failed batch stays
+   * uncommitted, so no later offset may be), and `done` rejects: the process exits 1 and
+   * Kubernetes restarts it, which consumes the batch again.
+   */
+  private fail(error: DoppelError, info: BatchInfo): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.consumer?.pause(this.config.consumer.inputs.map((i) => ({ topic: i.topic })));
+    this.logger.error(
+      { ...info, code: error.code, err: error.message },
+      'batch failed for good; stopping (it stays uncommitted)',
+    );
+    this.setState('failed');
+    this.crashed?.(error);
+  }
+
   /** Back-pressure: no more fetches while the store (or Kafka) is failing; this batch retries. */
   private pause(reason: DoppelError): void {
     if (this.pausedSince !== null) return;
@@ -443,11 +464,11 @@ export class DoppelConsumer {
   }
 
   private resume(): void {
-    if (this.pausedSince === null) return;
+    if (this.pausedSince === null || this.failed) return;
     this.logger.info({ pausedMs: Date.now() - this.pausedSince }, 'resumed input partitions');
     this.pausedSince = null;
     this.consumer?.resume(this.config.consumer.inputs.map((i) => ({ topic: i.topic })));
-    if (!this.stopping) this.setState('running');
+    if (!this.stopping && this.state !== 'failed') this.setState('running');
     this.hook('onResume', () => this.hooks.onResume?.());
   }
 

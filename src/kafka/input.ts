@@ -1,4 +1,5 @@
 import { DoppelError } from '../errors.js';
+import { parseJsonText } from '../input/json.js';
 import { type Message, parseMessageObject, salvageId } from '../input/message.js';
 import { looksLikeMail } from '../text/decode/index.js';
 import type { InputFormat } from './config.js';
@@ -51,12 +52,13 @@ export function parseInput(record: InputRecord, format: InputFormat, maxBytes: n
   const idSource: ParsedInput['idSource'] = key !== undefined ? 'key' : 'position';
   const ts = Number(record.timestamp);
   if (format === 'json') {
-    let json: unknown;
+    let text: string;
     try {
-      json = JSON.parse(utf8.decode(value));
-    } catch (error) {
-      throw new DoppelError('INVALID_JSON', (error as Error).message);
+      text = utf8.decode(value);
+    } catch {
+      throw new DoppelError('INVALID_JSON', 'value is not valid UTF-8 JSON');
     }
+    const json = parseJsonText(text, 'value');
     const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
     const payloadId = isObject ? (json as { id?: unknown }).id : undefined;
     const hasId = payloadId !== undefined && payloadId !== null;

@@ -1,6 +1,6 @@
 import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
 import type { IndexRequest, StoryEvent } from '../engine/types.js';
-import { DoppelError, isDoppelError } from '../errors.js';
+import { type DoppelError, isInputError } from '../errors.js';
 import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
 import { signDecoded } from '../pipeline/sign.js';
 import type { Signer } from '../signatures/signer.js';
@@ -67,19 +67,20 @@ export type DecodedSlot =
   | { record: InputRecord; parsed: ParsedInput; decoded: DecodedMessage }
   | { record: InputRecord; error: DoppelError; id: string };
 
-/** Anything thrown while reading one message is that message's fault: it is dead-lettered. */
+/**
+ * An error reading one message dead-letters it only when it says the input is bad (isInputError);
+ * anything else (a bug) fails the batch, which is retried and then stops the consumer: the dlq
+ * never takes good input.
+ */
 function inputError(error: unknown): DoppelError {
-  return isDoppelError(error)
-    ? error
-    : new DoppelError('INTERNAL', `decoding failed: ${(error as Error)?.message ?? String(error)}`, {
-        cause: error,
-      });
+  if (isInputError(error)) return error;
+  throw error;
 }
 
 /**
  * One consumed batch -> every output it produces. Input errors become dead letters (never
- * thrown); store errors are thrown (DoppelError with `retryable`) and nothing is produced, so the
- * caller can retry the whole batch: the store's replays make the retry give the same verdicts.
+ * thrown); store errors and bugs are thrown and nothing is produced, so the caller can retry the
+ * whole batch (the store's replays make the retry give the same verdicts) or stop.
  */
 export class BatchProcessor {
   constructor(
@@ -212,32 +213,6 @@ export class BatchProcessor {
         representative: c.representative,
       });
     });
-  }
-
-  /** Every message of a batch the store refused for good, to the dlq with that error. */
-  deadLetterAll(slots: readonly Slot[], error: DoppelError): BatchResult {
-    const counts = emptyCounts();
-    const invalidCodes: string[] = [];
-    const byTopic = new Map<string, OutputMessage[]>();
-    for (const slot of slots) {
-      const { record } = slot;
-      const dlq = this.options.outputsOf(record.topic).dlq;
-      const id = 'error' in slot ? slot.id : slot.request.id;
-      const message = deadLetter(record, 'error' in slot ? slot.error : error, id);
-      counts.invalid++;
-      invalidCodes.push(message.headers['doppel-error-code'] ?? error.code);
-      const list = byTopic.get(dlq);
-      if (list) list.push(message);
-      else byTopic.set(dlq, [message]);
-    }
-    return {
-      outputs: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-      counts,
-      verdicts: [],
-      invalidCodes,
-      engineMs: 0,
-      signMs: 0,
-    };
   }
 
   async process(records: readonly InputRecord[]): Promise<BatchResult> {

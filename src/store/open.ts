@@ -1,6 +1,7 @@
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupStore } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { MemoryStore } from './memory/store.js';
 import { RedisStore } from './redis/store.js';
 
@@ -21,7 +22,8 @@ export async function openStore(spec: string, options: StoreOptions): Promise<De
       window: config.window,
       limits: config.index,
       redis: config.redis,
+      resetLost: config.redis.resetLostNamespace || process.env.DOPPEL_RESET_NAMESPACE === '1',
     });
   }
-  throw new DoppelError('USAGE', `--store takes "memory" or a redis:// URL, not "${spec}"`);
+  throw new DoppelError('USAGE', `--store takes "memory" or a redis:// URL, not "${redactUrl(spec)}"`);
 }

@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { rejectMalformedTarget, requestTarget, safeListener, sendJson } from './http.js';
+
+export { sendJson } from './http.js';
 
 /** A readiness check: resolves true (or nothing) when ready; false or a rejection means not ready. */
 export type ReadinessCheck = () => Promise<boolean | undefined> | boolean | undefined;
@@ -61,9 +64,11 @@ export class OpsServer {
     return { ready: entries.every(([, status]) => status === 'ok'), checks };
   }
 
-  /** Serves the path if it is one of ours; false lets the caller route it (the API). */
-  handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const path = (req.url ?? '/').split('?')[0];
+  /**
+   * Serves the path if it is one of ours; false lets the caller route it (the API). `path` is the
+   * caller's already parsed pathname; a target that is not a URL is never ours.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, path = requestTarget(req)?.pathname): boolean {
     if (path !== '/healthz' && path !== '/readyz' && path !== '/metrics') return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${path} takes GET` } });
@@ -83,10 +88,13 @@ export class OpsServer {
 
   /** Listens on its own port (the consumers); resolves with the bound port (0 picks a free one). */
   listen(port: number, host = '0.0.0.0'): Promise<number> {
-    const server = createServer((req, res) => {
-      if (!this.handle(req, res))
-        sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'no such path' } });
-    });
+    const server = createServer(
+      safeListener((req, res) => {
+        if (rejectMalformedTarget(req, res)) return;
+        if (!this.handle(req, res))
+          sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'no such path' } });
+      }),
+    );
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -101,13 +109,4 @@ export class OpsServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
   }
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
 }

@@ -16,6 +16,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { TelemetryConfig } from '../config/ops.js';
 import { DoppelError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 import { DoppelMetrics } from './metrics.js';
 import { INSTRUMENTATION_SCOPE } from './scope.js';
 import { setTracingActive } from './trace.js';
@@ -112,9 +113,9 @@ function resolveEndpoint(value: string | null): string | null {
   try {
     url = new URL(value);
   } catch {
-    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint is not a URL: ${value}`);
+    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint is not a URL: ${redactUrl(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint must be http(s): ${value}`);
+    throw new DoppelError('INVALID_CONFIG', `telemetry.otlpEndpoint must be http(s): ${redactUrl(value)}`);
   return value.replace(/\/+$/, '');
 }

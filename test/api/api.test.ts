@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI } from '../../src/api/openapi.js';
 import { createApiServer } from '../../src/api/server.js';
@@ -207,6 +208,34 @@ describe('HTTP API on the Redis store', () => {
     await checkDoesNotIndex(api.url);
     // The Redis store keeps no member lists: the page is null, the rest of the cluster is there.
     expect((await get(`${api.url}/v1/clusters/a1`)).body.members).toBeNull();
+  });
+});
+
+describe('HTTP API on a Redis namespace that lost its data (issue 12)', () => {
+  it('answers 503 STORE_DATA_LOST, without Retry-After, instead of judging against an empty index', async () => {
+    const namespace = uniqueNamespace('api-lost');
+    const api = await startApi(redisUrl(), namespace);
+    try {
+      expect((await post(`${api.url}/v1/messages`, { id: 'a1', text: STORY })).status).toBe(200);
+      const client = new Redis(redisUrl());
+      try {
+        await client.del(...(await client.keys(`doppel:{${namespace}}:*`)));
+      } finally {
+        client.disconnect();
+      }
+      for (const path of ['/v1/messages', '/v1/check']) {
+        const res = await fetch(`${api.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id: 'a2', text: STORY }),
+        });
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBeNull();
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe('STORE_DATA_LOST');
+      }
+    } finally {
+      await stopApi(api);
+    }
   });
 });
 

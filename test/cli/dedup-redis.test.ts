@@ -1,6 +1,10 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/redis-server.js';
-import { jsonLines, runCli } from '../support/cli.js';
+import { freePort, startLocalRedis } from '../../src/dev/redis-server.js';
+import { DOPPEL_BIN, jsonLines, REPO_ROOT, repeatAcrossBatches, runCli } from '../support/cli.js';
 import { editWords, rng, syntheticDoc } from '../support/engine.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
 
@@ -60,6 +64,20 @@ describe('doppel dedup --store redis://', () => {
     expect(missed).toEqual([]);
   });
 
+  it('answers an id repeated after a batch boundary with its first verdict (issue 12)', async () => {
+    const result = await runCli(
+      ['dedup', '--quiet', '--store', redisUrl(), '--namespace', uniqueNamespace('repeat')],
+      repeatAcrossBatches(),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const lines = jsonLines(result.stdout);
+    expect(lines).toHaveLength(303);
+    expect(lines.slice(-2)).toEqual([
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+    ]);
+  });
+
   it('stops with a retryable STORE_UNAVAILABLE error, and no verdicts, when Redis is down', async () => {
     const port = await freePort();
     const result = await runCli(
@@ -70,4 +88,50 @@ describe('doppel dedup --store redis://', () => {
     expect(result.stderr).toMatch(/STORE_UNAVAILABLE/);
     expect(result.stdout).toBe('');
   });
+
+  it('exits 1 promptly, naming the failing call, when Redis is killed mid-run (issue 12)', async () => {
+    const redis = await startLocalRedis();
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-kill-'));
+    const input = join(dir, 'in.jsonl');
+    const random = rng(5);
+    const lines: string[] = [];
+    for (let i = 0; i < 20_000; i++)
+      lines.push(JSON.stringify({ id: `m${i}`, text: syntheticDoc(random, 40, 3000).join(' ') }));
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const child = spawn(
+      process.execPath,
+      [DOPPEL_BIN, 'dedup', '--store', redis.url, '--namespace', 'kill', '--input', input],
+      { cwd: REPO_ROOT },
+    );
+    let stdout = '';
+    let stderr = '';
+    let killedAt = 0;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (killedAt === 0) {
+        killedAt = Date.now();
+        process.kill(redis.pid, 'SIGKILL');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    await redis.stop();
+    expect(killedAt, stderr).toBeGreaterThan(0);
+    expect(code, stderr).toBe(1);
+    // Bounded by the store's retries (redis.maxRetries back-offs, ~3 s by default), not hanging.
+    expect(Date.now() - killedAt).toBeLessThan(15_000);
+    expect(stderr).toMatch(/STORE_UNAVAILABLE: Redis unavailable during (index|commit|records)/);
+    expect(stderr).not.toMatch(/during stats/);
+    const written = jsonLines(stdout);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThan(lines.length);
+  }, 60_000);
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, REPO_ROOT, runCli } from '../support/cli.js';
+import { jsonLines, REPO_ROOT, repeatAcrossBatches, runCli } from '../support/cli.js';
 
 const demo = resolve(REPO_ROOT, 'demo/feed.jsonl');
 
@@ -62,6 +62,17 @@ describe('doppel dedup (the CLI, as a user runs it)', () => {
     ].join('\n');
     const lines = jsonLines((await runCli(['dedup', '--quiet'], input)).stdout);
     expect(lines[2]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
+  });
+
+  it('answers an id repeated after a batch boundary with its first verdict (issue 12)', async () => {
+    const result = await runCli(['dedup', '--quiet'], repeatAcrossBatches());
+    expect(result.code, result.stderr).toBe(0);
+    const lines = jsonLines(result.stdout);
+    expect(lines).toHaveLength(303);
+    expect(lines.slice(-2)).toEqual([
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+    ]);
   });
 
   it('writes one invalid record per bad line and goes on', async () => {

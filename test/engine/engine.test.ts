@@ -101,6 +101,28 @@ describe('DedupEngine', () => {
     expect(v[1]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
   });
 
+  it('answers an id repeated in a batch, decided in an earlier batch, with that first decision (issue 12)', async () => {
+    const e = engine();
+    const [a, b] = await e.processBatch([
+      await input('a', story),
+      await input('b', `${story} Read more.`, 1),
+    ]);
+    const v = await e.processBatch([
+      await input('b', other, 2),
+      await input('c', other, 3),
+      await input('b', 'again', 4),
+      await input('a', 'and again', 5),
+      await input('a', story, 6),
+    ]);
+    const first = { verdict: b!.verdict, clusterId: b!.clusterId, duplicateOf: 'a', replay: true };
+    expect(v[0]).toMatchObject({ id: 'b', ...first });
+    expect(v[2]).toMatchObject({ id: 'b', ...first });
+    expect(v[3]).toMatchObject({ id: 'a', verdict: a!.verdict, clusterId: 'a', replay: true });
+    expect(v[4]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
+    expect(v[1]).toMatchObject({ id: 'c', verdict: 'unique' });
+    expect(v[1]!.replay).toBeUndefined();
+  });
+
   it('never calls short texts near-duplicates, only exact ones', async () => {
     const v = await engine().processBatch([
       await input('a', 'ok thanks'),

@@ -41,3 +41,11 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** Issue 12's input: id `a`, 300 fillers (past the default batch of 256), then `a` twice more. */
+export function repeatAcrossBatches(): string {
+  const lines = [{ id: 'a', text: 'first story' }];
+  for (let i = 0; i < 300; i++) lines.push({ id: `f${i}`, text: `filler story ${i}` });
+  lines.push({ id: 'a', text: 'again' }, { id: 'a', text: 'again' });
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
 import type {
@@ -14,6 +15,7 @@ import type {
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
+import { redactUrl } from '../../redact.js';
 import { HitCounter } from '../rank.js';
 import {
   parseCluster,
@@ -45,6 +47,12 @@ export interface RedisStoreOptions {
   window: WindowConfig;
   limits: Pick<IndexConfig, 'maxBucketSize' | 'maxCandidates'>;
   redis: RedisConfig;
+  /**
+   * Accept a namespace marked lost (STORE_DATA_LOST): delete what is left of it and start it
+   * anew. An operator's decision (DOPPEL_RESET_NAMESPACE=1 or redis.resetLostNamespace); a
+   * namespace that is whole is never touched.
+   */
+  resetLost?: boolean;
 }
 
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
@@ -69,11 +77,15 @@ export class RedisStore implements DedupStore {
   /** A message's bucket addresses are written here, then copied into the command. */
   private addresses = Buffer.allocUnsafe(4096);
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
+  /** The namespace's epoch (lua/open-1.lua), the last argument of every script call. */
+  private epoch = '';
 
   private constructor(
     private readonly client: Redis,
     private readonly scripts: ScriptCommands,
     private readonly options: RedisStoreOptions,
+    /** The client's last connection error (cleared when it is ready again). */
+    private readonly connection: { lastError: unknown },
   ) {
     this.base = namespaceBase(options.redis.prefix, options.namespace);
     this.meta = metaKey(this.base);
@@ -99,18 +111,29 @@ export class RedisStore implements DedupStore {
     if (r.username !== undefined) redisOptions.username = r.username;
     if (r.password !== undefined) redisOptions.password = r.password;
     if (r.tls || options.url.startsWith('rediss://')) redisOptions.tls = {};
+    // Checked here: ioredis's own failure (a TypeError) carries the whole URL, password included.
+    if (!URL.canParse(options.url))
+      throw new DoppelError('USAGE', `the store URL is not a valid URL: ${redactUrl(options.url)}`);
     const client = new Redis(options.url, redisOptions);
-    // Errors reach callers as rejected commands; the event only reports reconnect attempts.
-    client.on('error', () => {});
+    // Errors reach callers as rejected commands ("Connection is closed."); the event says why,
+    // e.g. WRONGPASS, so the last one is kept for the error the caller sees.
+    const connection: { lastError: unknown } = { lastError: undefined };
+    client.on('error', (e: unknown) => {
+      connection.lastError = e;
+    });
+    client.on('ready', () => {
+      connection.lastError = undefined;
+    });
     try {
       await client.connect();
     } catch (e) {
       client.disconnect();
-      throw storeError(e, `connect to ${redactUrl(options.url)}`);
+      throw storeError(e, `connect to ${redactUrl(options.url)}`, connection.lastError);
     }
-    const store = new RedisStore(client, defineScripts(client), options);
+    const store = new RedisStore(client, defineScripts(client), options, connection);
     try {
-      await store.checkLayout();
+      await store.checkEvictionPolicy();
+      await store.openNamespace();
     } catch (e) {
       client.disconnect();
       throw e;
@@ -118,18 +141,63 @@ export class RedisStore implements DedupStore {
     return store;
   }
 
-  private async checkLayout(): Promise<void> {
-    const r = this.options.redis;
-    const layout = `${LAYOUT_VERSION}:${r.shards}:${r.clusterShards}:${this.options.window.generationMs}`;
-    const set = await this.run('layout check', () => this.client.hsetnx(this.meta, 'layout', layout));
-    if (set === 1) return;
-    const existing = await this.run('layout check', () => this.client.hget(this.meta, 'layout'));
-    if (existing !== layout) {
+  /**
+   * An allkeys-* policy evicts index keys when memory is full: later duplicates would silently
+   * come out unique. doppel sets no TTLs, so volatile-* policies never evict its keys.
+   */
+  private async checkEvictionPolicy(): Promise<void> {
+    const info = await this.run('eviction policy check', () => this.client.info('memory'));
+    const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+    if (policy?.startsWith('allkeys-')) {
       throw new DoppelError(
         'STORE_ERROR',
-        `namespace "${this.options.namespace}" was created with layout ${existing} (version:shards:clusterShards:generationMs), not ${layout}: use the same redis.shards, redis.clusterShards and window.generationMs, or another namespace`,
+        `Redis runs with maxmemory-policy ${policy}: it would evict index keys and duplicates would silently pass as unique; set maxmemory-policy noeviction (docs/redis.md)`,
       );
     }
+  }
+
+  /** Claims or checks the namespace (lua/open-1.lua): its layout, and the epoch every call checks. */
+  private async openNamespace(): Promise<void> {
+    const r = this.options.redis;
+    const { namespace } = this.options;
+    const layout = `${LAYOUT_VERSION}:${r.shards}:${r.clusterShards}:${this.options.window.generationMs}`;
+    const fresh = randomBytes(8).toString('hex');
+    const open = (reset: boolean) =>
+      this.run('open', () => this.scripts.doppelOpen(this.meta, layout, fresh, reset ? '1' : '0')) as Promise<
+        [string, string]
+      >;
+    let [status, value] = await open(false);
+    if (status === 'lost' && this.options.resetLost) {
+      await this.deleteNamespaceKeys();
+      [status, value] = await open(true);
+    }
+    if (status === 'lost') {
+      throw new DoppelError(
+        'STORE_DATA_LOST',
+        `namespace "${namespace}" lost its data while in use (${value}): its verdicts so far are gone, and going on would judge their duplicates unique. Fix Redis persistence (docs/redis.md), then accept the loss and start the namespace anew with DOPPEL_RESET_NAMESPACE=1 (or redis.resetLostNamespace: true), or use another namespace`,
+      );
+    }
+    if (status === 'layout') {
+      throw new DoppelError(
+        'STORE_ERROR',
+        `namespace "${namespace}" was created with layout ${value} (version:shards:clusterShards:generationMs), not ${layout}: use the same redis.shards, redis.clusterShards and window.generationMs, or another namespace`,
+      );
+    }
+    this.epoch = value;
+  }
+
+  /** Every key of the namespace but meta (open-1.lua resets meta itself, atomically). */
+  private async deleteNamespaceKeys(): Promise<void> {
+    const pattern = `${this.base.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.run('reset namespace', () =>
+        this.client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000),
+      );
+      cursor = next;
+      const doomed = keys.filter((k) => k !== this.meta);
+      if (doomed.length > 0) await this.run('reset namespace', () => this.client.unlink(...doomed));
+    } while (cursor !== '0');
   }
 
   /** One command with bounded retries of retryable failures (exponential back-off). */
@@ -140,7 +208,7 @@ export class RedisStore implements DedupStore {
         this.roundTrips++;
         return await command();
       } catch (e) {
-        const error = storeError(e, what);
+        const error = storeError(e, what, this.connection.lastError);
         if (!error.retryable || attempt >= attempts) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 2_000)));
       }
@@ -180,7 +248,7 @@ export class RedisStore implements DedupStore {
         writeBucketAddresses(keys, redis.shards, this.addresses, 0),
       );
     }
-    const encoded = w.finish();
+    const encoded = w.string(this.epoch).finish();
     const replies = (await this.run('index', () =>
       sendEncoded(this.client, encoded, this.indexScript.lua, null),
     )) as Array<Array<Buffer | number>>;
@@ -245,6 +313,7 @@ export class RedisStore implements DedupStore {
       const id = idAddress(request.id, redis.shards);
       args.push(id.shard, id.field, request.keys.length, bucketAddresses(request.keys, redis.shards));
     }
+    args.push(this.epoch);
     const replies = (await this.run('query', () => this.scripts.doppelQueryBuffer(...args))) as Array<
       Array<Buffer | number>
     >;
@@ -272,7 +341,7 @@ export class RedisStore implements DedupStore {
 
   private async fetchRecords(seqs: number[]): Promise<void> {
     const blobs = (await this.run('records', () =>
-      this.scripts.doppelRecordsBuffer(this.meta, this.base, ...seqs),
+      this.scripts.doppelRecordsBuffer(this.meta, this.base, ...seqs, this.epoch),
     )) as Array<Buffer | null>;
     seqs.forEach((seq, i) => {
       const blob = blobs[i];
@@ -309,7 +378,7 @@ export class RedisStore implements DedupStore {
         w.int(shard).bytes(this.idField);
       }
     }
-    const encoded = w.finish();
+    const encoded = w.string(this.epoch).finish();
     const replies = (await this.run('commit', () =>
       sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),
     )) as string[];
@@ -329,6 +398,7 @@ export class RedisStore implements DedupStore {
         address.shard,
         address.field,
         id,
+        this.epoch,
       ),
     );
     return reply === null || reply === undefined ? null : String(reply);
@@ -364,12 +434,18 @@ export class RedisStore implements DedupStore {
     };
   }
 
+  /** Never throws and never waits on a dead server: a QUIT only when connected, bounded by the timeout. */
   async close(): Promise<void> {
-    try {
-      await this.client.quit();
-    } catch {
-      this.client.disconnect();
+    if (this.client.status === 'ready') {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.redis.commandTimeoutMs);
+      });
+      await Promise.race([this.client.quit().catch(() => undefined), timeout]);
+      clearTimeout(timer);
     }
+    // Also stops the reconnect timer, which would keep the process alive.
+    this.client.disconnect();
   }
 }
 
@@ -379,8 +455,4 @@ const DECIDED = 0x64;
 function statusOf(reply: ReadonlyArray<Buffer | number>): number {
   const status = reply[0];
   return Buffer.isBuffer(status) ? (status[0] as number) : -1;
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
 }

@@ -148,6 +148,29 @@ describe('the engine on the Redis store', () => {
     expect([after.messages, after.buckets]).toEqual([before.messages, before.buckets]);
   });
 
+  it('answers an id repeated in a batch with its first decision, from this batch or an earlier one (issue 12)', async () => {
+    const inputs = await stream(3, 12);
+    const store = await redisStore(uniqueNamespace('repeat'));
+    const engine = new DedupEngine(config, store);
+    const first = await run(engine, inputs, 8);
+    const memory = new DedupEngine(config, new MemoryStore(config.window, config.index));
+    await run(memory, inputs, 8);
+    // Every earlier id twice more, mixed with new ones: replays of an earlier batch's decision.
+    const fresh = (await stream(4, 3)).map((x) => ({
+      ...x,
+      signed: { ...x.signed, message: { ...x.signed.message, id: `n-${x.signed.message.id}` } },
+    }));
+    const mixed = [...inputs, ...fresh, ...inputs];
+    const expected = first.map((v) => [v.id, v.verdict, v.duplicateOf, v.clusterId, true]);
+    for (const e of [engine, memory]) {
+      const again = await e.processBatch(mixed);
+      const pick = (v: (typeof again)[number]) => [v.id, v.verdict, v.duplicateOf, v.clusterId, v.replay];
+      expect(again.slice(0, inputs.length).map(pick)).toEqual(expected);
+      expect(again.slice(-inputs.length).map(pick)).toEqual(expected);
+      expect(again.slice(inputs.length, -inputs.length).every((v) => v.replay === undefined)).toBe(true);
+    }
+  });
+
   it('never judges both of two near-duplicates unique when two clients index them at once', async () => {
     const namespace = uniqueNamespace('race');
     const [one, two, three] = [

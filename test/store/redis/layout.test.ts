@@ -176,12 +176,12 @@ describe('Redis stored forms', () => {
     const base = namespaceBase('doppel', uniqueNamespace('errors'));
     try {
       const calls: Array<[string, () => Promise<unknown>]> = [
-        // n = 2 requests announced, none given.
+        // n = 2 requests announced, none given (and no epoch, the last argument of every call).
         ['index', () => scripts.doppelIndexBuffer(metaKey(base), base, 1, 1, 8, 16, 0, 8, 4, 2)],
         ['commit', () => scripts.doppelCommit(metaKey(base), base, 4, 1)],
         ['query', () => scripts.doppelQueryBuffer(metaKey(base), base, 1, 8)],
         ['read', () => scripts.doppelRead(metaKey(base), base, 4, 'everything', 0, 'x', 'x')],
-        ['records', () => scripts.doppelRecordsBuffer(metaKey(base), base, 'seven')],
+        ['records', () => scripts.doppelRecordsBuffer(metaKey(base), base, 'seven', 'epoch')],
       ];
       for (const [name, call] of calls) {
         const error = storeError(
@@ -201,7 +201,7 @@ describe('Redis stored forms', () => {
       // A key of the namespace that holds another type: Redis' WRONGTYPE, named.
       await redis.set(metaKey(base), 'not a hash');
       const wrong = storeError(
-        await scripts.doppelRead(metaKey(base), base, 4, 'verdict', 0, 'x', 'x').then(
+        await scripts.doppelRead(metaKey(base), base, 4, 'verdict', 0, 'x', 'x', 'epoch').then(
           () => null,
           (e: unknown) => e,
         ),

@@ -9,21 +9,26 @@
   ARGV[1]  base       ARGV[2] cluster shards      ARGV[3] n, the number of decisions
   then per decision: id, seq, ts, verdict (unique|duplicate|near_duplicate), duplicateOf ("" none),
   similarity ("" none), method ("" none), njoins, njoins x (idShard, idField) of the messages it joins
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, c:<shard>.
 
   Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
   the usual case of a message that formed a cluster of its own (cluster id = its id, one
   "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it).
-  Errors: DOPPEL_ARGS (lua/_errors.lua), and Redis' own (see index-1.lua).
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written (see index-1.lua).
 ]]
 --- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
-if n == nil or #ARGV < 3 + 8 * n then
-  return fail('ARGS', 'commit', #ARGV .. ' arguments, fewer than 3 + 8 x ' .. tostring(ARGV[3]))
+if n == nil or #ARGV < 4 + 8 * n then
+  return fail('ARGS', 'commit', #ARGV .. ' arguments, fewer than 4 + 8 x ' .. tostring(ARGV[3]))
 end
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local live = tonumber(redis.call('HGET', meta, 'live')) or 1
 
 --- @include _verdict

@@ -14,6 +14,7 @@
   then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
 
   Bucket values: one member as its sequence number mod 2^32 in decimal (a listpack stores it as an
@@ -29,8 +30,9 @@
         that had any, as they were before it joined (the format above; empty buckets are left out). The client counts the
         shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
         store does): Lua only reads and appends, the cheapest work per bucket.
-  Errors: DOPPEL_ARGS (lua/_errors.lua) before anything is written; a wrong-type key gives Redis'
-  WRONGTYPE error and nothing is written after it (scripts stop at the first error; the batch is then retried as a replay).
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written; a wrong-type key gives Redis' WRONGTYPE error and nothing is written after it
+  (scripts stop at the first error; the batch is then retried as a replay).
 ]]
 --- @include _errors
 local meta = KEYS[1]
@@ -42,12 +44,15 @@ local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
 local n = tonumber(ARGV[9])
-if n == nil or #ARGV ~= 9 + 6 * n then
-  return fail('ARGS', 'index', #ARGV .. ' arguments, not 9 + 6 x ' .. tostring(ARGV[9]))
+if n == nil or #ARGV ~= 10 + 6 * n then
+  return fail('ARGS', 'index', #ARGV .. ' arguments, not 10 + 6 x ' .. tostring(ARGV[9]))
 end
 local gens = base .. KEY_GENS
 if n == 0 then return {} end
 
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate')
 local seq = tonumber(m[1]) or 0
 local now = tonumber(m[2])

@@ -6,21 +6,27 @@
   ARGV[1]  base     ARGV[2] n, the number of requests     ARGV[3] maxBucketSize
   then per request: idShard, idField, nkeys, buckets: nkeys x (shard digits count, shard in decimal, flag byte,
            2-byte field), one string
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Returns one array per request:
     {"d", verdict}                       decided before: its stored verdict (JSON)
     {"u", bound, live, hot, v1 ... vk}   unseen (or undecided), laid out as index-1.lua's replies:
         the sequence number below which members count (its own when indexed but undecided, else
         0 for all), the live bound, how many of its buckets are full, and the live members of
         each bucket that has any; the client counts and ranks them as the memory store does.
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written.
 ]]
 --- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local n = tonumber(ARGV[2])
 local maxBucket = tonumber(ARGV[3])
-if n == nil or #ARGV ~= 3 + 4 * n then
-  return fail('ARGS', 'query', #ARGV .. ' arguments, not 3 + 4 x ' .. tostring(ARGV[2]))
+if n == nil or #ARGV ~= 4 + 4 * n then
+  return fail('ARGS', 'query', #ARGV .. ' arguments, not 4 + 4 x ' .. tostring(ARGV[2]))
 end
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local m = redis.call('HMGET', meta, 'live', 'seq')
 local live = tonumber(m[1]) or 1
 local seq = tonumber(m[2]) or 0

@@ -4,19 +4,25 @@
   KEYS[1]  <base>meta (hash; reads live)
   ARGV[1]  base     ARGV[2] cluster shards     ARGV[3] mode: verdict | cluster | resolve
   ARGV[4]  idShard  ARGV[5] idField            ARGV[6] id
+  last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Returns:
     verdict:  the stored verdict (JSON), or nil when the id is unknown, expired or undecided
     cluster:  the current cluster of a cluster id as JSON {i, z, f, l}, or nil
     resolve:  the current id of a cluster id (the id itself when it is no cluster's)
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written.
 ]]
 --- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local mode = ARGV[3]
-if #ARGV ~= 6 or (mode ~= 'verdict' and mode ~= 'cluster' and mode ~= 'resolve') then
+if #ARGV ~= 7 or (mode ~= 'verdict' and mode ~= 'cluster' and mode ~= 'resolve') then
   return fail('ARGS', 'read', #ARGV .. ' arguments, mode ' .. tostring(mode))
 end
+--- @include _epoch
+local lost = epochLost(KEYS[1], ARGV[#ARGV])
+if lost then return lost end
 local live = tonumber(redis.call('HGET', meta, 'live')) or 1
 
 --- @include _verdict
