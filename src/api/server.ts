@@ -7,7 +7,7 @@ import { DoppelError, toDoppelError } from '../errors.js';
 import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
 import { verdictRecord } from '../output/verdict-record.js';
-import { signMessage } from '../pipeline/sign.js';
+import { MessageFlow } from '../pipeline/flow.js';
 import type { Signer } from '../signatures/signer.js';
 import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
@@ -50,13 +50,13 @@ export function createApiServer(deps: ApiDependencies): Server {
   const now = deps.now ?? Date.now;
   const profile = config.profile;
 
-  const decide = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
+  const flow = new MessageFlow(engine, signer);
+  const verdictOf = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
     const body = await readJsonBody(req, config.api.bodyLimitBytes);
     const message = parseMessageObject(body);
-    const signed = await withSpan('signatures', () => signMessage(message, signer));
+    const request = await withSpan('signatures', async () => flow.prepare(message, message.ts ?? now()));
     const started = performance.now();
-    const input = { signed, ts: message.ts ?? now() };
-    const [verdict] = index ? await engine.processBatch([input]) : await engine.check([input]);
+    const [verdict] = index ? await flow.process([request]) : await flow.check([request]);
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
@@ -64,12 +64,17 @@ export function createApiServer(deps: ApiDependencies): Server {
   };
 
   const routes: Route[] = [
-    { method: 'POST', template: '/v1/check', pattern: /^\/v1\/check$/, handler: (req) => decide(req, false) },
+    {
+      method: 'POST',
+      template: '/v1/check',
+      pattern: /^\/v1\/check$/,
+      handler: (req) => verdictOf(req, false),
+    },
     {
       method: 'POST',
       template: '/v1/messages',
       pattern: /^\/v1\/messages$/,
-      handler: (req) => decide(req, true),
+      handler: (req) => verdictOf(req, true),
     },
     {
       method: 'GET',

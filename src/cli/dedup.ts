@@ -1,10 +1,9 @@
 import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
 import { isInputError } from '../errors.js';
-import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
-import { signDecoded, signMessage } from '../pipeline/sign.js';
+import { MessageFlow } from '../pipeline/flow.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { engineSetup, parseCommandArgs } from './common.js';
@@ -54,7 +53,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     values.store,
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
-  const engine = new DedupEngine(config, store);
+  const flow = new MessageFlow(new DedupEngine(config, store), signer);
   const out = new LineWriter(values.output);
   const stories = values.stories ? new LineWriter(values.stories) : null;
   const tally: Tally = { messages: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
@@ -68,13 +67,17 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   const flush = async () => {
     const inputs: IndexRequest[] = [];
     for (const p of batch) if ('input' in p) inputs.push(p.input);
-    const verdicts = inputs.length > 0 ? await engine.processPrepared(inputs) : [];
+    const verdicts = await flow.process(inputs);
     let v = 0;
     let due = false;
     for (const p of batch) {
       const record = 'record' in p ? p.record : verdictRecord(verdicts[v++]!);
-      if ('input' in p && stories)
-        for (const e of verdicts[v - 1]!.events) await stories.write(JSON.stringify(e));
+      if ('input' in p && stories) {
+        // A replay's event (the cluster as it is now, DedupEngine.process) says so, as on Kafka.
+        const verdict = verdicts[v - 1]!;
+        for (const e of verdict.events)
+          await stories.write(JSON.stringify(verdict.replay ? { ...e, replay: true } : e));
+      }
       tally[record.verdict]++;
       // Flushed once per batch: an await per line was a promise and a microtask per message.
       if (out.add(JSON.stringify(record))) due = true;
@@ -101,14 +104,15 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         try {
           const message = parseMessageLine(line);
           id = message.id;
-          const text = decodeTextMessage(message);
-          const signed = text ? signDecoded(message, text, signer) : await signMessage(message, signer);
           // Event time: the message's own, else the latest seen (so a file without times never
           // expires anything mid-run), else the time the run started.
           const ts = message.ts ?? lastTs ?? runStart;
+          // Prepared now, so the batch holds keys and records, not texts (DedupEngine.indexRequest);
+          // a text message without a promise.
+          const prepared = flow.prepare(message, ts);
+          const input = prepared instanceof Promise ? await prepared : prepared;
           if (message.ts !== undefined && (lastTs === null || message.ts > lastTs)) lastTs = message.ts;
-          // Prepared now, so the batch holds keys and records, not texts (see DedupEngine.prepare).
-          batch.push({ line: lineNo, input: engine.prepare({ signed, ts }) });
+          batch.push({ line: lineNo, input });
         } catch (error) {
           // Input errors become invalid records; anything else is a bug and stops the run.
           if (!isInputError(error)) throw error;

@@ -1,6 +1,5 @@
 import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
-import type { SignedMessage } from '../pipeline/sign.js';
 import type { Signatures } from '../signatures/signer.js';
 import { matchLevel } from './decide.js';
 import { IndexKeyBuilder } from './index-keys.js';
@@ -42,9 +41,14 @@ export interface EngineOptions {
   collectEvidence?: boolean;
 }
 
-export interface EngineInput {
-  signed: SignedMessage;
-  /** Event time (epoch ms). */
+/**
+ * What the engine takes of a message: its id, signatures, language and event time (epoch ms).
+ * Nothing of its text: decoding and signing are the flow's stages before (src/pipeline/flow.ts).
+ */
+export interface EngineMessage {
+  id: string;
+  signatures: Signatures;
+  lang: string;
   ts: number;
 }
 
@@ -88,26 +92,37 @@ export class DedupEngine {
   }
 
   /**
-   * What the engine needs of a signed message: its index keys and stored record. A caller that
-   * collects a batch can prepare each message as it is signed and hold only this, not the text,
-   * canonical form and full signatures: a batch of those outlived young-generation collections
-   * and was copied by every one of them (most of the dedup CLI's GC time).
+   * What the engine keeps of a message: its index keys and stored record. A caller that collects
+   * a batch makes this as each message is signed and holds only it, not the text, canonical form
+   * and full signatures: a batch of those outlived young-generation collections and was copied by
+   * every one of them (most of the dedup CLI's GC time).
    */
-  prepare(input: EngineInput): IndexRequest {
+  indexRequest(message: EngineMessage): IndexRequest {
     return {
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+      id: message.id,
+      ts: message.ts,
+      keys: this.keys.keys(message.signatures),
+      record: signatureRecord(message.signatures, message.lang),
     };
   }
 
-  async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
-    return this.processPrepared(inputs.map((input) => this.prepare(input)));
+  /** `process` of messages not yet through `indexRequest`. */
+  async processMessages(messages: readonly EngineMessage[]): Promise<EngineVerdict[]> {
+    return this.process(messages.map((m) => this.indexRequest(m)));
   }
 
-  /** processBatch for messages already through `prepare`. */
-  async processPrepared(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
+  /**
+   * Index and decide one batch: store.index, verification and the decision rule, store.commit.
+   * A replay (an id decided before, or repeated in the batch) gets its first verdict and, from
+   * the store, the story event its first decision made (replayStoryEvents).
+   */
+  async process(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
+    const verdicts = await this.decideBatch(inputs);
+    await this.replayStoryEvents(verdicts);
+    return verdicts;
+  }
+
+  private async decideBatch(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     // A second occurrence of an id in one batch is a replay of the first.
     const firstIndex = new Map<string, number>();
     const requests: IndexRequest[] = [];
@@ -178,17 +193,11 @@ export class DedupEngine {
 
   /**
    * The verdict each message would get, without indexing it (the HTTP API's /v1/check): the same
-   * keys, candidates and decision rule as processBatch, through the store's read-only query, so
+   * keys, candidates and decision rule as process, through the store's read-only query, so
    * nothing is written. `clusterId` is the cluster it would join (its own id when it would start
    * one); there are no story events. An id decided before gets its stored verdict (`replay`).
    */
-  async check(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
-    const requests: IndexRequest[] = inputs.map((input) => ({
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
-    }));
+  async check(requests: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     const results = await this.store.query(requests);
     return Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
@@ -219,6 +228,35 @@ export class DedupEngine {
         );
       }),
     );
+  }
+
+  /**
+   * A replayed message (decided before: a crash after the store commit but before its outputs
+   * were acknowledged, a Kafka rebalance, a file run twice) gets its verdict again from the
+   * store, but the store keeps no story events. So that a stream of story events never misses a
+   * cluster change, a replay gets the event its first decision made, with the cluster as it is
+   * now: `created` when the message roots its cluster, else `grown` (its verdict says `replay`).
+   * Replays are rare: one store read each, in parallel. Not recoverable: the `mergedFrom` list of
+   * a merge the lost batch made (docs/kafka.md).
+   */
+  private async replayStoryEvents(verdicts: EngineVerdict[]): Promise<void> {
+    const replayed = verdicts.filter((v) => v.replay === true && v.events.length === 0);
+    if (replayed.length === 0) return;
+    const views = await Promise.all(replayed.map((v) => this.store.cluster(v.clusterId)));
+    replayed.forEach((v, i) => {
+      const c = views[i];
+      // No cluster (expired from the window since): nothing current to report.
+      if (!c) return;
+      v.events.push({
+        type: c.id === v.id ? 'created' : 'grown',
+        clusterId: c.id,
+        messageId: v.id,
+        size: c.size,
+        firstSeen: c.firstSeen,
+        lastSeen: c.lastSeen,
+        representative: c.representative,
+      });
+    });
   }
 
   private toVerdict(

@@ -6,6 +6,7 @@ import type { DedupStore } from '../engine/types.js';
 import type { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
+import { MessageFlow } from '../pipeline/flow.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { tracingActive, withSpan } from '../telemetry/trace.js';
@@ -35,7 +36,7 @@ export interface BatchStats extends BatchInfo {
   invalidCodes: readonly string[];
   /** Decode + sign. */
   signMs: number;
-  /** engine.processBatch: the store round trips and verification. */
+  /** flow.process: the store round trips and verification. */
   engineMs: number;
   /** Producing the outputs and committing the offsets (or the transaction). */
   deliverMs: number;
@@ -216,9 +217,11 @@ export class DoppelConsumer {
         c.namespace ? { config: dedup, namespace: c.namespace } : { config: dedup },
       ),
     );
-    const engine = new DedupEngine(dedup, this.store);
-    const signer = new Signer(dedup.signatures, LexiconSet.defaults());
-    this.processor = new BatchProcessor(engine, signer, {
+    const flow = new MessageFlow(
+      new DedupEngine(dedup, this.store),
+      new Signer(dedup.signatures, LexiconSet.defaults()),
+    );
+    this.processor = new BatchProcessor(flow, {
       mode: dedup.mode,
       formatOf: (topic) => this.formats.get(topic) ?? 'json',
       outputsOf: (topic) => this.outputs.get(topic) as OutputTopics,
@@ -345,7 +348,7 @@ export class DoppelConsumer {
           const ready = slots;
           // Decide once: a retry after the store committed would replay (same verdicts, no story
           // events), so only the delivery is retried once verdicts exist.
-          result ??= await processor.decide(ready, signMs);
+          result ??= await processor.run(ready, signMs);
           const t = performance.now();
           const outputs = result.outputs;
           // Downstream continues the batch's trace (span context computed once per batch).

@@ -10,6 +10,7 @@ import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor } from '../../src/kafka/processor.js';
 import { ensureTopics } from '../../src/kafka/topics.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { MessageFlow } from '../../src/pipeline/flow.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
 import {
@@ -500,8 +501,10 @@ describe('a crash between the store commit and the offset commit', () => {
     await initHashing();
     const store = await openStore(redisUrl(), { config: config.dedup, namespace });
     const processor = new BatchProcessor(
-      new DedupEngine(config.dedup, store),
-      new Signer(config.dedup.signatures, LexiconSet.defaults()),
+      new MessageFlow(
+        new DedupEngine(config.dedup, store),
+        new Signer(config.dedup.signatures, LexiconSet.defaults()),
+      ),
       {
         mode: 'tag',
         formatOf: () => 'json',
