@@ -13,8 +13,10 @@ import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
 import { withSpan } from '../telemetry/trace.js';
+import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
+import { handleWeb } from './web.js';
 
 export interface ApiDependencies {
   config: DedupConfig;
@@ -100,20 +102,15 @@ export function createApiServer(deps: ApiDependencies): Server {
     },
     {
       method: 'GET',
+      template: '/v1/clusters',
+      pattern: /^\/v1\/clusters$/,
+      handler: (_req, _params, url) => listClusters(engine, config, url),
+    },
+    {
+      method: 'GET',
       template: '/v1/clusters/{id}',
       pattern: /^\/v1\/clusters\/([^/]+)$/,
-      handler: async (_req, [raw], url) => {
-        const id = decodeId(raw as string);
-        const limit = pageLimit(url.searchParams.get('limit'), config.api.maxPageSize);
-        const cursor = pageCursor(url.searchParams.get('cursor'));
-        const cluster = await engine.store.cluster(id);
-        if (!cluster)
-          throw new DoppelError('NOT_FOUND', `cluster "${id}" is not in the index (unknown or expired)`);
-        const page = engine.store.clusterMembers
-          ? await engine.store.clusterMembers(cluster.id, cursor, limit)
-          : null;
-        return [200, { ...cluster, members: page }];
-      },
+      handler: (_req, [raw], url) => getCluster(engine, config, decodeId(raw as string), url),
     },
     {
       method: 'GET',
@@ -176,7 +173,7 @@ export function createApiServer(deps: ApiDependencies): Server {
       fail(new DoppelError('BAD_REQUEST', 'the request target is not a valid URL or path'));
       return undefined;
     }
-    if (deps.ops.handle(req, res, url.pathname)) {
+    if (deps.ops.handle(req, res, url.pathname) || handleWeb(req, res, url.pathname)) {
       settled = true;
       clearTimeout(timer);
       return undefined;
@@ -306,20 +303,4 @@ function decodeId(raw: string): string {
     'BAD_REQUEST',
     'the id in the path is not a valid percent-encoded id of 1 to 1024 characters',
   );
-}
-
-function pageLimit(value: string | null, max: number): number {
-  if (value === null) return Math.min(50, max);
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new DoppelError('BAD_REQUEST', `limit must be an integer from 1 to ${max}`);
-  return n;
-}
-
-function pageCursor(value: string | null): number {
-  if (value === null) return 0;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new DoppelError('BAD_REQUEST', 'cursor must be a non-negative integer (the next field of a page)');
-  return n;
 }

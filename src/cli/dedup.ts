@@ -99,6 +99,11 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     for await (const lines of readLineBatches(values.input))
       for (const line of lines) {
         lineNo++;
+        if (typeof line !== 'string') {
+          batch.push({ line: lineNo, record: invalidRecord(salvageId(line.head), lineNo, line.error()) });
+          if (batch.length >= config.batchSize) await flush();
+          continue;
+        }
         if (line.trim() === '') continue;
         let id: string | null = null;
         try {

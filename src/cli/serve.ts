@@ -16,12 +16,13 @@ export const SERVE_USAGE = `usage: doppel serve [--profile news|mail] [--config 
                     [--namespace NAME] [--port N] [--host ADDR] [--lexicon LANG=FILE ...]
 
 The HTTP check API: POST /v1/check (verdict, nothing indexed), POST /v1/messages (index and
-verdict), GET /v1/messages/{id}, GET /v1/clusters/{id}, /openapi.json, /healthz, /readyz, /metrics.
+verdict), GET /v1/messages/{id}, GET /v1/clusters (stories), GET /v1/clusters/{id}, /openapi.json,
+/healthz, /readyz, /metrics, and the story desk web page at /.
 Port and host default to the config's api section (8080, 127.0.0.1: give --host 0.0.0.0 to listen
 on every interface); DOPPEL_REDIS_URL is the store when --store is not given. With DOPPEL_API_TOKEN
 (or DOPPEL_API_TOKEN_FILE, a file holding it) set, the /v1 routes need "Authorization: Bearer
-<token>"; /healthz, /readyz, /metrics and /openapi.json stay open. Logs are JSON lines on standard
-output; SIGTERM drains and exits.`;
+<token>"; /, /healthz, /readyz, /metrics and /openapi.json stay open. Logs are JSON lines on
+standard output; SIGTERM drains and exits.`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p' },

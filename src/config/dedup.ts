@@ -47,6 +47,14 @@ export const decisionSchema = z
     story: thresholdsSchema,
     /** Story clustering on: messages that meet only the story thresholds join the cluster. */
     storyClustering: z.boolean(),
+    /**
+     * A message with only story-level matches joins a story when it meets the story thresholds
+     * with at least this share of the story's members (of at most index.maxCandidates of them):
+     * close to the story as a whole, not to one member, so that loose links do not chain.
+     */
+    storyMinShare: z.number().min(0).max(1),
+    /** ...and the story had a message at most this long (ms) before it. */
+    storyWindowMs: z.number().int().positive(),
     /** Messages with fewer tokens than this are never near-duplicates (only exact duplicates). */
     minTokensForNear: z.number().int().min(1),
   })

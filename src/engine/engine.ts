@@ -4,16 +4,18 @@ import type { Signatures } from '../signatures/signer.js';
 import { matchLevel } from './decide.js';
 import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
-import type {
-  Candidate,
-  Decision,
-  DedupStore,
-  Evidence,
-  IndexRequest,
-  SignatureRecord,
-  StoredVerdict,
-  StoryEvent,
-  VerdictKind,
+import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
+import {
+  type Candidate,
+  type Decision,
+  type DedupStore,
+  type Evidence,
+  type IndexRequest,
+  MAX_TITLE_LENGTH,
+  type SignatureRecord,
+  type StoredVerdict,
+  type StoryEvent,
+  type VerdictKind,
 } from './types.js';
 import { Verifier } from './verify.js';
 
@@ -32,6 +34,8 @@ export interface EngineVerdict {
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
+  /** The story link considered for a message with no duplicate-level match (joined or refused). */
+  story?: StoryLink;
   /** Every verified candidate and its evidence (only with `collectEvidence`; for doppel eval and explain). */
   matches?: Array<{ id: string; evidence: Evidence }>;
 }
@@ -42,14 +46,16 @@ export interface EngineOptions {
 }
 
 /**
- * What the engine takes of a message: its id, signatures, language and event time (epoch ms).
- * Nothing of its text: decoding and signing are the flow's stages before (src/pipeline/flow.ts).
+ * What the engine takes of a message: its id, signatures, language and event time (epoch ms),
+ * and the title stores keep for display. Nothing of its text: decoding and signing are the
+ * flow's stages before (src/pipeline/flow.ts).
  */
 export interface EngineMessage {
   id: string;
   signatures: Signatures;
   lang: string;
   ts: number;
+  title?: string;
 }
 
 /** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
@@ -60,6 +66,7 @@ export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
 interface Decided {
   decision: Decision;
   best: Scored | null;
+  story: StoryLink | null;
   candidates: number;
   hot: number;
   matches?: EngineVerdict['matches'];
@@ -92,18 +99,21 @@ export class DedupEngine {
   }
 
   /**
-   * What the engine keeps of a message: its index keys and stored record. A caller that collects
-   * a batch makes this as each message is signed and holds only it, not the text, canonical form
-   * and full signatures: a batch of those outlived young-generation collections and was copied by
-   * every one of them (most of the dedup CLI's GC time).
+   * What the engine keeps of a message: its index keys, stored record and display title. A
+   * caller that collects a batch makes this as each message is signed and holds only it, not the
+   * text, canonical form and full signatures: a batch of those outlived young-generation
+   * collections and was copied by every one of them (most of the dedup CLI's GC time).
    */
   indexRequest(message: EngineMessage): IndexRequest {
-    return {
+    const request: IndexRequest = {
       id: message.id,
       ts: message.ts,
       keys: this.keys.keys(message.signatures),
       record: signatureRecord(message.signatures, message.lang),
     };
+    const title = displayTitle(message.title);
+    if (title !== undefined) request.title = title;
+    return request;
   }
 
   /** `process` of messages not yet through `indexRequest`. */
@@ -138,17 +148,27 @@ export class DedupEngine {
       requests.push(input);
     });
     const results = await this.store.index(requests);
+    const scoredOf = results.map((result, r) =>
+      result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
+    );
+    const stories = await this.storyLinks(
+      requests,
+      scoredOf,
+      results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
+    );
 
     const decisions: Decision[] = [];
     const decisionOf = new Map<string, Decided>();
     results.forEach((result, r) => {
       if (result.status === 'decided') return;
       const request = requests[r] as IndexRequest;
-      const { decision, best } = this.judge(request, result.seq, result.candidates);
+      const story = stories[r] ?? null;
+      const { decision, best } = this.judge(request, result.seq, scoredOf[r] as Scored[], story);
       decisions.push(decision);
       const decided: Decided = {
         decision,
         best,
+        story,
         candidates: result.candidates.length,
         hot: result.hotBuckets,
       };
@@ -185,6 +205,7 @@ export class DedupEngine {
         d.candidates,
         d.hot,
         replay,
+        d.story,
       );
       if (d.matches && !replay) out.matches = d.matches;
       return out;
@@ -199,13 +220,27 @@ export class DedupEngine {
    */
   async check(requests: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     const results = await this.store.query(requests);
+    const scoredOf = results.map((result, r) =>
+      result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
+    );
+    const stories = await this.storyLinks(
+      requests,
+      scoredOf,
+      results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
+    );
     return Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
           return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
         }
-        const { decision, best } = this.judge(request, Number.POSITIVE_INFINITY, result.candidates);
+        const story = stories[i] ?? null;
+        const { decision, best } = this.judge(
+          request,
+          Number.POSITIVE_INFINITY,
+          scoredOf[i] as Scored[],
+          story,
+        );
         // The oldest joined message's current cluster: commit unions the joined clusters into the
         // oldest, so that is where the message would land.
         const seqOf = new Map(result.candidates.map((c) => [c.id, c.seq]));
@@ -225,9 +260,48 @@ export class DedupEngine {
           result.candidates.length,
           result.hotBuckets,
           false,
+          story,
         );
       }),
     );
+  }
+
+  /**
+   * The story each message with only story-level matches would join (engine/story.ts), from the
+   * current clusters of those matches; null for the others. One store read per distinct
+   * candidate, all in flight together.
+   */
+  private async storyLinks(
+    requests: readonly IndexRequest[],
+    scoredOf: readonly Scored[][],
+    candidateLists: ReadonlyArray<readonly Candidate[]>,
+  ): Promise<Array<StoryLink | null>> {
+    const wanted = new Map<string, Candidate>();
+    const storyOnly = scoredOf.map((scored) => {
+      if (scored.some((s) => s.level.level !== 'story')) return [];
+      return scored;
+    });
+    // Every candidate of such a message: the members that do not match count against a story.
+    const candidatesOf = new Map<number, readonly Candidate[]>();
+    storyOnly.forEach((scored, r) => {
+      if (scored.length === 0) return;
+      const all = candidateLists[r] ?? [];
+      candidatesOf.set(r, all);
+      for (const c of all) wanted.set(c.id, c);
+    });
+    if (wanted.size === 0) return scoredOf.map(() => null);
+    const clusters: Map<string, StoryCluster> = await candidateClusters(this.store, [...wanted.values()]);
+    return storyOnly.map((scored, r) => {
+      if (scored.length === 0) return null;
+      const matched = new Set(scored.map((s) => s.candidate.id));
+      return chooseStory(
+        scored.map((s) => ({ id: s.candidate.id, seq: s.candidate.seq, similarity: s.level.similarity })),
+        (candidatesOf.get(r) ?? []).map((c) => c.id).filter((id) => !matched.has(id)),
+        clusters,
+        (requests[r] as IndexRequest).ts,
+        this.config.decision,
+      );
+    });
   }
 
   /**
@@ -267,6 +341,7 @@ export class DedupEngine {
     candidates: number,
     hot: number,
     replay: boolean,
+    story: StoryLink | null = null,
   ): EngineVerdict {
     const out: EngineVerdict = {
       id: d.id,
@@ -281,18 +356,12 @@ export class DedupEngine {
     if (d.method !== undefined) out.method = d.method;
     if (best) out.evidence = best.evidence;
     if (replay) out.replay = true;
+    if (story) out.story = story;
     return out;
   }
 
-  /**
-   * The decision rule (decide.ts) applied to every candidate: the earliest match at the strongest
-   * level; clusters of all matches.
-   */
-  private judge(
-    request: IndexRequest,
-    seq: number,
-    candidates: readonly Candidate[],
-  ): { decision: Decision; best: Scored | null } {
+  /** Every candidate verified and given its match level (those at no level left out). */
+  private score(request: IndexRequest, candidates: readonly Candidate[]): Scored[] {
     const scored: Scored[] = [];
     const verifier = this.verifier.load(request.record);
     verifier.touch(candidates);
@@ -306,15 +375,28 @@ export class DedupEngine {
       );
       if (level.level !== 'none') scored.push({ candidate, evidence, level });
     }
+    return scored;
+  }
+
+  /**
+   * Verdict from the scored candidates: the earliest match at the strongest level; clusters of
+   * all duplicate-level matches, or of the story `story` accepted (engine/story.ts).
+   */
+  private judge(
+    request: IndexRequest,
+    seq: number,
+    scored: readonly Scored[],
+    storyLink: StoryLink | null,
+  ): { decision: Decision; best: Scored | null } {
     const earliest = (level: string) =>
       scored.filter((s) => s.level.level === level).sort((a, b) => a.candidate.seq - b.candidate.seq)[0] ??
       null;
     const duplicate = earliest('duplicate');
     const near = duplicate ? null : earliest('near_duplicate');
     const story =
-      duplicate || near
+      duplicate || near || !storyLink?.joined
         ? null
-        : ([...scored].sort((a, b) => b.level.similarity - a.level.similarity)[0] ?? null);
+        : (scored.find((s) => s.candidate.id === storyLink.via) ?? null);
     const best = duplicate ?? near ?? story;
     const decision: Decision = {
       id: request.id,
@@ -323,6 +405,7 @@ export class DedupEngine {
       verdict: duplicate ? 'duplicate' : near ? 'near_duplicate' : 'unique',
       joins: joinsOf(scored, story),
     };
+    if (request.title !== undefined) decision.title = request.title;
     const match = duplicate ?? near;
     if (match) {
       decision.duplicateOf = match.candidate.id;
@@ -362,6 +445,18 @@ export function joinsOf(scored: readonly Scored[], bestStory: Scored | null): st
   const close = scored.filter((s) => s.level.level === 'duplicate' || s.level.level === 'near_duplicate');
   if (close.length > 0) return close.map((s) => s.candidate.id);
   return bestStory ? [bestStory.candidate.id] : [];
+}
+
+/**
+ * A title as stores keep it: whitespace runs made one space, cut to MAX_TITLE_LENGTH characters
+ * (whole code points); undefined when empty.
+ */
+export function displayTitle(title: string | undefined): string | undefined {
+  if (title === undefined) return undefined;
+  const flat = title.replace(/\s+/g, ' ').trim();
+  if (flat === '') return undefined;
+  const chars = Array.from(flat);
+  return chars.length <= MAX_TITLE_LENGTH ? flat : `${chars.slice(0, MAX_TITLE_LENGTH - 1).join('')}…`;
 }
 
 function round(x: number): number {

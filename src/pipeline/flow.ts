@@ -64,7 +64,15 @@ export class MessageFlow {
   }
 }
 
-/** What the engine takes of a signed message. */
+/** What the engine takes of a signed message (its title: the decoded one, else the message's). */
 export function engineMessage(signed: SignedMessage, ts: number): EngineMessage {
-  return { id: signed.message.id, signatures: signed.signatures, lang: signed.doc.lang, ts };
+  const out: EngineMessage = {
+    id: signed.message.id,
+    signatures: signed.signatures,
+    lang: signed.doc.lang,
+    ts,
+  };
+  const title = signed.decoded.title ?? signed.message.title;
+  if (title !== undefined) out.title = title;
+  return out;
 }

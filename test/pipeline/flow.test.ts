@@ -35,6 +35,15 @@ describe('MessageFlow', () => {
     const fromHtml = f.prepare(html, 5);
     expect(fromHtml).toBeInstanceOf(Promise);
     expect((await fromHtml).record.exact).toBe((prepared as Awaited<typeof fromHtml>).record.exact);
+    // The title the stores keep for display: the message's, or the one decoding found.
+    const titled = parseMessageObject({ id: 't', text, title: '  Bridge\n opens ', lang: 'en' });
+    expect((f.prepare(titled, 5) as Awaited<typeof fromHtml>).title).toBe('Bridge opens');
+    const page = parseMessageObject({
+      id: 'p',
+      html: `<title>Bridge page</title><p>${text}</p>`,
+      lang: 'en',
+    });
+    expect((await f.prepare(page, 5)).title).toBe('Bridge page');
   });
 
   it('processes, checks and replays through the engine: check indexes nothing, a replay keeps its verdict', async () => {

@@ -264,10 +264,17 @@ export function parseVerdict(id: string, json: string): StoredVerdict {
   return verdict;
 }
 
-/** A cluster as read-1.lua returns it (mode cluster). */
+/** A cluster as read-1.lua (mode cluster) and clusters-1.lua return it. */
 export function parseCluster(json: string): ClusterView {
-  const c = JSON.parse(json) as { i: string; z: number; f: number; l: number };
-  return { id: c.i, size: c.z, firstSeen: c.f, lastSeen: c.l, representative: c.i };
+  const c = JSON.parse(json) as { i: string; z: number; f: number; l: number; t?: string };
+  return {
+    id: c.i,
+    size: c.z,
+    firstSeen: c.f,
+    lastSeen: c.l,
+    representative: c.i,
+    title: typeof c.t === 'string' ? c.t : null,
+  };
 }
 
 /** One reply of commit-1.lua: '' (a cluster of its own, created now) or {c: cluster, e: events}. */

@@ -14,6 +14,9 @@ import { xxh64 } from '../../hash/xxhash.js';
  *   <prefix>:{<ns>}:r:<block>   hash   seq mod 64 -> record (ts, id, signatures; binary)
  *   <prefix>:{<ns>}:v:<block>   hash   seq mod 64 -> verdict (JSON)
  *   <prefix>:{<ns>}:c:<shard>   hash   root seq -> cluster (JSON), clusters of two or more
+ *   <prefix>:{<ns>}:t:<block>   hash   seq mod 64 -> the message's display title
+ *   <prefix>:{<ns>}:m:<shard>   hash   root seq -> the cluster's decided members (packed)
+ *   <prefix>:{<ns>}:cs, :cr     zset   stories by size, by last seen (the API's cluster list)
  *
  * `{<ns>}` is the hash tag: a namespace lives in one slot, so every script's keys are in one
  * slot on Redis Cluster and one batch is one atomic script call. Scale across slots with more
@@ -46,6 +49,10 @@ export const KEY_PARTS = {
   record: 'r:',
   verdict: 'v:',
   cluster: 'c:',
+  title: 't:',
+  members: 'm:',
+  bySize: 'cs',
+  byRecency: 'cr',
 } as const;
 
 export const metaKey = (base: string) => `${base}${KEY_PARTS.meta}`;
@@ -53,15 +60,17 @@ export const metaKey = (base: string) => `${base}${KEY_PARTS.meta}`;
 /** Every key name a namespace may hold, for tests and tools that inspect a database. */
 export function namespaceKeyPattern(base: string): RegExp {
   const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const { meta, gens, shard, record, verdict, cluster } = KEY_PARTS;
-  return new RegExp(`^${escaped}(?:${meta}|${gens}|(?:${shard}|${record}|${verdict}|${cluster})\\d+)$`);
+  const { meta, gens, bySize, byRecency, shard, record, verdict, cluster, title, members } = KEY_PARTS;
+  const numbered = [shard, record, verdict, cluster, title, members].join('|');
+  return new RegExp(`^${escaped}(?:${meta}|${gens}|${bySize}|${byRecency}|(?:${numbered})\\d+)$`);
 }
 
 /** The Lua constants every script starts with (scripts.ts prepends them): KEY_PARTS and BLOCK_SIZE. */
 export function luaKeyConstants(): string {
-  const { gens, shard, record, verdict, cluster } = KEY_PARTS;
+  const { gens, shard, record, verdict, cluster, title, members, bySize, byRecency } = KEY_PARTS;
   return [
     `local KEY_GENS, KEY_SHARD, KEY_RECORD, KEY_VERDICT, KEY_CLUSTER = '${gens}', '${shard}', '${record}', '${verdict}', '${cluster}'`,
+    `local KEY_TITLE, KEY_MEMBERS, KEY_BY_SIZE, KEY_BY_RECENCY = '${title}', '${members}', '${bySize}', '${byRecency}'`,
     `local BLOCK_SIZE = ${BLOCK_SIZE}`,
     '',
   ].join('\n');

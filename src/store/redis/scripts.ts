@@ -14,7 +14,16 @@ import { luaKeyConstants } from './keys.js';
 // copies the scripts, scripts/copy-assets.mjs).
 const LUA_DIR = new URL('./lua/', import.meta.url);
 
-export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records', 'query', 'open'] as const;
+export const SCRIPT_NAMES = [
+  'index',
+  'commit',
+  'read',
+  'records',
+  'query',
+  'members',
+  'clusters',
+  'open',
+] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
 type Arg = string | Buffer | number;
@@ -28,6 +37,8 @@ export interface ScriptCommands {
   doppelRecordsBuffer(...args: Arg[]): Promise<unknown>;
   doppelQuery(...args: Arg[]): Promise<unknown>;
   doppelQueryBuffer(...args: Arg[]): Promise<unknown>;
+  doppelMembers(...args: Arg[]): Promise<unknown>;
+  doppelClusters(...args: Arg[]): Promise<unknown>;
   doppelOpen(...args: Arg[]): Promise<unknown>;
 }
 
