@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
 import { DoppelError, toDoppelError } from '../errors.js';
-import { parseJsonText } from '../input/json.js';
+import { parseJsonText } from '../json.js';
 import { parseMessageObject } from '../input/message.js';
 import { verdictRecord } from '../output/verdict-record.js';
 import { MessageFlow } from '../pipeline/flow.js';

@@ -3,7 +3,7 @@ import { matchLevel } from '../engine/decide.js';
 import { signatureRecord } from '../engine/engine.js';
 import { compareRecords } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
-import { parseJsonText } from '../input/json.js';
+import { parseJsonText } from '../json.js';
 import { parseMessageObject } from '../input/message.js';
 import { signRecord } from '../output/sign-record.js';
 import { type SignedMessage, signMessage } from '../pipeline/sign.js';
