@@ -127,12 +127,12 @@ export class DedupEngine {
    * the store, the story event its first decision made (replayStoryEvents).
    */
   async process(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
-    const verdicts = await this.decideBatch(inputs);
+    const verdicts = await this.indexAndJudge(inputs);
     await this.replayStoryEvents(verdicts);
     return verdicts;
   }
 
-  private async decideBatch(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
+  private async indexAndJudge(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     // A second occurrence of an id in one batch is a replay of the first.
     const firstIndex = new Map<string, number>();
     const requests: IndexRequest[] = [];
