@@ -4,10 +4,12 @@ import type { Logger } from 'pino';
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
 import { DoppelError, toDoppelError } from '../errors.js';
-import { parseJsonText } from '../json.js';
 import { parseMessageObject } from '../input/message.js';
+import { parseJsonText } from '../json.js';
 import { verdictRecord } from '../output/verdict-record.js';
 import { MessageFlow } from '../pipeline/flow.js';
+import { unpackItem } from '../pipeline/prepared-wire.js';
+import type { SignPool } from '../pipeline/sign-pool.js';
 import type { Signer } from '../signatures/signer.js';
 import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
@@ -22,6 +24,11 @@ export interface ApiDependencies {
   config: DedupConfig;
   engine: DedupEngine;
   signer: Signer;
+  /**
+   * Sign workers (pipeline/sign-pool.ts): bodies are signed off the event loop, so a large body
+   * does not hold up /healthz and other requests. None: signed on the event loop with `signer`.
+   */
+  pool?: SignPool | null;
   /** /healthz, /readyz, /metrics. */
   ops: OpsServer;
   metrics: DoppelMetrics | null;
@@ -49,6 +56,7 @@ interface Route {
  */
 export function createApiServer(deps: ApiDependencies): Server {
   const { config, engine, signer, metrics, logger } = deps;
+  const pool = deps.pool ?? null;
   const now = deps.now ?? Date.now;
   const profile = config.profile;
 
@@ -56,7 +64,12 @@ export function createApiServer(deps: ApiDependencies): Server {
   const verdictOf = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
     const body = await readJsonBody(req, config.api.bodyLimitBytes);
     const message = parseMessageObject(body);
-    const request = await withSpan('signatures', async () => flow.prepare(message, message.ts ?? now()));
+    const request = await withSpan('signatures', async () => {
+      if (!pool) return flow.prepare(message, message.ts ?? now());
+      const item = unpackItem(await pool.prepareMessages([message]), 0);
+      if (!item.ok) throw item.bug ? new Error(item.error.message) : item.error;
+      return { ...item.request, ts: item.ts ?? now() };
+    });
     const started = performance.now();
     const [verdict] = index ? await flow.process([request]) : await flow.check([request]);
     const v = verdict as EngineVerdict;

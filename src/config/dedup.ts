@@ -55,6 +55,11 @@ export const decisionSchema = z
     storyMinShare: z.number().min(0).max(1),
     /** ...and the story had a message at most this long (ms) before it. */
     storyWindowMs: z.number().int().positive(),
+    /**
+     * ...and a member whose facts conflict with the message's (both name calendar dates, none
+     * shared: signatures/facts.ts) counts against the story, not for it.
+     */
+    storyFacts: z.boolean(),
     /** Messages with fewer tokens than this are never near-duplicates (only exact duplicates). */
     minTokensForNear: z.number().int().min(1),
   })
@@ -146,6 +151,11 @@ export const dedupConfigSchema = z
     api: apiSchema.prefault({}),
     /** Messages per batch (CLI, consumers): one store round trip per batch. */
     batchSize: z.number().int().min(1).max(10_000),
+    /**
+     * Sign threads of `doppel dedup` and `doppel serve` (pipeline/sign-pool.ts): 0 one per core,
+     * 1 on the main thread. Verdicts do not depend on it.
+     */
+    threads: z.number().int().min(0).max(256).default(0),
   })
   .strict()
   .superRefine((c, ctx) => {

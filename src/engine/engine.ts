@@ -1,5 +1,6 @@
 import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
+import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
 import { matchLevel } from './decide.js';
 import { IndexKeyBuilder } from './index-keys.js';
@@ -82,15 +83,14 @@ export interface Scored {
  * The dedup engine: index keys, candidates from the store, verification, verdict, cluster. The
  * same code runs in the CLI (memory store), the consumers and the HTTP API (Redis store).
  */
-export class DedupEngine {
-  private readonly keys: IndexKeyBuilder;
-  private readonly verifier = new Verifier();
+/**
+ * The engine's per-message preparation (index keys and stored record) on its own: what a sign
+ * worker (pipeline/sign-pool.ts) runs, without a store.
+ */
+export class RequestPreparer {
+  readonly keys: IndexKeyBuilder;
 
-  constructor(
-    readonly config: DedupConfig,
-    readonly store: DedupStore,
-    private readonly options: EngineOptions = {},
-  ) {
+  constructor(config: DedupConfig) {
     this.keys = new IndexKeyBuilder(
       config.signatures,
       new Set<IndexMethod>(config.index.methods),
@@ -114,6 +114,26 @@ export class DedupEngine {
     const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;
     return request;
+  }
+}
+
+export class DedupEngine {
+  private readonly keys: IndexKeyBuilder;
+  private readonly preparer: RequestPreparer;
+  private readonly verifier = new Verifier();
+
+  constructor(
+    readonly config: DedupConfig,
+    readonly store: DedupStore,
+    private readonly options: EngineOptions = {},
+  ) {
+    this.preparer = new RequestPreparer(config);
+    this.keys = this.preparer.keys;
+  }
+
+  /** RequestPreparer.indexRequest: the index keys, stored record and title of a message. */
+  indexRequest(message: EngineMessage): IndexRequest {
+    return this.preparer.indexRequest(message);
   }
 
   /** `process` of messages not yet through `indexRequest`. */
@@ -294,11 +314,18 @@ export class DedupEngine {
     return storyOnly.map((scored, r) => {
       if (scored.length === 0) return null;
       const matched = new Set(scored.map((s) => s.candidate.id));
+      const request = requests[r] as IndexRequest;
+      const facts = this.config.decision.storyFacts;
       return chooseStory(
-        scored.map((s) => ({ id: s.candidate.id, seq: s.candidate.seq, similarity: s.level.similarity })),
+        scored.map((s) => ({
+          id: s.candidate.id,
+          seq: s.candidate.seq,
+          similarity: s.level.similarity,
+          facts: facts ? factsRelation(request.record.dates, s.candidate.record.dates) : 'unknown',
+        })),
         (candidatesOf.get(r) ?? []).map((c) => c.id).filter((id) => !matched.has(id)),
         clusters,
-        (requests[r] as IndexRequest).ts,
+        request.ts,
         this.config.decision,
       );
     });

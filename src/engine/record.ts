@@ -1,3 +1,5 @@
+import { hex64 } from '../hash/mix.js';
+import { MAX_DATES } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
@@ -28,6 +30,8 @@ export enum Flag {
   Lexical = 8,
   Longest = 16,
   Heaviest = 32,
+  /** Dates (facts) follow the term vector; records without the flag decode with no dates. */
+  Dates = 64,
 }
 
 /** Builds the record of a signed message in its stored form. */
@@ -49,6 +53,7 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     heaviest: s.heaviest?.slice(0, 16) ?? null,
     terms: s.terms ? quantizeTerms(s.terms) : null,
   };
+  if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
   record.packed = packRecord(record);
   return record;
 }
@@ -193,4 +198,95 @@ export function jaccardEstimate(equal: number, length: number): number {
   const chance = 1 / (1 << MINHASH_BITS);
   const p = equal / length;
   return Math.min(1, Math.max(0, (p - chance) / (1 - chance)));
+}
+/**
+ * A record held only in its packed form (`packRecord`): what the memory store keeps per windowed
+ * message. Verification reads `packed` and `tokens`; the other fields are rebuilt from the packed
+ * words when something asks for them (explain, tests). The full record was ~1.5 KB of heap a
+ * message (strings, four typed arrays and their buffers, objects); this is one array and an
+ * object of three fields. Only for records whose packed form exists (canonical fields).
+ */
+export class PackedRecord implements SignatureRecord {
+  constructor(
+    readonly packed: Int32Array,
+    readonly tokens: number,
+    readonly lang: string,
+    /** The record's dates (facts for the story rule), kept beside the packed words: few records have them. */
+    readonly dates?: number[],
+  ) {}
+
+  get exact(): string {
+    return hex64(this.packed[Packed.ExactHi] as number, this.packed[Packed.ExactLo] as number);
+  }
+
+  get simhash(): SignatureRecord['simhash'] {
+    const p = this.packed;
+    if (!((p[Packed.Flags] as number) & Flag.Simhash)) return null;
+    return { hi: (p[Packed.SimhashHi] as number) >>> 0, lo: (p[Packed.SimhashLo] as number) >>> 0 };
+  }
+
+  private hex(flag: Flag, at: number): string | null {
+    const p = this.packed;
+    return (p[Packed.Flags] as number) & flag ? hex64(p[at] as number, p[at + 1] as number) : null;
+  }
+
+  get lexical(): string | null {
+    return this.hex(Flag.Lexical, Packed.LexicalHi);
+  }
+
+  get longest(): string | null {
+    return this.hex(Flag.Longest, Packed.LongestHi);
+  }
+
+  get heaviest(): string | null {
+    return this.hex(Flag.Heaviest, Packed.HeaviestHi);
+  }
+
+  get imatch(): string[] {
+    const p = this.packed;
+    const out: string[] = [];
+    for (let i = 0, at = Packed.Fixed; i < (p[Packed.Imatch] as number); i++, at += 3)
+      out.push(`${p[at]}:${hex64(p[at + 1] as number, p[at + 2] as number)}`);
+    return out;
+  }
+
+  private get minhashAt(): number {
+    return Packed.Fixed + 3 * (this.packed[Packed.Imatch] as number);
+  }
+
+  get minhash(): Uint8Array | null {
+    const p = this.packed;
+    if (!((p[Packed.Flags] as number) & Flag.Minhash)) return null;
+    const m = p[Packed.Minhash] as number;
+    const at = this.minhashAt;
+    const out = new Uint8Array(m);
+    for (let i = 0; i < m; i++) out[i] = ((p[at + (i >>> 2)] as number) >>> (8 * (i & 3))) & 0xff;
+    return out;
+  }
+
+  get terms(): TermVector | null {
+    const p = this.packed;
+    if (!((p[Packed.Flags] as number) & Flag.Terms)) return null;
+    const t = p[Packed.Terms] as number;
+    const m = (p[Packed.Flags] as number) & Flag.Minhash ? (p[Packed.Minhash] as number) : 0;
+    const at = this.minhashAt + ((m + 3) >>> 2);
+    const hashes = new Uint32Array(t);
+    const weights = new Float32Array(t);
+    for (let i = 0; i < t; i++) {
+      hashes[i] = (p[at + i] as number) >>> 0;
+      PACK_BITS[0] = p[at + t + i] as number;
+      weights[i] = PACK_FLOAT[0] as number;
+    }
+    return { hashes, weights };
+  }
+}
+
+/** The form a store keeps of a record: packed only when it can be (see PackedRecord). */
+export function storedRecord(r: SignatureRecord): SignatureRecord {
+  if (r instanceof PackedRecord) return r;
+  const packed = r.packed === undefined ? packRecord(r) : r.packed;
+  if (!packed) return r;
+  return r.dates !== undefined && r.dates.length > 0
+    ? new PackedRecord(packed, r.tokens, r.lang, r.dates)
+    : new PackedRecord(packed, r.tokens, r.lang);
 }

@@ -1,4 +1,5 @@
 import type { DecisionConfig } from '../config/dedup.js';
+import type { FactsRelation } from '../signatures/facts.js';
 import type { Candidate, DedupStore } from './types.js';
 
 /**
@@ -38,15 +39,23 @@ export interface StoryLink {
   share: number;
   /** Mean story similarity over the matched members. */
   similarity: number;
+  /**
+   * Members that met the story thresholds but whose facts conflict with the message's (both name
+   * dates, none shared): counted in `of`, not in `matched`.
+   */
+  conflicts: number;
   /** Whether the rule accepted the link (false: the best story was refused; see `reason`). */
   joined: boolean;
-  reason?: 'share' | 'window';
+  /** share: too small a share; facts: the share was enough only with the conflicting members. */
+  reason?: 'share' | 'window' | 'facts';
 }
 
 export interface StoryMatch {
   id: string;
   seq: number;
   similarity: number;
+  /** How the member's facts relate to the message's (signatures/facts.ts); unknown if absent. */
+  facts?: FactsRelation;
 }
 
 /**
@@ -109,14 +118,27 @@ export function chooseStory(
     if (group) group.members.push(m);
     else groups.set(cluster.id, { cluster, members: [m] });
   }
+  // When the message's story-level neighbourhood names only other dates (some conflict, none
+  // agrees), a member that names none is no evidence for the event: often it is a copy of a
+  // conflicting member cut before its date, still undecided and so a story of its own.
+  const neighbourhoodConflicts =
+    matches.some((m) => m.facts === 'conflict') && !matches.some((m) => m.facts === 'agree');
   let best: StoryLink | null = null;
   let bestRaw = { share: 0, similarity: 0, seq: 0 };
   for (const { cluster, members } of groups.values()) {
     const of = seen.get(cluster.id) ?? members.length;
-    const matched = members.length;
+    // A member whose facts conflict does not share the story's substance; and a story whose
+    // members name only other dates than the message (none the same) is another event, even
+    // through a member that names none (a copy cut before its date).
+    const conflicting = members.filter((m) => m.facts === 'conflict');
+    const storyConflicts =
+      neighbourhoodConflicts || (conflicting.length > 0 && !members.some((m) => m.facts === 'agree'));
+    const agreeing = storyConflicts ? [] : members.filter((m) => m.facts !== 'conflict');
+    const matched = agreeing.length;
     const share = matched / of;
-    const similarity = members.reduce((s, m) => s + m.similarity, 0) / members.length;
-    const via = [...members].sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)[0] as StoryMatch;
+    const counted = agreeing.length > 0 ? agreeing : members;
+    const similarity = counted.reduce((s, m) => s + m.similarity, 0) / counted.length;
+    const via = [...counted].sort((a, b) => b.similarity - a.similarity || a.seq - b.seq)[0] as StoryMatch;
     const link: StoryLink = {
       clusterId: cluster.id,
       via: via.id,
@@ -124,11 +146,12 @@ export function chooseStory(
       of,
       share: round(share),
       similarity: round(similarity),
+      conflicts: members.length - matched,
       joined: true,
     };
-    if (share < decision.storyMinShare) {
+    if (matched === 0 || share < decision.storyMinShare) {
       link.joined = false;
-      link.reason = 'share';
+      link.reason = members.length / of >= decision.storyMinShare ? 'facts' : 'share';
     } else if (ts - (lastSeen.get(cluster.id) ?? cluster.lastSeen) > decision.storyWindowMs) {
       link.joined = false;
       link.reason = 'window';

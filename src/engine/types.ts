@@ -22,6 +22,12 @@ export interface SignatureRecord {
   /** Top tf*idf terms (unit vector; 24-bit hashes, 8-bit weights) for story-level cosine. */
   terms: TermVector | null;
   /**
+   * Calendar dates the message names (signatures/facts.ts codes, sorted, at most 8): the story
+   * rule refuses a link between two messages that both name dates and share none. Absent when
+   * it names none, and in records written before the field existed.
+   */
+  dates?: number[];
+  /**
    * The fields above in the form verification reads (engine/record.ts `packRecord`): derived,
    * never stored or encoded. Set by compactRecord and decodeRecord; made on first comparison
    * for a record built otherwise; null when a field is not in its canonical form.

@@ -60,6 +60,47 @@ describe('chooseStory (a message joins a story as a whole, not one member)', () 
   });
 });
 
+describe('chooseStory with facts (issue 13: two events of one series)', () => {
+  it('counts a member whose dates conflict against the story, not for it', () => {
+    const story = { id: 'story', size: 2, lastSeen: 0 };
+    const clusters = new Map<string, StoryCluster>(['a', 'b'].map((id) => [id, story]));
+    const link = chooseStory(
+      [
+        { id: 'a', seq: 1, similarity: 0.7, facts: 'agree' },
+        { id: 'b', seq: 2, similarity: 0.8, facts: 'conflict' },
+      ],
+      [],
+      clusters,
+      HOUR,
+      decision,
+    );
+    expect(link).toMatchObject({ via: 'a', matched: 1, conflicts: 1, of: 2, joined: true });
+  });
+
+  it('refuses a story whose members name only other dates, even through a member naming none', () => {
+    const clusters = new Map<string, StoryCluster>([
+      ['forecast-8', { id: 'day8', size: 2, lastSeen: 0 }],
+      ['cut-copy', { id: 'cut-copy', size: 1, lastSeen: 0 }],
+    ]);
+    const matches = [
+      { id: 'forecast-8', seq: 1, similarity: 0.78, facts: 'conflict' as const },
+      // A copy of the forecast for the 8th cut before its date, still a story of its own.
+      { id: 'cut-copy', seq: 2, similarity: 0.71, facts: 'unknown' as const },
+    ];
+    const link = chooseStory(matches, [], clusters, HOUR, decision);
+    expect(link).toMatchObject({ joined: false, reason: 'facts', matched: 0 });
+    // Without facts the same matches join.
+    const blind = chooseStory(
+      matches.map(({ facts: _, ...m }) => m),
+      [],
+      clusters,
+      HOUR,
+      decision,
+    );
+    expect(blind).toMatchObject({ joined: true });
+  });
+});
+
 describe('story clustering in the engine (regression: single-link chaining, issue 13)', () => {
   // Made-up words: A shares its second half with B, B with C, C with D; A and C share nothing.
   // Each also repeats a topic word with each neighbour, so that neighbours share a topic key.
@@ -103,5 +144,43 @@ describe('story clustering in the engine (regression: single-link chaining, issu
     const strict = await run(0.5);
     // c is close to half of {a, b}; d is close to one of {a, b, c}: a story of its own.
     expect(strict).toEqual(['a', 'a', 'a', 'd']);
+  });
+});
+
+describe('story facts in the engine (regression: forecasts for two dates joined one story, issue 13)', () => {
+  const syllables = ['ka', 'lo', 'mi', 'nu', 'pe', 'ri', 'so', 'tu', 'va', 'ze'];
+  const word = (n: number) =>
+    `${syllables[n % 10]}${syllables[Math.floor(n / 10) % 10]}${syllables[Math.floor(n / 100) % 10]}x`;
+  const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => word(from + i)).join(' ');
+  // A third shared: a story-level match, not a near-duplicate.
+  const forecast = (own: number, date: string) => `forecast for ${date}. ${words(0, 30)} ${words(own, 60)}`;
+
+  async function clustersOf(texts: string[], storyFacts: boolean): Promise<string[]> {
+    const { initHashing } = await import('../../src/hash/xxhash.js');
+    const { LexiconSet } = await import('../../src/lexicon/lexicon.js');
+    const { Signer } = await import('../../src/signatures/signer.js');
+    const { signMessage } = await import('../../src/pipeline/sign.js');
+    const { engineMessage } = await import('../../src/pipeline/flow.js');
+    const { parseMessageObject } = await import('../../src/input/message.js');
+    const { DedupEngine } = await import('../../src/engine/engine.js');
+    const { MemoryStore } = await import('../../src/store/memory/store.js');
+    await initHashing();
+    const config = resolveDedupConfig('news', { decision: { storyFacts } });
+    const signer = new Signer(config.signatures, LexiconSet.defaults());
+    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+    const out: string[] = [];
+    for (const [k, text] of texts.entries()) {
+      const signed = await signMessage(parseMessageObject({ id: `m${k}`, text, lang: 'en' }), signer);
+      const [v] = await engine.processMessages([engineMessage(signed, Date.UTC(2026, 0, 1) + k * HOUR)]);
+      expect(v!.verdict).toBe('unique');
+      out.push(await engine.store.resolveCluster(v!.clusterId));
+    }
+    return out;
+  }
+
+  it('keeps two reports that name different dates apart, and joins those that share one', async () => {
+    const texts = [forecast(100, 'November 8'), forecast(200, 'November 16'), forecast(300, 'November 8')];
+    expect(await clustersOf(texts, false)).toEqual(['m0', 'm0', 'm0']);
+    expect(await clustersOf(texts, true)).toEqual(['m0', 'm1', 'm0']);
   });
 });

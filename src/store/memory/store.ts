@@ -1,5 +1,6 @@
 import type { IndexConfig, WindowConfig } from '../../config/dedup.js';
 import { keyNumber } from '../../engine/index-keys.js';
+import { storedRecord } from '../../engine/record.js';
 import type {
   Candidate,
   ClusterListPage,
@@ -259,7 +260,8 @@ export class MemoryStore implements DedupStore {
       seq,
       ts: request.ts,
       generation: g,
-      record: request.record,
+      // Packed only: a third of the heap a windowed message costs (engine/record.ts PackedRecord).
+      record: storedRecord(request.record),
       verdict: null,
     };
     generation.messages.push(request.id);

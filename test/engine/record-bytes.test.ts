@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveDedupConfig } from '../../../src/config/profiles.js';
-import { compactRecord } from '../../../src/engine/record.js';
-import { initHashing } from '../../../src/hash/xxhash.js';
-import { LexiconSet } from '../../../src/lexicon/lexicon.js';
-import { Signer } from '../../../src/signatures/signer.js';
-import { decodeRecord, encodeRecord, RecordFormatError } from '../../../src/store/redis/codec.js';
-import { canonicalize } from '../../../src/text/canonical.js';
-import { rng, syntheticDoc } from '../../support/engine.js';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { compactRecord } from '../../src/engine/record.js';
+import { decodeRecord, encodeRecord, RecordFormatError } from '../../src/engine/record-bytes.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { Signer } from '../../src/signatures/signer.js';
+import { canonicalize } from '../../src/text/canonical.js';
+import { rng, syntheticDoc } from '../support/engine.js';
 
 const config = resolveDedupConfig('news');
 let signer: Signer;
@@ -18,7 +18,7 @@ beforeAll(async () => {
 const sign = (text: string) =>
   signer.compute(canonicalize({ text, kind: 'text' }, config.signatures.canonical, 'en'));
 
-describe('the Redis record codec', () => {
+describe('the record binary form', () => {
   it('encodes and decodes a compact record without loss', () => {
     const random = rng(7);
     for (let n = 0; n < 20; n++) {
