@@ -158,6 +158,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       for (const line of lines) {
         lineNo++;
         if (typeof line !== 'string') {
+          // Output keeps input order: the lines before it still in the workers are admitted first.
+          submit();
+          while (inflight.length > 0) await admitOldest();
           batch.push({ line: lineNo, record: invalidRecord(salvageId(line.head), lineNo, line.error()) });
           if (batch.length >= config.batchSize) await flush();
           continue;
@@ -220,7 +223,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
-          `${stats.hotBucketEvents} hot-bucket skips; ${stats.messages} messages in the window; ` +
+          `${stats.hotBuckets} hot buckets (${stats.hotBucketEvents} messages past their cap); ${stats.messages} messages in the window; ` +
           `${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s; ` +
           `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB${heap}\n`,
       );

@@ -2,6 +2,7 @@ import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
 import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
+import { chooseDuplicateOf, joinsOf } from './choose.js';
 import { matchLevel } from './decide.js';
 import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
@@ -72,6 +73,8 @@ interface Decided {
   hot: number;
   matches?: EngineVerdict['matches'];
 }
+
+export { joinsOf } from './choose.js';
 
 export interface Scored {
   candidate: Candidate;
@@ -406,8 +409,8 @@ export class DedupEngine {
   }
 
   /**
-   * Verdict from the scored candidates: the earliest match at the strongest level; clusters of
-   * all duplicate-level matches, or of the story `story` accepted (engine/story.ts).
+   * Verdict from the scored candidates: `duplicateOf` and the clusters joined as engine/choose.ts
+   * says, or the story `story` accepted (engine/story.ts).
    */
   private judge(
     request: IndexRequest,
@@ -415,25 +418,20 @@ export class DedupEngine {
     scored: readonly Scored[],
     storyLink: StoryLink | null,
   ): { decision: Decision; best: Scored | null } {
-    const earliest = (level: string) =>
-      scored.filter((s) => s.level.level === level).sort((a, b) => a.candidate.seq - b.candidate.seq)[0] ??
-      null;
-    const duplicate = earliest('duplicate');
-    const near = duplicate ? null : earliest('near_duplicate');
+    const match = chooseDuplicateOf(scored, this.config.decision.strongJaccard ?? 1);
+    const duplicate = match?.level.level === 'duplicate' ? match : null;
+    const near = match?.level.level === 'near_duplicate' ? match : null;
     const story =
-      duplicate || near || !storyLink?.joined
-        ? null
-        : (scored.find((s) => s.candidate.id === storyLink.via) ?? null);
+      match || !storyLink?.joined ? null : (scored.find((s) => s.candidate.id === storyLink.via) ?? null);
     const best = duplicate ?? near ?? story;
     const decision: Decision = {
       id: request.id,
       seq,
       ts: request.ts,
       verdict: duplicate ? 'duplicate' : near ? 'near_duplicate' : 'unique',
-      joins: joinsOf(scored, story),
+      joins: joinsOf(scored, story, match),
     };
     if (request.title !== undefined) decision.title = request.title;
-    const match = duplicate ?? near;
     if (match) {
       decision.duplicateOf = match.candidate.id;
       decision.similarity = round(match.level.similarity);
@@ -461,17 +459,6 @@ function replayVerdict(first: StoredVerdict, clusterId: string): EngineVerdict {
   if (first.similarity !== undefined) out.similarity = first.similarity;
   if (first.method !== undefined) out.method = first.method;
   return out;
-}
-
-/**
- * Clusters a message joins: those of all its duplicate and near-duplicate matches (several
- * clusters merge), but of only its best story-level match when it has no closer one, so that
- * one message loosely related to two stories does not chain them together.
- */
-export function joinsOf(scored: readonly Scored[], bestStory: Scored | null): string[] {
-  const close = scored.filter((s) => s.level.level === 'duplicate' || s.level.level === 'near_duplicate');
-  if (close.length > 0) return close.map((s) => s.candidate.id);
-  return bestStory ? [bestStory.candidate.id] : [];
 }
 
 /**

@@ -27,7 +27,8 @@ function encodedSizeBound(r: SignatureRecord): number {
     1 +
     (r.terms?.hashes.length ?? 0) * 4 +
     1 +
-    (r.dates?.length ?? 0) * 2
+    (r.dates?.length ?? 0) * 2 +
+    2
   );
 }
 
@@ -36,8 +37,9 @@ function encodedSizeBound(r: SignatureRecord): number {
  * u8 version, u8 flags, u16 tokens, u8 lang length, lang (ASCII), 8 bytes exact,
  * [8 bytes simhash hi,lo], [u8 n, n min-hash bytes], u8 k, k x (u8 lexicon, 8 bytes I-Match),
  * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)],
- * [u8 d, d x u16 date]. The dates section was added later under its own flag: a record written
- * before it has no flag and decodes with no dates (and a decoder from before ignores it).
+ * [u8 d, d x u16 date], [u16 distinct shingles]. The dates and shingle-count sections were added
+ * later, each under its own flag: a record written before has no flag and decodes without them
+ * (and a decoder from before ignores them: they are last).
  */
 export function encodeRecord(r: SignatureRecord): Uint8Array {
   const out = new Uint8Array(encodedSizeBound(r));
@@ -58,6 +60,8 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   if (r.heaviest !== null) flags |= Flag.Heaviest;
   const dates = r.dates ?? [];
   if (dates.length > 0) flags |= Flag.Dates;
+  const shingles = r.shingles ?? 0;
+  if (shingles > 0) flags |= Flag.Shingles;
   out[at++] = RECORD_FORMAT_VERSION;
   out[at++] = flags;
   view.setUint16(at, Math.min(r.tokens, 0xffff), true);
@@ -106,6 +110,10 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
       view.setUint16(at, (dates[i] as number) & 0xffff, true);
       at += 2;
     }
+  }
+  if (shingles > 0) {
+    view.setUint16(at, Math.min(shingles, 0xffff), true);
+    at += 2;
   }
   return out.subarray(0, at);
 }
@@ -186,6 +194,12 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
       at += 2;
     }
   }
+  let shingles = 0;
+  if (flags & Flag.Shingles) {
+    need(2);
+    shingles = view.getUint16(at, true);
+    at += 2;
+  }
   const record: SignatureRecord = {
     lang,
     tokens,
@@ -199,6 +213,7 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     terms,
   };
   if (dates !== undefined && dates.length > 0) record.dates = dates;
+  if (shingles > 0) record.shingles = shingles;
   record.packed = packRecord(record);
   return record;
 }

@@ -32,6 +32,8 @@ export enum Flag {
   Heaviest = 32,
   /** Dates (facts) follow the term vector; records without the flag decode with no dates. */
   Dates = 64,
+  /** The distinct shingle count (u16) follows the dates; records without it decode without one. */
+  Shingles = 128,
 }
 
 /** Builds the record of a signed message in its stored form. */
@@ -54,6 +56,7 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     terms: s.terms ? quantizeTerms(s.terms) : null,
   };
   if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
+  if (s.minhash && s.shingles > 0) record.shingles = Math.min(s.shingles, 0xffff);
   record.packed = packRecord(record);
   return record;
 }
@@ -213,6 +216,8 @@ export class PackedRecord implements SignatureRecord {
     readonly lang: string,
     /** The record's dates (facts for the story rule), kept beside the packed words: few records have them. */
     readonly dates?: number[],
+    /** The distinct shingle count (containment), kept beside the packed words like the dates. */
+    readonly shingles?: number,
   ) {}
 
   get exact(): string {
@@ -286,7 +291,6 @@ export function storedRecord(r: SignatureRecord): SignatureRecord {
   if (r instanceof PackedRecord) return r;
   const packed = r.packed === undefined ? packRecord(r) : r.packed;
   if (!packed) return r;
-  return r.dates !== undefined && r.dates.length > 0
-    ? new PackedRecord(packed, r.tokens, r.lang, r.dates)
-    : new PackedRecord(packed, r.tokens, r.lang);
+  const dates = r.dates !== undefined && r.dates.length > 0 ? r.dates : undefined;
+  return new PackedRecord(packed, r.tokens, r.lang, dates, r.shingles);
 }

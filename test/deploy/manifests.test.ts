@@ -187,6 +187,7 @@ const METRIC_KINDS: Record<keyof typeof METRIC_NAMES, 'counter' | 'histogram' | 
   candidates: 'histogram',
   storeRoundTrip: 'histogram',
   hotBuckets: 'counter',
+  hotBucketsFilled: 'counter',
   clustersCreated: 'counter',
   clustersMerged: 'counter',
   consumerLag: 'gauge',

@@ -33,9 +33,13 @@ describe('PackedRecord (the memory store keeps records packed only)', () => {
         'longest',
         'heaviest',
         'terms',
+        // Added later: the story facts and the containment count must survive packing too.
+        'dates',
+        'shingles',
       ] as const)
         expect(stored[field], field).toEqual(record[field]);
       expect(stored.packed).toBe(record.packed);
+      expect(record.shingles).toBeGreaterThan(0);
     }
   });
 

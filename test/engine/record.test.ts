@@ -21,6 +21,22 @@ const sign = (text: string) =>
   signer.compute(canonicalize({ text, kind: 'text' }, config.signatures.canonical, 'en'));
 
 describe('signature record', () => {
+  it('keeps the distinct shingle count, and decodes records written without it', () => {
+    const s = sign('one two three four five six seven eight nine ten one two three');
+    const record = compactRecord(s, 'en');
+    expect(record.shingles).toBe(s.shingles);
+    expect(s.shingles).toBeGreaterThan(0);
+    const bytes = encodeRecord(record);
+    expect(decodeRecord(bytes).shingles).toBe(record.shingles);
+    // A record from before the field: the same bytes without the flag (128) and the last two.
+    const old = bytes.slice(0, bytes.length - 2);
+    old[1] = (old[1] as number) & ~128;
+    const decoded = decodeRecord(old);
+    expect(decoded.shingles).toBeUndefined();
+    expect(compareRecords(decoded, record).containment).toBeUndefined();
+    expect(compareRecords(record, record).containment).toBe(1);
+  });
+
   it('keeps the evidence of the full signatures within the quantization error', () => {
     const random = rng(11);
     const base = syntheticDoc(random, 300);

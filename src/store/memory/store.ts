@@ -19,6 +19,7 @@ import type {
   StoreStats,
   StoryEvent,
 } from '../../engine/types.js';
+import { withHotMember } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import { BucketTable } from './buckets.js';
 
@@ -125,6 +126,7 @@ export class MemoryStore implements DedupStore {
   private now = Number.NEGATIVE_INFINITY;
   private currentGeneration = Number.NEGATIVE_INFINITY;
   private hotBucketEvents = 0;
+  private hotBucketsFilled = 0;
   private expiredGenerations = 0;
   private roundTrips = 0;
 
@@ -247,11 +249,20 @@ export class MemoryStore implements DedupStore {
         this.tableIndex.set(key.table, table);
       }
       const k = keyNumber(key);
-      if (this.buckets.sizeOf(table, k) >= this.limits.maxBucketSize) {
+      const max = this.limits.maxBucketSize;
+      const size = this.buckets.sizeOf(table, k);
+      if (size >= max) {
         this.hotBucketEvents++;
-        continue;
+        // A full bucket is a campaign: the newcomer replaces the oldest of its recent members.
+        const cell = this.buckets.find(table, k);
+        const m = this.buckets.members(cell);
+        const kept = withHotMember(m >= 0 ? [m] : this.buckets.list(m), seq, max);
+        if (kept === null) continue;
+        this.buckets.setMembers(cell, kept);
+      } else {
+        if (size === max - 1) this.hotBucketsFilled++;
+        this.buckets.add(table, k, seq);
       }
-      this.buckets.add(table, k, seq);
       generation.tables.push(table);
       generation.keys.push(k);
     }
@@ -516,6 +527,7 @@ export class MemoryStore implements DedupStore {
       clusters,
       buckets,
       hotBucketEvents: this.hotBucketEvents,
+      hotBuckets: this.hotBucketsFilled,
       expiredGenerations: this.expiredGenerations,
       roundTrips: this.roundTrips,
     };

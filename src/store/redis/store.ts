@@ -20,6 +20,7 @@ import type {
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { redactUrl } from '../../redact.js';
+import { hotTail } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import {
   parseCluster,
@@ -233,7 +234,7 @@ export class RedisStore implements DedupStore {
       .int(window.windowMs)
       .int(window.generationMs)
       .int(limits.maxBucketSize)
-      .int(limits.maxCandidates)
+      .int(hotTail(limits.maxBucketSize))
       .int(window.maxMessages)
       .int(redis.shards)
       .int(redis.clusterShards)
@@ -470,8 +471,8 @@ export class RedisStore implements DedupStore {
   }
 
   async stats(): Promise<StoreStats> {
-    const [seq, live, hot, expired, buckets, clusters] = await this.run('stats', () =>
-      this.client.hmget(this.meta, 'seq', 'live', 'hot', 'expired', 'buckets', 'clusters'),
+    const [seq, live, hot, expired, buckets, clusters, hotBuckets] = await this.run('stats', () =>
+      this.client.hmget(this.meta, 'seq', 'live', 'hot', 'expired', 'buckets', 'clusters', 'hotb'),
     );
     const last = Number(seq ?? 0);
     return {
@@ -479,6 +480,7 @@ export class RedisStore implements DedupStore {
       clusters: Number(clusters ?? 0),
       buckets: Number(buckets ?? 0),
       hotBucketEvents: Number(hot ?? 0),
+      hotBuckets: Number(hotBuckets ?? 0),
       expiredGenerations: Number(expired ?? 0),
       roundTrips: this.roundTrips,
     };

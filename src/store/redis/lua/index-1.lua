@@ -6,10 +6,11 @@
   "First" is the sequence order, so two near-duplicates indexed at the same moment by two
   processes are ordered, and the later one always sees the earlier one (docs/redis.md).
 
-  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate
+  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate, hotb
   ARGV[1]  base: key prefix with the namespace hash tag, e.g. "doppel:{news}:"
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
-  ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
+  ARGV[5]  hot tail: members a full bucket keeps as its rolling newest (store/hot.ts; 0: none)
+  ARGV[6]  maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
   then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
@@ -41,6 +42,7 @@ local base = ARGV[1]
 local windowMs = tonumber(ARGV[2])
 local genMs = tonumber(ARGV[3])
 local maxBucket = tonumber(ARGV[4])
+local hotTail = tonumber(ARGV[5])
 local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
@@ -54,7 +56,7 @@ if n == 0 then return {} end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
-local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate')
+local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb')
 local seq = tonumber(m[1]) or 0
 local now = tonumber(m[2])
 local gen = tonumber(m[3])
@@ -65,6 +67,7 @@ local buckets = tonumber(m[7]) or 0
 local freed = tonumber(m[8]) or 0
 local sweep = tonumber(m[9]) or -1
 local rate = tonumber(m[10]) or 0
+local hotFilled = tonumber(m[11]) or 0
 
 -- The live bound: the first sequence number of the oldest generation in the window. Generations
 -- follow the store clock (the latest event time seen), so they follow sequence numbers too.
@@ -281,6 +284,15 @@ for r = 1, n do
           written = withMember(v, size, stored, packed)
           redis.call('HSET', key, field, written)
           if v == nil and not changed then buckets = buckets + 1 end
+          if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
+        elseif isNew and hotTail > 0 then
+          -- A full bucket is a campaign (store/hot.ts): keep its first maxBucket - tail members,
+          -- its newest tail - 1, and this one.
+          hotEvents = hotEvents + 1
+          local from = size - (hotTail - 1)
+          if from < maxBucket - hotTail then from = maxBucket - hotTail end
+          written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+          redis.call('HSET', key, field, written)
         else
           if isNew then hotEvents = hotEvents + 1 end
           if changed then
@@ -332,5 +344,5 @@ if expired > 0 then
 end
 
 redis.call('HSET', meta, 'seq', seq, 'now', now, 'gen', gen, 'live', live, 'hot', hotEvents, 'expired', expired,
-  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate)
+  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate, 'hotb', hotFilled)
 return results
