@@ -1,7 +1,7 @@
 /**
  * `npm run bench:e2e`: end to end through Kafka. A local KRaft broker and redis-server (or
  * DOPPEL_KAFKA_BROKERS / DOPPEL_REDIS_URL), an input topic with 4 partitions, N news consumer
- * processes (dist/consumers/news.js, the deployable entry point), and this process producing the
+ * processes (consumers/news.js, the deployable entry point), and this process producing the
  * bench:dedup news stream (Markov-generated articles and 30% near-duplicate variants, 10,000 a
  * day) as fast as the broker takes it. When the group has committed every input offset, the output
  * topics are read back and checked: throughput (first produce to last output), latency (input
@@ -41,7 +41,7 @@ const PASSTHROUGH = process.env.BENCH_PASSTHROUGH === '1';
 const BASELINE = process.env.BENCH_BASELINE !== '0';
 const SIGN_THREADS = process.env.BENCH_SIGN_THREADS;
 const entryOf = (passthrough: boolean) =>
-  passthrough ? 'dist/bench/passthrough-consumer.js' : 'dist/consumers/news.js';
+  passthrough ? 'dist/bench/passthrough-consumer.js' : 'consumers/news.js';
 
 /** CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere. */
 function cpuSecondsOf(pid: number | undefined): number {
@@ -100,7 +100,7 @@ async function readAll(
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(resolve(ROOT, 'dist/consumers/news.js'))) throw new Error('run npm run build first');
+  if (!existsSync(resolve(ROOT, 'dist/kafka/entry/news.js'))) throw new Error('run npm run build first');
   mkdirSync(OUT, { recursive: true });
   // A longer stream generated before serves as well: its first MESSAGES lines.
   const longer = readdirSync(OUT)

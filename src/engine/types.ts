@@ -1,6 +1,6 @@
 import type { Fingerprint64 } from '../signatures/simhash.js';
 import type { TermVector } from '../signatures/terms.js';
-import type { IndexKey } from './keys.js';
+import type { IndexKey } from './index-keys.js';
 
 /**
  * What the index keeps of a message to verify it as a candidate later: its signatures, not its

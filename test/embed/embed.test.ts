@@ -68,7 +68,7 @@ describe("import { ... } from 'doppel'", () => {
       'MemoryStore',
       'RedisStore',
       'openStore',
-      'SignatureEngine',
+      'Signer',
       'signMessage',
       'parseMessageObject',
       'decodeMessage',

@@ -2,17 +2,18 @@ import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
-import { DoppelConsumer } from '../../src/consumer/consumer.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import { DoppelError } from '../../src/errors.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { loadConsumerConfig } from '../../src/kafka/config.js';
+import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import type { InputRecord } from '../../src/kafka/input.js';
 import { PoolSigner } from '../../src/kafka/pool-signer.js';
 import { BatchProcessor, type ProcessorOptions } from '../../src/kafka/processor.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MessageFlow } from '../../src/pipeline/flow.js';
+import { Signer } from '../../src/signatures/signer.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import {
   kafkaBrokers,
   type ReadMessage,
@@ -144,8 +145,10 @@ describe('PoolSigner', () => {
     });
     const processor = (pool?: PoolSigner) =>
       new BatchProcessor(
-        new DedupEngine(config, new MemoryStore(config.window, config.index)),
-        new SignatureEngine(config.signatures, LexiconSet.defaults()),
+        new MessageFlow(
+          new DedupEngine(config, new MemoryStore(config.window, config.index)),
+          new Signer(config.signatures, LexiconSet.defaults()),
+        ),
         options(pool),
       );
     const records: InputRecord[] = inputValues('ps').map((value, i) => ({

@@ -32,9 +32,11 @@
         that had any, as they were before it joined (the format above; empty buckets are left out). The client counts the
         shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
         store does): Lua only reads and appends, the cheapest work per bucket.
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
-  after it (scripts stop at the first error; the batch is then retried as a replay).
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written; a wrong-type key gives Redis' WRONGTYPE error and nothing is written after it
+  (scripts stop at the first error; the batch is then retried as a replay).
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local windowMs = tonumber(ARGV[2])
@@ -45,7 +47,10 @@ local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
 local n = tonumber(ARGV[9])
-local gens = base .. 'gens'
+if n == nil or #ARGV ~= 10 + 6 * n then
+  return fail('ARGS', 'index', #ARGV .. ' arguments, not 10 + 6 x ' .. tostring(ARGV[9]))
+end
+local gens = base .. KEY_GENS
 if n == 0 then return {} end
 
 --- @include _epoch
@@ -90,9 +95,9 @@ local function dropGenerations(oldestLive, dropOne)
   end
   live = minFirst or (seq + 1)
   -- Record and verdict blocks wholly below the bound go at once.
-  local last = math.floor(live / 64) - 1
+  local last = math.floor(live / BLOCK_SIZE) - 1
   for b = freed, last do
-    redis.call('DEL', base .. 'r:' .. b, base .. 'v:' .. b, base .. 't:' .. b)
+    redis.call('DEL', base .. KEY_RECORD .. b, base .. KEY_VERDICT .. b, base .. KEY_TITLE .. b)
   end
   if last + 1 > freed then freed = last + 1 end
 end
@@ -107,13 +112,13 @@ local function advance(ts)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
   -- Stories last seen before the horizon go now, with their member lists (as the memory store
   -- drops them); merged aliases are left to the sweep.
-  local old = redis.call('ZRANGEBYSCORE', base .. 'cr', '-inf', '(' .. (ts - windowMs - genMs))
+  local old = redis.call('ZRANGEBYSCORE', base .. KEY_BY_RECENCY, '-inf', '(' .. (ts - windowMs - genMs))
   for _, member in ipairs(old) do
     local root = tonumber(member)
-    redis.call('HDEL', base .. 'c:' .. (root % cshards), root)
-    redis.call('HDEL', base .. 'm:' .. (root % cshards), root)
-    redis.call('ZREM', base .. 'cs', member)
-    redis.call('ZREM', base .. 'cr', member)
+    redis.call('HDEL', base .. KEY_CLUSTER .. (root % cshards), root)
+    redis.call('HDEL', base .. KEY_MEMBERS .. (root % cshards), root)
+    redis.call('ZREM', base .. KEY_BY_SIZE, member)
+    redis.call('ZREM', base .. KEY_BY_RECENCY, member)
   end
   -- The sweep runs round the shards continuously, paced to go round once in about one window's
   -- worth of messages (the last generation's count times generations per window): each entry
@@ -140,14 +145,14 @@ end
 -- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
 local function sweepShard(i)
   if i < shards then
-    local key = base .. 'k:' .. i
+    local key = base .. KEY_SHARD .. i
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
       if #field ~= BUCKET_FIELD_BYTES then
         -- An expired id field stays while a cluster is rooted at it (read-1.lua finds it by id).
         local s = tonumber(v)
-        if s < live and redis.call('HEXISTS', base .. 'c:' .. (s % cshards), s) == 0 then
+        if s < live and redis.call('HEXISTS', base .. KEY_CLUSTER .. (s % cshards), s) == 0 then
           redis.call('HDEL', key, field)
         end
       else
@@ -161,7 +166,7 @@ local function sweepShard(i)
       end
     end
   else
-    local key = base .. 'c:' .. (i - shards)
+    local key = base .. KEY_CLUSTER .. (i - shards)
     local horizon = now - windowMs - genMs
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
@@ -169,10 +174,10 @@ local function sweepShard(i)
       local c = cjson.decode(all[j + 1])
       if c.f + c.e < horizon then
         redis.call('HDEL', key, all[j])
-        redis.call('HDEL', base .. 'm:' .. (i - shards), all[j])
+        redis.call('HDEL', base .. KEY_MEMBERS .. (i - shards), all[j])
         local member = string.format('%015d', tonumber(all[j]))
-        redis.call('ZREM', base .. 'cs', member)
-        redis.call('ZREM', base .. 'cr', member)
+        redis.call('ZREM', base .. KEY_BY_SIZE, member)
+        redis.call('ZREM', base .. KEY_BY_RECENCY, member)
       end
     end
   end
@@ -184,17 +189,17 @@ end
 local pendingBlock, pendingRecords = nil, nil
 function flushRecords()
   if pendingRecords then
-    redis.call('HSET', base .. 'r:' .. pendingBlock, unpack(pendingRecords))
+    redis.call('HSET', base .. KEY_RECORD .. pendingBlock, unpack(pendingRecords))
     pendingRecords = nil
   end
 end
 local function addRecord(mySeq, record)
-  local b = math.floor(mySeq / 64)
+  local b = math.floor(mySeq / BLOCK_SIZE)
   if b ~= pendingBlock or not pendingRecords then
     flushRecords()
     pendingBlock, pendingRecords = b, {}
   end
-  pendingRecords[#pendingRecords + 1] = mySeq % 64
+  pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
   pendingRecords[#pendingRecords + 1] = record
 end
 
@@ -221,8 +226,8 @@ for r = 1, n do
   end
   local decided = nil
   if known then
-    local b, slot = math.floor(known / 64), known % 64
-    decided = redis.call('HGET', base .. 'v:' .. b, slot)
+    local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
+    decided = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   end
   if decided then
     results[r] = { 'd', verdictForClient(decided, known) }

@@ -62,7 +62,7 @@ interface LanguageState {
  * scratch buffers, so one instance serves one thread; results depend only on config, lexicons
  * and the document.
  */
-export class SignatureEngine {
+export class Signer {
   private readonly languages = new Map<Language, LanguageState>();
   private slots = new Int32Array(4096);
   private content = new Int32Array(4096);

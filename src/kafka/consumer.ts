@@ -5,23 +5,18 @@ import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
 import type { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
-import { classifyError, createKafka } from '../kafka/client.js';
-import type { ConsumerConfig, InputFormat, OutputTopics } from '../kafka/config.js';
-import type { InputRecord } from '../kafka/input.js';
-import { type PoolSigner, startPoolSigner } from '../kafka/pool-signer.js';
-import {
-  BatchProcessor,
-  type BatchResult,
-  emptyCounts,
-  type Slot,
-  type VerdictCounts,
-} from '../kafka/processor.js';
-import { OutputProducer } from '../kafka/producer.js';
-import { ensureTopics } from '../kafka/topics.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { MessageFlow } from '../pipeline/flow.js';
+import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { tracingActive, withSpan } from '../telemetry/trace.js';
+import { classifyError, createKafka } from './client.js';
+import type { ConsumerConfig, InputFormat, OutputTopics } from './config.js';
+import type { InputRecord } from './input.js';
+import { type PoolSigner, startPoolSigner } from './pool-signer.js';
+import { BatchProcessor, type BatchResult, emptyCounts, type Slot, type VerdictCounts } from './processor.js';
+import { OutputProducer } from './producer.js';
+import { ensureTopics } from './topics.js';
 import { batchSpanOptions, recordAttempt, stampTraceContext } from './tracing.js';
 
 /** Which batch a hook call is about. */
@@ -42,7 +37,7 @@ export interface BatchStats extends BatchInfo {
   invalidCodes: readonly string[];
   /** Decode + sign. */
   signMs: number;
-  /** engine.processBatch: the store round trips and verification. */
+  /** flow.process: the store round trips and verification. */
   engineMs: number;
   /** Producing the outputs and committing the offsets (or the transaction). */
   deliverMs: number;
@@ -224,10 +219,12 @@ export class DoppelConsumer {
         c.namespace ? { config: dedup, namespace: c.namespace } : { config: dedup },
       ),
     );
-    const engine = new DedupEngine(dedup, this.store);
-    const signer = new SignatureEngine(dedup.signatures, LexiconSet.defaults());
+    const flow = new MessageFlow(
+      new DedupEngine(dedup, this.store),
+      new Signer(dedup.signatures, LexiconSet.defaults()),
+    );
     this.pool = await startPoolSigner(c.signThreads, dedup);
-    this.processor = new BatchProcessor(engine, signer, {
+    this.processor = new BatchProcessor(flow, {
       ...(this.pool ? { pool: this.pool } : {}),
       mode: dedup.mode,
       formatOf: (topic) => this.formats.get(topic) ?? 'json',
@@ -355,7 +352,7 @@ export class DoppelConsumer {
           const ready = slots;
           // Decide once: a retry after the store committed would replay (same verdicts, no story
           // events), so only the delivery is retried once verdicts exist.
-          result ??= await processor.decide(ready, signMs);
+          result ??= await processor.run(ready, signMs);
           const t = performance.now();
           const outputs = result.outputs;
           // Downstream continues the batch's trace (span context computed once per batch).
