@@ -1,0 +1,241 @@
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../../src/config/profiles.js';
+import { type LocalRedisCluster, startLocalRedisCluster } from '../../../src/dev/redis-cluster.js';
+import { DedupEngine, type EngineInput } from '../../../src/engine/engine.js';
+import type { DedupStore } from '../../../src/engine/types.js';
+import { initHashing } from '../../../src/hash/xxhash.js';
+import { parseMessageObject } from '../../../src/input/message.js';
+import { LexiconSet } from '../../../src/lexicon/lexicon.js';
+import { signMessage } from '../../../src/pipeline/sign.js';
+import { SignatureEngine } from '../../../src/signatures/compute.js';
+import { MemoryStore } from '../../../src/store/memory.js';
+import { RedisStore } from '../../../src/store/redis/store.js';
+import { clusterLayout, keySlot } from '../../../src/store/redis-cluster/layout.js';
+import { RedisClusterStore } from '../../../src/store/redis-cluster/store.js';
+import { editWords, rng, syntheticDoc } from '../../support/engine.js';
+import { redisUrl, uniqueNamespace } from '../../support/redis.js';
+
+const HOUR = 3_600_000;
+const REDIS = { shards: 256, clusterShards: 32, slotShards: 6 };
+const config = resolveDedupConfig('news', { redis: REDIS });
+const T0 = Date.UTC(2026, 10, 1);
+let signer: SignatureEngine;
+let cluster: LocalRedisCluster;
+const stores: DedupStore[] = [];
+
+beforeAll(async () => {
+  await initHashing();
+  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  cluster = await startLocalRedisCluster(3);
+});
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  await cluster?.stop();
+});
+
+async function clusterStore(namespace: string, redis: Record<string, unknown> = {}): Promise<RedisClusterStore> {
+  const c = resolveDedupConfig('news', { redis: { ...REDIS, ...redis } });
+  const store = await RedisClusterStore.open({
+    url: cluster.url,
+    namespace,
+    window: c.window,
+    limits: c.index,
+    redis: c.redis,
+  });
+  stores.push(store);
+  return store;
+}
+
+/** Stories with syndicated copies (word edits, headers, exact repeats), shuffled, in stream order. */
+async function stream(seed: number, stories: number, hoursApart: number): Promise<EngineInput[]> {
+  const random = rng(seed);
+  const texts: Array<{ id: string; text: string }> = [];
+  for (let s = 0; s < stories; s++) {
+    const base = syntheticDoc(random, 120 + Math.floor(random() * 200), 3000);
+    texts.push({ id: `s${s}`, text: base.join(' ') });
+    const copies = Math.floor(random() * 4);
+    for (let c = 0; c < copies; c++) {
+      const kind = random();
+      const text =
+        kind < 0.2
+          ? base.join(' ')
+          : kind < 0.5
+            ? `AGENCY WIRE ${base.join(' ')} more news at our site`
+            : editWords(random, base, 0.03 + random() * 0.25).join(' ');
+      texts.push({ id: `s${s}c${c}`, text });
+    }
+  }
+  for (let i = texts.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [texts[i], texts[j]] = [texts[j]!, texts[i]!];
+  }
+  const out: EngineInput[] = [];
+  for (const [i, t] of texts.entries()) {
+    const signed = await signMessage(parseMessageObject({ id: t.id, text: t.text, lang: 'en' }), signer);
+    out.push({ signed, ts: T0 + i * hoursApart * HOUR });
+  }
+  return out;
+}
+
+async function run(engine: DedupEngine, inputs: EngineInput[], batch: number) {
+  const out = [];
+  for (let i = 0; i < inputs.length; i += batch)
+    out.push(...(await engine.processBatch(inputs.slice(i, i + batch))));
+  return out.map((v) => ({
+    id: v.id,
+    verdict: v.verdict,
+    clusterId: v.clusterId,
+    duplicateOf: v.duplicateOf,
+    candidates: v.candidates,
+  }));
+}
+
+describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 masters)', () => {
+  it('gives the same verdicts, duplicateOf, clusters and candidates as one Redis and the memory store', async () => {
+    // 8+ days in a 3-day window: generations expire and the shards' sweeps run.
+    const inputs = await stream(1, 150, 0.5);
+    const memory = await run(new DedupEngine(config, new MemoryStore(config.window, config.index)), inputs, 32);
+    const single = await RedisStore.open({
+      url: redisUrl(),
+      namespace: uniqueNamespace('same1'),
+      window: config.window,
+      limits: config.index,
+      redis: config.redis,
+    });
+    stores.push(single);
+    const one = await run(new DedupEngine(config, single), inputs, 32);
+    const store = await clusterStore(uniqueNamespace('same'));
+    const spread = await run(new DedupEngine(config, store), inputs, 32);
+    expect(one).toEqual(memory);
+    expect(spread).toEqual(memory);
+    const stats = await store.stats();
+    expect(stats.expiredGenerations).toBeGreaterThan(0);
+    expect(stats.messages).toBe((await single.stats()).messages);
+    expect(stats.buckets).toBeGreaterThan(0);
+    expect(memory.filter((v) => v.verdict !== 'unique').length).toBeGreaterThan(40);
+    // Replays: ids still in the window give their first verdicts.
+    const again = await new DedupEngine(config, store).processBatch(inputs.slice(-40));
+    expect(again.every((v) => v.replay)).toBe(true);
+    expect(again.map((v) => [v.id, v.verdict, v.duplicateOf])).toEqual(
+      spread.slice(-40).map((v) => [v.id, v.verdict, v.duplicateOf]),
+    );
+  });
+
+  it('puts the slot shards evenly on the masters: two of six on each of three', async () => {
+    const client = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
+    try {
+      const slots = (await client.cluster('SLOTS')) as Array<[number, number, [string, number]]>;
+      const owner = (slot: number) => slots.find(([a, b]) => slot >= a && slot <= b)?.[2][1];
+      const perNode = new Map<number | undefined, number>();
+      for (const base of clusterLayout('doppel', 'news', 6).shards) {
+        const port = owner(keySlot(`${base}meta`));
+        perNode.set(port, (perNode.get(port) ?? 0) + 1);
+      }
+      expect([...perNode.values()]).toEqual([2, 2, 2]);
+      expect(perNode.has(undefined)).toBe(false);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it('never judges both of two near-duplicates unique when three clients index them at once', async () => {
+    const namespace = uniqueNamespace('race');
+    const clients = [await clusterStore(namespace), await clusterStore(namespace), await clusterStore(namespace)];
+    const engines = clients.map((s) => new DedupEngine(config, s));
+    const random = rng(9);
+    const triples: Array<[EngineInput, EngineInput, EngineInput]> = [];
+    for (let i = 0; i < 40; i++) {
+      const base = syntheticDoc(random, 150, 3000);
+      const make = async (id: string, words: string[]) => ({
+        signed: await signMessage(parseMessageObject({ id, text: words.join(' '), lang: 'en' }), signer),
+        ts: T0 + i * 1000,
+      });
+      triples.push([
+        await make(`r${i}a`, base),
+        await make(`r${i}b`, editWords(random, base, 0.03)),
+        await make(`r${i}c`, editWords(random, base, 0.04)),
+      ]);
+    }
+    const verdicts = [];
+    for (let b = 0; b < triples.length; b += 4) {
+      const rounds = triples.slice(b, b + 4);
+      const results = await Promise.all(engines.map((e, k) => e.processBatch(rounds.map((t) => t[k]!))));
+      for (let r = 0; r < rounds.length; r++) verdicts.push(results.map((res) => res[r]!));
+    }
+    for (const triple of verdicts) {
+      expect(triple.filter((v) => v.verdict === 'unique')).toHaveLength(1);
+      const ids = await Promise.all(triple.map((v) => clients[0]!.resolveCluster(v.clusterId)));
+      expect(new Set(ids).size).toBe(1);
+    }
+  });
+
+  it('waits for a lower sequence number in flight, and skips the gap of a client that died holding it', async () => {
+    const namespace = uniqueNamespace('gap');
+    const store = await clusterStore(namespace, { gapTimeoutMs: 400 });
+    const engine = new DedupEngine(config, store);
+    const inputs = await stream(5, 12, 0.01);
+    await run(engine, inputs.slice(0, 8), 8);
+    // A client takes 5 sequence numbers on the home shard and dies before calling the shards.
+    const admin = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
+    const home = `${clusterLayout('doppel', namespace, 6).home}meta`;
+    try {
+      await admin.hincrby(home, 'seq', 5);
+    } finally {
+      admin.disconnect();
+    }
+    const started = Date.now();
+    const rest = await run(engine, inputs.slice(8), 8);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    const memory = await run(new DedupEngine(config, new MemoryStore(config.window, config.index)), inputs, 8);
+    expect(rest.map((v) => [v.id, v.verdict, v.duplicateOf])).toEqual(
+      memory.slice(8).map((v) => [v.id, v.verdict, v.duplicateOf]),
+    );
+    // The next batch does not wait again.
+    const more = (await stream(6, 4, 0.01)).map((x) => ({
+      ...x,
+      ts: inputs.at(-1)!.ts + 1,
+      signed: { ...x.signed, message: { ...x.signed.message, id: `m-${x.signed.message.id}` } },
+    }));
+    const t = Date.now();
+    await run(engine, more, 8);
+    expect(Date.now() - t).toBeLessThan(400);
+  });
+
+  it('detects a shard that lost its data (STORE_DATA_LOST), for every client and at the next open', async () => {
+    const namespace = uniqueNamespace('lost');
+    const store = await clusterStore(namespace);
+    const engine = new DedupEngine(config, store);
+    const inputs = await stream(7, 10, 0.01);
+    await run(engine, inputs.slice(0, 5), 5);
+    const admin = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
+    const shard = clusterLayout('doppel', namespace, 6).shards[4]!;
+    try {
+      // Everything of one shard gone, as after a restart of its node without persistence.
+      const keys = [`${shard}meta`];
+      for (let h = 4; h < REDIS.shards; h += 6) keys.push(`${shard}k:${h}`);
+      let deleted = 0;
+      for (const key of keys) deleted += await admin.del(key);
+      expect(deleted).toBeGreaterThan(1);
+    } finally {
+      admin.disconnect();
+    }
+    await expect(engine.processBatch(inputs.slice(5))).rejects.toMatchObject({ code: 'STORE_DATA_LOST' });
+    await expect(clusterStore(namespace)).rejects.toMatchObject({ code: 'STORE_DATA_LOST' });
+    // An operator accepts the loss: the namespace starts anew.
+    const c = resolveDedupConfig('news', { redis: REDIS });
+    const fresh = await RedisClusterStore.open({
+      url: cluster.url,
+      namespace,
+      window: c.window,
+      limits: c.index,
+      redis: c.redis,
+      resetLost: true,
+    });
+    stores.push(fresh);
+    expect((await fresh.stats()).messages).toBe(0);
+    const verdicts = await new DedupEngine(config, fresh).processBatch(inputs.slice(5));
+    expect(verdicts).toHaveLength(inputs.length - 5);
+    expect(verdicts.every((v) => v.replay === undefined)).toBe(true);
+  });
+});
