@@ -21,7 +21,10 @@ import { parseMessageLine } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
+import { startLocalRedisCluster } from '../dev/redis-cluster.js';
+import type { DedupStore } from '../engine/types.js';
 import { RedisStore } from '../store/redis/store.js';
+import { RedisClusterStore } from '../store/redis-cluster/store.js';
 import { SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 import { newsSources, writeStream } from './stream.js';
 
@@ -31,6 +34,8 @@ const OUT = resolve(ROOT, '.bench-out');
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2);
 const NAMESPACE = 'bench';
+/** `BENCH_REDIS_CLUSTER=3`: also run the stream on a local Redis Cluster of that many masters. */
+const CLUSTER_MASTERS = Number(process.env.BENCH_REDIS_CLUSTER ?? 0);
 
 interface ClientReport {
   messages: number;
@@ -56,13 +61,10 @@ async function client(file: string, url: string): Promise<void> {
     const message = parseMessageLine(line);
     inputs.push({ signed: await signMessage(message, signer), ts: message.ts ?? 0 });
   }
-  const store = await RedisStore.open({
-    url,
-    namespace: NAMESPACE,
-    window: config.window,
-    limits: config.index,
-    redis: config.redis,
-  });
+  const options = { url, namespace: NAMESPACE, window: config.window, limits: config.index, redis: config.redis };
+  const store: DedupStore = url.includes('+cluster://')
+    ? await RedisClusterStore.open(options)
+    : await RedisStore.open(options);
   const engine = new DedupEngine(config, store);
   process.send?.({ ready: inputs.length });
   await new Promise<void>((go) => process.once('message', () => go()));
@@ -123,6 +125,13 @@ async function main(): Promise<void> {
     // Interleaved halves: both clients move through the same hours, as consumers of two partitions do.
     writeFileSync(file, `${lines.filter((_, i) => i % CLIENTS === c).join('\n')}\n`);
     files.push(file);
+  }
+  if (CLUSTER_MASTERS > 0) {
+    console.log(
+      `bench:redis: ${lines.length} messages, news profile, ${CLIENTS} client processes; one redis-server, then a ${CLUSTER_MASTERS}-master Redis Cluster; node ${process.version}`,
+    );
+    await clusterMain(files, lines.length);
+    return;
   }
   const redis = await startLocalRedis();
   const admin = new Redis(redis.url);
@@ -216,6 +225,85 @@ async function main(): Promise<void> {
     admin.disconnect();
     await redis.stop();
   }
+}
+
+/** The clients on `url`, started together; their reports. */
+async function runClients(files: string[], url: string): Promise<ClientReport[]> {
+  const children = files.map((file) =>
+    fork(fileURLToPath(import.meta.url), ['--client', file, url], {
+      stdio: 'inherit',
+      execArgv: process.env.BENCH_CLIENT_NODE_ARGS ? process.env.BENCH_CLIENT_NODE_ARGS.split(' ') : [],
+    }),
+  );
+  await Promise.all(children.map((child) => new Promise<void>((ok) => child.once('message', () => ok()))));
+  const reports = children.map(
+    (child) =>
+      new Promise<ClientReport>((ok, fail) => {
+        child.on('message', (m: { report?: ClientReport }) => m.report && ok(m.report));
+        child.once('exit', (code) => code !== 0 && fail(new Error(`client exited ${code}`)));
+      }),
+  );
+  for (const child of children) child.send('go');
+  return Promise.all(reports);
+}
+
+/** used_cpu_user + used_cpu_sys of one server, seconds. */
+async function serverCpu(port: number): Promise<number> {
+  const admin = new Redis(port, '127.0.0.1');
+  try {
+    const text = await admin.info('cpu');
+    return info(text, 'used_cpu_user') + info(text, 'used_cpu_sys');
+  } finally {
+    admin.disconnect();
+  }
+}
+
+/**
+ * `BENCH_REDIS_CLUSTER=M npm run bench:redis`: the same stream and clients on one redis-server,
+ * then on a local Redis Cluster of M masters (one namespace over redis.slotShards shards), with
+ * each server's CPU (INFO cpu) per message: on the cluster the busiest master should need about
+ * 1/M of what one server needs (docs/redis.md, "Redis Cluster").
+ */
+async function clusterMain(files: string[], total: number): Promise<void> {
+  const rows: string[] = [];
+  let singlePerMessage = 0;
+  {
+    const redis = await startLocalRedis();
+    try {
+      const before = await serverCpu(redis.port);
+      const results = await runClients(files, redis.url);
+      const cpu = ((await serverCpu(redis.port)) - before) * 1e6;
+      singlePerMessage = cpu / total;
+      rows.push(row('1 redis-server', results, total, [cpu], singlePerMessage));
+    } finally {
+      await redis.stop();
+    }
+  }
+  const cluster = await startLocalRedisCluster(CLUSTER_MASTERS);
+  try {
+    const before = await Promise.all(cluster.nodes.map((n) => serverCpu(n.port)));
+    const results = await runClients(files, cluster.url);
+    const after = await Promise.all(cluster.nodes.map((n) => serverCpu(n.port)));
+    const cpus = after.map((a, i) => (a - (before[i] as number)) * 1e6);
+    rows.push(row(`cluster, ${CLUSTER_MASTERS} masters`, results, total, cpus, singlePerMessage));
+  } finally {
+    await cluster.stop();
+  }
+  console.log(
+    '| Redis | messages/s | round trips per batch | Redis CPU µs per message, per server | all servers | busiest server ÷ one redis-server | flagged |',
+  );
+  console.log('|---|---:|---:|---|---:|---:|---:|');
+  for (const r of rows) console.log(r);
+}
+
+function row(name: string, results: ClientReport[], total: number, cpus: number[], single: number): string {
+  const span =
+    (Math.max(...results.map((r) => r.endedAt)) - Math.min(...results.map((r) => r.startedAt))) / 1000;
+  const batches = results.reduce((s, r) => s + r.batches, 0);
+  const trips = results.reduce((s, r) => s + r.roundTrips, 0);
+  const flagged = results.reduce((s, r) => s + r.flagged, 0);
+  const per = cpus.map((c) => c / total);
+  return `| ${name} | ${Math.round(total / span)} | ${(trips / batches).toFixed(2)} | ${per.map((p) => p.toFixed(0)).join(' / ')} | ${per.reduce((a, b) => a + b, 0).toFixed(0)} | ${(Math.max(...per) / single).toFixed(2)} | ${flagged} |`;
 }
 
 if (process.argv[2] === '--client') await client(process.argv[3] as string, process.argv[4] as string);

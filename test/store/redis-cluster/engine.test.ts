@@ -125,7 +125,7 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
   it('puts the slot shards evenly on the masters: two of six on each of three', async () => {
     const client = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
     try {
-      const slots = (await client.cluster('SLOTS')) as Array<[number, number, [string, number]]>;
+      const slots = (await client.cluster("SLOTS")) as unknown as Array<[number, number, [string, number]]>;
       const owner = (slot: number) => slots.find(([a, b]) => slot >= a && slot <= b)?.[2][1];
       const perNode = new Map<number | undefined, number>();
       for (const base of clusterLayout('doppel', 'news', 6).shards) {
