@@ -14,15 +14,15 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { resolveDedupConfig } from '../config/profiles.js';
+import { startLocalRedisCluster } from '../dev/redis-cluster.js';
 import { startLocalRedis } from '../dev/redis-server.js';
 import { DedupEngine, type EngineInput } from '../engine/engine.js';
+import type { DedupStore } from '../engine/types.js';
 import { initHashing } from '../hash/xxhash.js';
 import { parseMessageLine } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
-import { startLocalRedisCluster } from '../dev/redis-cluster.js';
-import type { DedupStore } from '../engine/types.js';
 import { RedisStore } from '../store/redis/store.js';
 import { RedisClusterStore } from '../store/redis-cluster/store.js';
 import { SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
@@ -61,7 +61,13 @@ async function client(file: string, url: string): Promise<void> {
     const message = parseMessageLine(line);
     inputs.push({ signed: await signMessage(message, signer), ts: message.ts ?? 0 });
   }
-  const options = { url, namespace: NAMESPACE, window: config.window, limits: config.index, redis: config.redis };
+  const options = {
+    url,
+    namespace: NAMESPACE,
+    window: config.window,
+    limits: config.index,
+    redis: config.redis,
+  };
   const store: DedupStore = url.includes('+cluster://')
     ? await RedisClusterStore.open(options)
     : await RedisStore.open(options);

@@ -39,7 +39,8 @@ export async function startLocalRedisCluster(masters = 3): Promise<LocalRedisClu
       const last = Math.floor(((i + 1) * SLOTS) / masters) - 1;
       await client.call('CLUSTER', 'ADDSLOTSRANGE', String(first), String(last));
     }
-    for (const node of nodes.slice(1)) await clients[0]?.call('CLUSTER', 'MEET', '127.0.0.1', String(node.port));
+    for (const node of nodes.slice(1))
+      await clients[0]?.call('CLUSTER', 'MEET', '127.0.0.1', String(node.port));
     const deadline = Date.now() + 30_000;
     for (;;) {
       const states = await Promise.all(
@@ -49,7 +50,8 @@ export async function startLocalRedisCluster(masters = 3): Promise<LocalRedisClu
         }),
       );
       if (states.every(Boolean)) break;
-      if (Date.now() > deadline) throw new Error('the local Redis Cluster did not reach cluster_state:ok in 30 s');
+      if (Date.now() > deadline)
+        throw new Error('the local Redis Cluster did not reach cluster_state:ok in 30 s');
       await new Promise((r) => setTimeout(r, 50));
     }
   } catch (e) {

@@ -36,5 +36,8 @@ export async function openStore(spec: string, options: StoreOptions): Promise<De
       resetLost: config.redis.resetLostNamespace || process.env.DOPPEL_RESET_NAMESPACE === '1',
     });
   }
-  throw new DoppelError('USAGE', `--store takes "memory", a redis:// URL or a redis+cluster://host:port,host:port URL, not "${redactUrl(spec)}"`);
+  throw new DoppelError(
+    'USAGE',
+    `--store takes "memory", a redis:// URL or a redis+cluster://host:port,host:port URL, not "${redactUrl(spec)}"`,
+  );
 }

@@ -87,7 +87,10 @@ describe('doppel dedup --store redis+cluster://', () => {
   });
 
   it('a malformed cluster URL is a usage error naming the form, without the password', async () => {
-    const result = await runCli(['dedup', '--store', 'redis+cluster://:s3cret@nohostport'], '{"id":"a","text":"x"}\n');
+    const result = await runCli(
+      ['dedup', '--store', 'redis+cluster://:s3cret@nohostport'],
+      '{"id":"a","text":"x"}\n',
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('redis+cluster://host:port,host:port');
     expect(result.stderr).not.toContain('s3cret');

@@ -22,7 +22,13 @@ import { initHashing } from '../../hash/xxhash.js';
 import { redactUrl } from '../../redact.js';
 import { HitCounter } from '../rank.js';
 import { storeError } from '../redis/errors.js';
-import { bucketAddressesMaxBytes, ID_FIELD_BYTES, idAddress, writeBucketAddresses, writeIdField } from '../redis/keys.js';
+import {
+  bucketAddressesMaxBytes,
+  ID_FIELD_BYTES,
+  idAddress,
+  writeBucketAddresses,
+  writeIdField,
+} from '../redis/keys.js';
 import { addMembers } from '../redis/members.js';
 import { RespWriter } from '../redis/resp.js';
 import { loadScript } from '../redis/scripts.js';
@@ -55,8 +61,9 @@ function script(lua: string): Script {
 
 /** A script of lua/ here, with the single-node scripts' shared chunks pasted in (scripts.ts). */
 function clusterScript(file: string): Script {
-  const text = readFileSync(new URL(file, LUA_DIR), 'utf8').replace(/^--- @include (\w+)\s*$/gm, (_, name: string) =>
-    loadScript(`${name}.lua`),
+  const text = readFileSync(new URL(file, LUA_DIR), 'utf8').replace(
+    /^--- @include (\w+)\s*$/gm,
+    (_, name: string) => loadScript(`${name}.lua`),
   );
   return script(text);
 }
@@ -210,10 +217,13 @@ export class RedisClusterStore implements DedupStore {
     const { namespace } = this.options;
     const fresh = randomBytes(8).toString('hex');
     const open = async (reset: boolean) =>
-      (await this.call('open', this.scripts.open, this.homeMeta, [layout, fresh, reset ? '1' : '0'], 'utf8')) as [
-        string,
-        string,
-      ];
+      (await this.call(
+        'open',
+        this.scripts.open,
+        this.homeMeta,
+        [layout, fresh, reset ? '1' : '0'],
+        'utf8',
+      )) as [string, string];
     let [status, value] = await open(false);
     if (status === 'ok') {
       const shardStatus = await this.openShards(layout, value);
@@ -267,10 +277,10 @@ export class RedisClusterStore implements DedupStore {
   /** Every key of the namespace on every master but the home meta (open-1.lua resets it). */
   private async deleteNamespaceKeys(): Promise<void> {
     const { prefix } = this.options.redis;
-    const escape = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
+    const glob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
     const patterns = [
-      `${escape(prefix)}:{${escape(this.options.namespace)}:h}:*`,
-      `${escape(prefix)}:{${escape(this.options.namespace)}:s*}:*`,
+      `${glob(prefix)}:{${glob(this.options.namespace)}:h}:*`,
+      `${glob(prefix)}:{${glob(this.options.namespace)}:s*}:*`,
     ];
     for (const node of this.client.nodes('master')) {
       for (const pattern of patterns) {
@@ -306,7 +316,12 @@ export class RedisClusterStore implements DedupStore {
   }
 
   /** EVALSHA of `s` on the slot of `key` (NOSCRIPT: loaded on that node, sent again). */
-  private async send(s: Script, key: string, encoded: Buffer, replyEncoding: BufferEncoding | null): Promise<unknown> {
+  private async send(
+    s: Script,
+    key: string,
+    encoded: Buffer,
+    replyEncoding: BufferEncoding | null,
+  ): Promise<unknown> {
     try {
       return await this.client.sendCommand(new EncodedCommand(encoded, s.sha, key, replyEncoding));
     } catch (e) {
@@ -374,7 +389,10 @@ export class RedisClusterStore implements DedupStore {
     home.forEach((reply, r) => {
       if (statusOf(reply) !== DECIDED) undecided.push(r);
     });
-    undecided.sort((a, b) => Number((home[a] as Array<Buffer | number>)[1]) - Number((home[b] as Array<Buffer | number>)[1]));
+    undecided.sort(
+      (a, b) =>
+        Number((home[a] as Array<Buffer | number>)[1]) - Number((home[b] as Array<Buffer | number>)[1]),
+    );
     const values: Buffer[][] = requests.map(() => []);
     const hot = new Array<number>(requests.length).fill(0);
     if (undecided.length > 0) {
@@ -441,7 +459,8 @@ export class RedisClusterStore implements DedupStore {
         for (let i = 0; i < spans.length; i += 2) bytes += (spans[i + 1] as number) - (spans[i] as number);
         const buf = Buffer.allocUnsafe(bytes);
         let o = 0;
-        for (let i = 0; i < spans.length; i += 2) o += a.copy(buf, o, spans[i] as number, spans[i + 1] as number);
+        for (let i = 0; i < spans.length; i += 2)
+          o += a.copy(buf, o, spans[i] as number, spans[i + 1] as number);
         (out[k] as Buffer[]).push(buf);
       });
     }
@@ -549,7 +568,11 @@ export class RedisClusterStore implements DedupStore {
   async query(requests: readonly IndexRequest[]): Promise<QueryResult[]> {
     if (requests.length === 0) return [];
     const { limits, redis } = this.options;
-    const homeArgs: Array<string | number | Buffer> = [this.layout.home, requests.length, limits.maxBucketSize];
+    const homeArgs: Array<string | number | Buffer> = [
+      this.layout.home,
+      requests.length,
+      limits.maxBucketSize,
+    ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
       homeArgs.push(id.shard, id.field, 0, '');
@@ -585,7 +608,10 @@ export class RedisClusterStore implements DedupStore {
     const candidates = await this.withRecords(ranked);
     return home.map((reply, r): QueryResult => {
       if (statusOf(reply) === DECIDED)
-        return { status: 'decided', verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])) };
+        return {
+          status: 'decided',
+          verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
+        };
       let hot = 0;
       for (const shard of shardReplies) hot += Number((shard[r] as Array<Buffer | number>)[3]);
       return { status: 'unseen', candidates: candidates[r] ?? [], hotBuckets: hot };
@@ -676,7 +702,9 @@ export class RedisClusterStore implements DedupStore {
       this.client.hmget(this.homeMeta, 'seq', 'live', 'expired', 'clusters'),
     );
     const shards = await Promise.all(
-      this.layout.shards.map((base) => this.run('stats', () => this.client.hmget(`${base}meta`, 'hot', 'buckets'))),
+      this.layout.shards.map((base) =>
+        this.run('stats', () => this.client.hmget(`${base}meta`, 'hot', 'buckets')),
+      ),
     );
     let hot = 0;
     let buckets = 0;

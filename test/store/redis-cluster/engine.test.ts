@@ -34,7 +34,10 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-async function clusterStore(namespace: string, redis: Record<string, unknown> = {}): Promise<RedisClusterStore> {
+async function clusterStore(
+  namespace: string,
+  redis: Record<string, unknown> = {},
+): Promise<RedisClusterStore> {
   const c = resolveDedupConfig('news', { redis: { ...REDIS, ...redis } });
   const store = await RedisClusterStore.open({
     url: cluster.url,
@@ -95,7 +98,11 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
   it('gives the same verdicts, duplicateOf, clusters and candidates as one Redis and the memory store', async () => {
     // 8+ days in a 3-day window: generations expire and the shards' sweeps run.
     const inputs = await stream(1, 150, 0.5);
-    const memory = await run(new DedupEngine(config, new MemoryStore(config.window, config.index)), inputs, 32);
+    const memory = await run(
+      new DedupEngine(config, new MemoryStore(config.window, config.index)),
+      inputs,
+      32,
+    );
     const single = await RedisStore.open({
       url: redisUrl(),
       namespace: uniqueNamespace('same1'),
@@ -125,7 +132,7 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
   it('puts the slot shards evenly on the masters: two of six on each of three', async () => {
     const client = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
     try {
-      const slots = (await client.cluster("SLOTS")) as unknown as Array<[number, number, [string, number]]>;
+      const slots = (await client.cluster('SLOTS')) as unknown as Array<[number, number, [string, number]]>;
       const owner = (slot: number) => slots.find(([a, b]) => slot >= a && slot <= b)?.[2][1];
       const perNode = new Map<number | undefined, number>();
       for (const base of clusterLayout('doppel', 'news', 6).shards) {
@@ -141,7 +148,11 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
 
   it('never judges both of two near-duplicates unique when three clients index them at once', async () => {
     const namespace = uniqueNamespace('race');
-    const clients = [await clusterStore(namespace), await clusterStore(namespace), await clusterStore(namespace)];
+    const clients = [
+      await clusterStore(namespace),
+      await clusterStore(namespace),
+      await clusterStore(namespace),
+    ];
     const engines = clients.map((s) => new DedupEngine(config, s));
     const random = rng(9);
     const triples: Array<[EngineInput, EngineInput, EngineInput]> = [];
@@ -187,7 +198,11 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     const started = Date.now();
     const rest = await run(engine, inputs.slice(8), 8);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-    const memory = await run(new DedupEngine(config, new MemoryStore(config.window, config.index)), inputs, 8);
+    const memory = await run(
+      new DedupEngine(config, new MemoryStore(config.window, config.index)),
+      inputs,
+      8,
+    );
     expect(rest.map((v) => [v.id, v.verdict, v.duplicateOf])).toEqual(
       memory.slice(8).map((v) => [v.id, v.verdict, v.duplicateOf]),
     );
