@@ -36,6 +36,16 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2);
 const NAMESPACE = 'bench';
 /** `BENCH_REDIS_CLUSTER=3`: also run the stream on a local Redis Cluster of that many masters. */
 const CLUSTER_MASTERS = Number(process.env.BENCH_REDIS_CLUSTER ?? 0);
+/**
+ * Cluster settings: `redis.slotShards` (default: one shard per master, the cheapest) and
+ * `redis.homeShardWeight` (default: the config's) from BENCH_SLOT_SHARDS, BENCH_HOME_SHARD_WEIGHT.
+ */
+const CLUSTER_REDIS = {
+  slotShards: Number(process.env.BENCH_SLOT_SHARDS ?? (CLUSTER_MASTERS || 6)),
+  ...(process.env.BENCH_HOME_SHARD_WEIGHT
+    ? { homeShardWeight: Number(process.env.BENCH_HOME_SHARD_WEIGHT) }
+    : {}),
+};
 
 interface ClientReport {
   messages: number;
@@ -52,7 +62,7 @@ interface ClientReport {
 }
 
 async function client(file: string, url: string): Promise<void> {
-  const config = resolveDedupConfig('news');
+  const config = resolveDedupConfig('news', { redis: CLUSTER_REDIS });
   await initHashing();
   const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
   const inputs: EngineInput[] = [];
@@ -134,7 +144,7 @@ async function main(): Promise<void> {
   }
   if (CLUSTER_MASTERS > 0) {
     console.log(
-      `bench:redis: ${lines.length} messages, news profile, ${CLIENTS} client processes; one redis-server, then a ${CLUSTER_MASTERS}-master Redis Cluster; node ${process.version}`,
+      `bench:redis: ${lines.length} messages, news profile, ${CLIENTS} client processes; one redis-server, then a ${CLUSTER_MASTERS}-master Redis Cluster (${JSON.stringify(resolveDedupConfig('news', { redis: CLUSTER_REDIS }).redis).replace(/.*("slotShards":\d+).*("homeShardWeight":[\d.]+).*/, '$1, $2')}); node ${process.version}`,
     );
     await clusterMain(files, lines.length);
     return;

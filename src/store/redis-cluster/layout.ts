@@ -3,16 +3,16 @@ import { namespaceBase } from '../redis/keys.js';
 /**
  * Where a namespace spread over Redis Cluster lives (docs/redis.md, "Redis Cluster"):
  *
- *   <prefix>:{<ns>:h}:...          the home shard: meta (sequence, clock, generations, live
+ *   <prefix>:{<ns>:h~<j>}:...      the home shard: meta (sequence, clock, generations, live
  *                                  bound, epoch), id fields, records, verdicts, clusters: the
  *                                  single-node layout without buckets, run by the same scripts
  *   <prefix>:{<ns>:s<k>~<j>}:...   bucket shard k of N: meta (applied, live, counters, epoch) and
- *                                  the bucket hashes k:<h> with h mod N = k
+ *                                  the bucket hashes k:<h> of its units
  *
- * A bucket hash h (keys.ts bucketAddresses) lives on shard h mod N. Shard k's tag gets the first
- * suffix j that puts it in the k-th of N equal slot ranges, so with the slots split evenly over
- * M masters (redis-cli --cluster create does) and N a multiple of M, every master holds N / M
- * shards. `:` cannot occur in a namespace name, so no single-node namespace shares these tags.
+ * A bucket hash h (keys.ts bucketAddresses) is in unit h mod `units`; each shard holds a run of
+ * units. Shard k's tag gets the first suffix j that puts it in the k-th of N equal slot ranges, so
+ * with the slots split evenly over M masters (redis-cli --cluster create does) and N a multiple of
+ * M, every master holds N / M shards. `:` cannot occur in a namespace name, so no single-node namespace shares these tags.
  */
 
 export const CLUSTER_SLOTS = 16_384;
@@ -46,29 +46,71 @@ export function keySlot(key: string): number {
 }
 
 export interface ClusterLayout {
-  /** The home shard's key base, `<prefix>:{<ns>:h}:`. */
+  /** The home shard's key base, `<prefix>:{<ns>:h~<j>}:` (in shard 0's slot range). */
   home: string;
   /** Bucket shard k's key base. */
   shards: string[];
+  /** Units of the bucket hashes: hash h is in unit h mod `units`. */
+  units: number;
+  /** Shard k holds the units [firstUnit[k], firstUnit[k] + unitCount[k]). */
+  firstUnit: number[];
+  unitCount: number[];
+  /** The shard of each unit. */
+  shardOfUnit: Uint16Array;
 }
 
-export function clusterLayout(prefix: string, namespace: string, slotShards: number): ClusterLayout {
+/** Units of a bucket shard of full weight (shard 0 gets `homeShardWeight` of this many, at least 1). */
+const UNITS_PER_SHARD = 20;
+
+/** The tag in slot range k of n: `<base>~<j>` with the first j that lands there. */
+function tagInRange(base: string, k: number, n: number): string {
+  const first = Math.floor((k * CLUSTER_SLOTS) / n);
+  const last = Math.floor(((k + 1) * CLUSTER_SLOTS) / n) - 1;
+  for (let j = 0; ; j++) {
+    const tag = `${base}~${j}`;
+    const slot = keySlot(`{${tag}}`);
+    if (slot >= first && slot <= last) return tag;
+  }
+}
+
+/**
+ * The home shard and bucket shard k of N each get a tag in the k-th of N equal slot ranges, the
+ * home in shard 0's. The home does about a fifth of a namespace's Redis work (ids, records,
+ * verdicts, clusters), so shard 0, on the same master when the slots are split evenly, takes
+ * `homeShardWeight` of a full share of the buckets (docs/redis.md, "Redis Cluster").
+ */
+export function clusterLayout(
+  prefix: string,
+  namespace: string,
+  slotShards: number,
+  homeShardWeight = 1,
+): ClusterLayout {
   // Validates prefix and namespace as the single-node store does.
   namespaceBase(prefix, namespace);
   const shards: string[] = [];
-  for (let k = 0; k < slotShards; k++) {
-    const first = Math.floor((k * CLUSTER_SLOTS) / slotShards);
-    const last = Math.floor(((k + 1) * CLUSTER_SLOTS) / slotShards) - 1;
-    for (let j = 0; ; j++) {
-      const tag = `${namespace}:s${k}~${j}`;
-      const slot = keySlot(`{${tag}}`);
-      if (slot >= first && slot <= last) {
-        shards.push(`${prefix}:{${tag}}:`);
-        break;
-      }
-    }
+  for (let k = 0; k < slotShards; k++)
+    shards.push(`${prefix}:{${tagInRange(`${namespace}:s${k}`, k, slotShards)}}:`);
+  const unitCount = shards.map((_, k) =>
+    k === 0 && slotShards > 1 ? Math.max(1, Math.round(homeShardWeight * UNITS_PER_SHARD)) : UNITS_PER_SHARD,
+  );
+  const firstUnit: number[] = [];
+  let units = 0;
+  for (const count of unitCount) {
+    firstUnit.push(units);
+    units += count;
   }
-  return { home: `${prefix}:{${namespace}:h}:`, shards };
+  const shardOfUnit = new Uint16Array(units);
+  unitCount.forEach((count, k) =>
+    shardOfUnit.fill(k, firstUnit[k] as number, (firstUnit[k] as number) + count),
+  );
+  return {
+    home: `${prefix}:{${tagInRange(`${namespace}:h`, 0, slotShards)}}:`,
+    shards,
+    units,
+    firstUnit,
+    unitCount,
+    shardOfUnit,
+  };
 }
 
 export interface ClusterUrl {

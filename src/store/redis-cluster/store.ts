@@ -123,7 +123,12 @@ export class RedisClusterStore implements DedupStore {
     private readonly options: RedisClusterStoreOptions,
     private readonly connection: { lastError: unknown },
   ) {
-    this.layout = clusterLayout(options.redis.prefix, options.namespace, options.redis.slotShards);
+    this.layout = clusterLayout(
+      options.redis.prefix,
+      options.namespace,
+      options.redis.slotShards,
+      options.redis.homeShardWeight,
+    );
     this.homeMeta = `${this.layout.home}meta`;
   }
 
@@ -204,7 +209,7 @@ export class RedisClusterStore implements DedupStore {
 
   private layoutString(): string {
     const r = this.options.redis;
-    return `${LAYOUT_VERSION}:${r.shards}:${r.clusterShards}:${this.options.window.generationMs}:${r.slotShards}`;
+    return `${LAYOUT_VERSION}:${r.shards}:${r.clusterShards}:${this.options.window.generationMs}:${r.slotShards}:${this.layout.unitCount[0]}`;
   }
 
   /**
@@ -254,7 +259,7 @@ export class RedisClusterStore implements DedupStore {
     if (status === 'layout') {
       throw new DoppelError(
         'STORE_ERROR',
-        `namespace "${namespace}" was created with layout ${value} (version:shards:clusterShards:generationMs:slotShards), not ${layout}: use the same settings, or another namespace`,
+        `namespace "${namespace}" was created with layout ${value} (version:shards:clusterShards:generationMs:slotShards:units of shard 0, from homeShardWeight), not ${layout}: use the same settings, or another namespace`,
       );
     }
     this.epoch = value;
@@ -403,11 +408,14 @@ export class RedisClusterStore implements DedupStore {
         ),
       );
       for (const reply of replies) {
-        reply.forEach((out, i) => {
-          const r = undecided[i] as number;
-          hot[r] = (hot[r] as number) + Number(out[0]);
-          for (let x = 1; x < out.length; x++) (values[r] as Buffer[]).push(out[x] as Buffer);
-        });
+        // Flat: position, hot, count, values... per message with anything here (buckets-1.lua).
+        for (let x = 1; x < reply.length; ) {
+          const r = undecided[Number(reply[x]) - 1] as number;
+          hot[r] = (hot[r] as number) + Number(reply[x + 1]);
+          const count = Number(reply[x + 2]);
+          for (let y = 0; y < count; y++) (values[r] as Buffer[]).push(reply[x + 3 + y] as Buffer);
+          x += 3 + count;
+        }
       }
     }
     // 3. Candidates ranked as on one Redis, records from the cache or the home shard.
@@ -436,6 +444,7 @@ export class RedisClusterStore implements DedupStore {
   /** Each undecided message's bucket addresses, split by slot shard (bucket hash h mod N). */
   private splitBuckets(requests: readonly IndexRequest[], undecided: readonly number[]): Buffer[][] {
     const n = this.options.redis.slotShards;
+    const { units, shardOfUnit } = this.layout;
     const shards = this.options.redis.shards;
     const out: Buffer[][] = Array.from({ length: n }, () => []);
     const parts: number[][] = Array.from({ length: n }, () => []);
@@ -451,7 +460,7 @@ export class RedisClusterStore implements DedupStore {
         const d = a[at] as number;
         let h = 0;
         for (let i = 1; i <= d; i++) h = h * 10 + ((a[at + i] as number) - 48);
-        (parts[h % n] as number[]).push(at, at + d + 4);
+        (parts[shardOfUnit[h % units] as number] as number[]).push(at, at + d + 4);
         at += d + 4;
       }
       parts.forEach((spans, k) => {
@@ -477,7 +486,7 @@ export class RedisClusterStore implements DedupStore {
     undecided: readonly number[],
     home: ReadonlyArray<ReadonlyArray<Buffer | number>>,
     addresses: readonly Buffer[],
-  ): Promise<Array<Array<Buffer | number>>> {
+  ): Promise<Array<Buffer | number>> {
     const { limits, redis } = this.options;
     const meta = `${base}meta`;
     const encode = (skipTo: number) => {
@@ -490,8 +499,9 @@ export class RedisClusterStore implements DedupStore {
         .string(base)
         .int(limits.maxBucketSize)
         .int(redis.shards)
-        .int(redis.slotShards)
-        .int(k)
+        .int(this.layout.units)
+        .int(this.layout.firstUnit[k] as number)
+        .int(this.layout.unitCount[k] as number)
         .int(skipTo)
         .int(undecided.length);
       undecided.forEach((r, i) => {
@@ -506,11 +516,10 @@ export class RedisClusterStore implements DedupStore {
     let encoded = encode(0);
     let waitedSince = 0;
     for (let attempt = 0; ; attempt++) {
-      const reply = (await this.run('index', () => this.send(this.scripts.buckets, meta, encoded, null))) as [
-        Buffer,
-        unknown,
-      ];
-      if (String(reply[0]) === 'o') return reply[1] as Array<Array<Buffer | number>>;
+      const reply = (await this.run('index', () =>
+        this.send(this.scripts.buckets, meta, encoded, null),
+      )) as Array<Buffer | number>;
+      if (String(reply[0]) === 'o') return reply;
       const now = Date.now();
       if (waitedSince === 0) waitedSince = now;
       else if (now - waitedSince >= redis.gapTimeoutMs) encoded = encode(firstSeq - 1);

@@ -224,11 +224,13 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     const inputs = await stream(7, 10, 0.01);
     await run(engine, inputs.slice(0, 5), 5);
     const admin = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
-    const shard = clusterLayout('doppel', namespace, 6).shards[4]!;
+    const layout = clusterLayout('doppel', namespace, 6, config.redis.homeShardWeight);
+    const shard = layout.shards[4]!;
     try {
       // Everything of one shard gone, as after a restart of its node without persistence.
       const keys = [`${shard}meta`];
-      for (let h = 4; h < REDIS.shards; h += 6) keys.push(`${shard}k:${h}`);
+      for (let h = 0; h < REDIS.shards; h++)
+        if (layout.shardOfUnit[h % layout.units] === 4) keys.push(`${shard}k:${h}`);
       let deleted = 0;
       for (const key of keys) deleted += await admin.del(key);
       expect(deleted).toBeGreaterThan(1);

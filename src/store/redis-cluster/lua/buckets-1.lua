@@ -10,15 +10,18 @@
   KEYS[1]  <shard base>meta (hash): seq (applied: every sequence number up to it is applied
            here), live, hot, buckets, sweep, epoch
   ARGV[1]  shard base, e.g. "doppel:{news:s3}:"   ARGV[2] maxBucketSize
-  ARGV[3]  shards (the namespace's bucket hashes)  ARGV[4] slot shards N   ARGV[5] this shard (0..N-1)
-  ARGV[6]  skip: 0, or a sequence number up to which a gap may be skipped (the client waited
+  ARGV[3]  shards (the namespace's bucket hashes)   ARGV[4] units (hash h is in unit h mod units)
+  ARGV[5]  this shard's first unit   ARGV[6] its unit count (layout.ts: it holds those units' hashes)
+  ARGV[7]  skip: 0, or a sequence number up to which a gap may be skipped (the client waited
            gapTimeoutMs: the gap's owner died between taking its numbers and calling the shards)
-  ARGV[7]  n, then per message (sorted by sequence number): seq, live bound, buckets (this
+  ARGV[8]  n, then per message (sorted by sequence number): seq, live bound, buckets (this
            shard's share of the message's buckets, keys.ts bucketAddresses format)
   last ARGV: the namespace epoch (lua/_epoch.lua)
   Returns {"w", applied} (a lower sequence number is not applied here yet: nothing was done, call
-  again) or {"o", {hot, v1 ... vk} per message}: the live members of its buckets that had any, as
-  they were before it joined (index-1.lua's format). A message at or below `applied` was applied
+  again) or {"o", i, hot, k, v1 ... vk, i, ...}: for each message (its 1-based position i in the
+  call) that has a full bucket or a bucket with members here, how many of its buckets are full and
+  the live members of those that had any, as they were before it joined (index-1.lua's format);
+  flat and without the many messages with neither, which the reply then costs nothing. A message at or below `applied` was applied
   before (a retried call): it is only read, unless its number was skipped (then it is inserted
   late, and may miss a later near-duplicate that was applied in its place: docs/redis.md).
 ]]
@@ -26,10 +29,11 @@ local meta = KEYS[1]
 local base = ARGV[1]
 local maxBucket = tonumber(ARGV[2])
 local shards = tonumber(ARGV[3])
-local slotShards = tonumber(ARGV[4])
-local me = tonumber(ARGV[5])
-local skipTo = tonumber(ARGV[6])
-local n = tonumber(ARGV[7])
+local units = tonumber(ARGV[4])
+local firstUnit = tonumber(ARGV[5])
+local unitCount = tonumber(ARGV[6])
+local skipTo = tonumber(ARGV[7])
+local n = tonumber(ARGV[8])
 --- @include _epoch
 local lost = epochLost(meta, ARGV[#ARGV])
 if lost then return lost end
@@ -46,7 +50,7 @@ local skipped = {}
 local expect = applied
 local anyOld = false
 for i = 0, n - 1 do
-  local s = tonumber(ARGV[8 + 3 * i])
+  local s = tonumber(ARGV[9 + 3 * i])
   if s > expect then
     if s > expect + 1 then
       if s - 1 > skipTo then return { 'w', applied } end
@@ -83,9 +87,10 @@ local function withMember(v, size, stored, packed)
 end
 
 local cache = {}
-local results = {}
+local results = { 'o' }
+local o = 1
 local inserted = 0
-local p = 8
+local p = 9
 for r = 1, n do
   local mySeq, addresses = tonumber(ARGV[p]), ARGV[p + 2]
   live = tonumber(ARGV[p + 1])
@@ -103,10 +108,14 @@ for r = 1, n do
   end
   if isNew then inserted = inserted + 1 end
   seq = applied
-  local stored = tostring(mySeq % WRAP)
-  local packed = packMember(mySeq)
-  local out = { 0 }
-  local o = 1
+  local stored, packed = nil, nil
+  if isNew then
+    stored = tostring(mySeq % WRAP)
+    packed = packMember(mySeq)
+  end
+  local head = o
+  -- Room for the message's header (position, hot, count), written once its values are known.
+  o = head + 3
   local hot = 0
   local at = 1
   while at <= #addresses do
@@ -129,7 +138,7 @@ for r = 1, n do
       if v then v, size, changed = liveMembers(v) end
       if v then
         o = o + 1
-        out[o] = v
+        results[o] = v
       end
       if size >= maxBucket then hot = hot + 1 end
       local written = nil
@@ -160,21 +169,31 @@ for r = 1, n do
       if other then other[field] = nil end
     end
   end
-  out[1] = hot
-  results[r] = out
+  if o > head + 3 or hot > 0 then
+    results[head + 1] = r
+    results[head + 2] = hot
+    results[head + 3] = o - head - 3
+  else
+    o = head
+  end
 end
 
 -- The sweep: this shard's bucket hashes (k:<h> for h = me, me + N, ...), paced to go round once
 -- per window's worth of messages, once the first generation has left the window (live > 1).
 if live > 1 and inserted > 0 then
-  local count = math.floor((shards - 1 - me) / slotShards) + 1
+  -- Hashes h < shards with h mod units in [firstUnit, firstUnit + unitCount).
+  local rest = shards % units - firstUnit
+  if rest < 0 then rest = 0 end
+  if rest > unitCount then rest = unitCount end
+  local count = math.floor(shards / units) * unitCount + rest
   local perWindow = applied - live + 1
   if perWindow < 256 then perWindow = 256 end
-  local steps = math.ceil(count * inserted / perWindow)
+  local steps = count > 0 and math.ceil(count * inserted / perWindow) or 0
   if steps > count then steps = count end
   if sweep < 0 then sweep = 0 end
   for _ = 1, steps do
-    local key = base .. 'k:' .. (me + sweep * slotShards)
+    local h = math.floor(sweep / unitCount) * units + firstUnit + sweep % unitCount
+    local key = base .. 'k:' .. h
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local kept, size, changed = liveMembers(all[j + 1])
@@ -199,4 +218,4 @@ if live > 1 and inserted > 0 then
 end
 
 redis.call('HSET', meta, 'seq', applied, 'live', live, 'hot', hotEvents, 'buckets', buckets, 'sweep', sweep)
-return { 'o', results }
+return results
