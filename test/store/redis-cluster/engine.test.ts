@@ -10,6 +10,7 @@ import { LexiconSet } from '../../../src/lexicon/lexicon.js';
 import { signMessage } from '../../../src/pipeline/sign.js';
 import { SignatureEngine } from '../../../src/signatures/compute.js';
 import { MemoryStore } from '../../../src/store/memory.js';
+import { storedMembers } from '../../../src/store/redis/members.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { clusterLayout, keySlot } from '../../../src/store/redis-cluster/layout.js';
 import { RedisClusterStore } from '../../../src/store/redis-cluster/store.js';
@@ -215,6 +216,54 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     const t = Date.now();
     await run(engine, more, 8);
     expect(Date.now() - t).toBeLessThan(400);
+  });
+
+  it('expires whole generations on every shard: the shards sweep their own dead entries', async () => {
+    const namespace = uniqueNamespace('expiry');
+    const c = resolveDedupConfig('news', {
+      redis: REDIS,
+      window: { windowMs: 6 * HOUR, generationMs: HOUR, maxMessages: 0 },
+    });
+    const store = await RedisClusterStore.open({
+      url: cluster.url,
+      namespace,
+      window: c.window,
+      limits: c.index,
+      redis: c.redis,
+    });
+    stores.push(store);
+    const engine = new DedupEngine(c, store);
+    const inputs = await stream(3, 60, 0.25);
+    await run(engine, inputs, 8);
+    expect((await store.stats()).messages).toBeLessThanOrEqual(28);
+    expect(await store.verdict(inputs[0]!.signed.message.id)).toBeNull();
+    const layout = clusterLayout('doppel', namespace, 6, c.redis.homeShardWeight);
+    const admin = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
+    try {
+      const before = Number(await admin.hget(`${layout.home}meta`, 'live'));
+      const more = (await stream(4, 110, 0)).map((x, i) => ({
+        signed: { ...x.signed, message: { ...x.signed.message, id: `more-${x.signed.message.id}` } },
+        ts: inputs.at(-1)!.ts + i,
+      }));
+      await run(engine, more, 8);
+      let entries = 0;
+      for (const [k, base] of layout.shards.entries()) {
+        expect(Number(await admin.hget(`${base}meta`, 'live'))).toBeGreaterThanOrEqual(before);
+        for (let h = 0; h < REDIS.shards; h++) {
+          if (layout.shardOfUnit[h % layout.units] !== k) continue;
+          const fields = await admin.hgetallBuffer(`${base}k:${h}`);
+          for (const v of Object.values(fields)) {
+            for (const member of storedMembers(v)) {
+              entries++;
+              expect(member).toBeGreaterThanOrEqual(before);
+            }
+          }
+        }
+      }
+      expect(entries).toBeGreaterThan(0);
+    } finally {
+      admin.disconnect();
+    }
   });
 
   it('detects a shard that lost its data (STORE_DATA_LOST), for every client and at the next open', async () => {
