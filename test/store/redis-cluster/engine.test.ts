@@ -266,6 +266,28 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     }
   });
 
+  it('detects a home shard wiped while no client was connected: the shards still hold the old epoch', async () => {
+    const namespace = uniqueNamespace('home');
+    const store = await clusterStore(namespace);
+    const inputs = await stream(8, 4, 0.01);
+    await run(new DedupEngine(config, store), inputs, 4);
+    await store.close();
+    const layout = clusterLayout('doppel', namespace, 6);
+    const admin = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
+    try {
+      await admin.ping();
+      for (const node of admin.nodes('master')) {
+        const keys = await node.keys(`${layout.home.replace(/[[\]*?]/g, '\\$&')}*`);
+        for (const key of keys) await admin.del(key);
+      }
+      expect(await admin.exists(`${layout.home}meta`)).toBe(0);
+    } finally {
+      admin.disconnect();
+    }
+    // On one Redis a wipe while nobody is connected goes unseen; here the shards tell.
+    await expect(clusterStore(namespace)).rejects.toMatchObject({ code: 'STORE_DATA_LOST' });
+  });
+
   it('detects a shard that lost its data (STORE_DATA_LOST), for every client and at the next open', async () => {
     const namespace = uniqueNamespace('lost');
     const store = await clusterStore(namespace);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_SLOTS, clusterLayout, keySlot, parseClusterUrl } from '../../../src/store/redis-cluster/layout.js';
+import {
+  CLUSTER_SLOTS,
+  clusterLayout,
+  keySlot,
+  parseClusterUrl,
+} from '../../../src/store/redis-cluster/layout.js';
 
 describe('Redis Cluster layout', () => {
   it('computes key slots as Redis does (CRC16/XMODEM mod 16384, hash tags)', () => {
@@ -58,7 +63,13 @@ describe('Redis Cluster layout', () => {
       nodes: [{ host: '::1', port: 7000 }],
       password: 'secret',
     });
-    for (const bad of ['redis://h:1', 'redis+cluster://', 'redis+cluster://h', 'redis+cluster://h:0', 'redis+cluster://h:1,']) {
+    for (const bad of [
+      'redis://h:1',
+      'redis+cluster://',
+      'redis+cluster://h',
+      'redis+cluster://h:0',
+      'redis+cluster://h:1,',
+    ]) {
       expect(parseClusterUrl(bad)).toBeNull();
     }
   });
