@@ -89,9 +89,10 @@ export const redisSchema = z
     shards: z.number().int().min(1).max(16_777_216).default(16_384),
     /**
      * Redis Cluster (`--store redis+cluster://...`): hash tags one namespace's buckets spread
-     * over; a multiple of the number of masters (docs/redis.md, "Redis Cluster").
+     * over; the number of masters (cheapest: every shard call carries the whole batch) or a
+     * multiple of it (docs/redis.md, "Redis Cluster").
      */
-    slotShards: z.number().int().min(1).max(1024).default(6),
+    slotShards: z.number().int().min(1).max(1024).default(3),
     /**
      * Redis Cluster: the share of buckets of the shard beside the home shard (on the same master
      * when the slots are split evenly), relative to the others: the home does the rest of the work.
