@@ -284,7 +284,7 @@ export class RedisClusterStore implements DedupStore {
     const { prefix } = this.options.redis;
     const glob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
     const patterns = [
-      `${glob(prefix)}:{${glob(this.options.namespace)}:h}:*`,
+      `${glob(prefix)}:{${glob(this.options.namespace)}:h~*}:*`,
       `${glob(prefix)}:{${glob(this.options.namespace)}:s*}:*`,
     ];
     for (const node of this.client.nodes('master')) {

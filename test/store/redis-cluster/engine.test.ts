@@ -325,5 +325,7 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     const verdicts = await new DedupEngine(config, fresh).processBatch(inputs.slice(5));
     expect(verdicts).toHaveLength(inputs.length - 5);
     expect(verdicts.every((v) => v.replay === undefined)).toBe(true);
+    // Nothing of the old namespace is left: the failed batch's ids were sequenced anew.
+    expect((await fresh.stats()).messages).toBe(inputs.length - 5);
   });
 });
