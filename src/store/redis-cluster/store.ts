@@ -512,7 +512,10 @@ export class RedisClusterStore implements DedupStore {
       });
       return w.string(this.epoch).finish();
     };
-    const firstSeq = Number((home[undecided[0] as number] as ReadonlyArray<Buffer | number>)[1]);
+    // Every gap of the call lies below its highest number (a pending message's may be far lower).
+    const lastSeq = Number(
+      (home[undecided[undecided.length - 1] as number] as ReadonlyArray<Buffer | number>)[1],
+    );
     let encoded = encode(0);
     let waitedSince = 0;
     for (let attempt = 0; ; attempt++) {
@@ -522,7 +525,7 @@ export class RedisClusterStore implements DedupStore {
       if (String(reply[0]) === 'o') return reply;
       const now = Date.now();
       if (waitedSince === 0) waitedSince = now;
-      else if (now - waitedSince >= redis.gapTimeoutMs) encoded = encode(firstSeq - 1);
+      else if (now - waitedSince >= redis.gapTimeoutMs) encoded = encode(lastSeq - 1);
       // Another client's lower numbers are in flight: usually there within a round trip.
       await new Promise((resolve) => setTimeout(resolve, Math.min(1 + attempt, 20)));
     }

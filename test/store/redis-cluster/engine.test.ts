@@ -82,6 +82,21 @@ async function stream(seed: number, stories: number, hoursApart: number): Promis
   return out;
 }
 
+function rec() {
+  return {
+    lang: 'en',
+    tokens: 50,
+    exact: '0011223344556677',
+    simhash: { hi: 1, lo: 2 },
+    minhash: Uint8Array.from({ length: 84 }, (_, i) => i),
+    imatch: [],
+    lexical: null,
+    longest: null,
+    heaviest: null,
+    terms: null,
+  };
+}
+
 async function run(engine: DedupEngine, inputs: EngineInput[], batch: number) {
   const out = [];
   for (let i = 0; i < inputs.length; i += batch)
@@ -217,6 +232,27 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     await run(engine, more, 8);
     expect(Date.now() - t).toBeLessThan(400);
   });
+
+  it('skips a gap above a pending message of the same batch (no endless wait)', async () => {
+    const namespace = uniqueNamespace('gap2');
+    const store = await clusterStore(namespace, { gapTimeoutMs: 300 });
+    // x indexed, never committed (pending); then a dead client's 5 numbers; then x again with y.
+    const [x] = await store.index([
+      { id: 'x', ts: T0, keys: [{ table: 'b0', hi: 0, lo: 7 }], record: rec() },
+    ]);
+    const admin = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
+    try {
+      await admin.hincrby(`${clusterLayout('doppel', namespace, 6).home}meta`, 'seq', 5);
+    } finally {
+      admin.disconnect();
+    }
+    const again = await store.index([
+      { id: 'x', ts: T0, keys: [{ table: 'b0', hi: 0, lo: 7 }], record: rec() },
+      { id: 'y', ts: T0, keys: [{ table: 'b0', hi: 0, lo: 7 }], record: rec() },
+    ]);
+    expect(again[0]).toMatchObject({ status: 'pending', seq: x?.status === 'new' ? x.seq : -1 });
+    expect(again[1]).toMatchObject({ status: 'new', candidates: [{ id: 'x' }] });
+  }, 20_000);
 
   it('expires whole generations on every shard: the shards sweep their own dead entries', async () => {
     const namespace = uniqueNamespace('expiry');
