@@ -306,9 +306,9 @@ async function clusterMain(files: string[], total: number): Promise<void> {
     await cluster.stop();
   }
   console.log(
-    '| Redis | messages/s | round trips per batch | Redis CPU µs per message, per server | all servers | busiest server ÷ one redis-server | flagged |',
+    '| Redis | messages/s | round trips per batch | Redis CPU µs per message, per server | all servers | busiest server ÷ one redis-server | client CPU µs per message | flagged |',
   );
-  console.log('|---|---:|---:|---|---:|---:|---:|');
+  console.log('|---|---:|---:|---|---:|---:|---:|---:|');
   for (const r of rows) console.log(r);
 }
 
@@ -319,7 +319,8 @@ function row(name: string, results: ClientReport[], total: number, cpus: number[
   const trips = results.reduce((s, r) => s + r.roundTrips, 0);
   const flagged = results.reduce((s, r) => s + r.flagged, 0);
   const per = cpus.map((c) => c / total);
-  return `| ${name} | ${Math.round(total / span)} | ${(trips / batches).toFixed(2)} | ${per.map((p) => p.toFixed(0)).join(' / ')} | ${per.reduce((a, b) => a + b, 0).toFixed(0)} | ${(Math.max(...per) / single).toFixed(2)} | ${flagged} |`;
+  const clientCpu = results.reduce((s, r) => s + r.cpuMicros, 0) / total;
+  return `| ${name} | ${Math.round(total / span)} | ${(trips / batches).toFixed(2)} | ${per.map((p) => p.toFixed(0)).join(' / ')} | ${per.reduce((a, b) => a + b, 0).toFixed(0)} | ${(Math.max(...per) / single).toFixed(2)} | ${clientCpu.toFixed(0)} | ${flagged} |`;
 }
 
 if (process.argv[2] === '--client') await client(process.argv[3] as string, process.argv[4] as string);
