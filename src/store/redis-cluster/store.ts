@@ -506,9 +506,11 @@ export class RedisClusterStore implements DedupStore {
         .int(undecided.length);
       undecided.forEach((r, i) => {
         const reply = home[r] as ReadonlyArray<Buffer | number>;
-        w.int(Number(reply[1]))
-          .int(Number(reply[2]))
-          .bytes(addresses[i] as Buffer);
+        const buckets = addresses[i] as Buffer;
+        const at = w.reserve(16 + buckets.length);
+        w.buffer.writeDoubleLE(Number(reply[1]), at);
+        w.buffer.writeDoubleLE(Number(reply[2]), at + 8);
+        w.buffer.set(buckets, at + 16);
       });
       return w.string(this.epoch).finish();
     };

@@ -14,8 +14,10 @@
   ARGV[5]  this shard's first unit   ARGV[6] its unit count (layout.ts: it holds those units' hashes)
   ARGV[7]  skip: 0, or a sequence number up to which a gap may be skipped (the client waited
            gapTimeoutMs: the gap's owner died between taking its numbers and calling the shards)
-  ARGV[8]  n, then per message (sorted by sequence number): seq, live bound, buckets (this
-           shard's share of the message's buckets, keys.ts bucketAddresses format)
+  ARGV[8]  n, then per message (sorted by sequence number) one argument: its sequence number and
+           live bound as two little-endian doubles, then this shard's share of its buckets
+           (keys.ts bucketAddresses format). One argument, not three: Redis makes a Lua string of
+           every argument, and each call carries every message of the batch.
   last ARGV: the namespace epoch (lua/_epoch.lua)
   Returns {"w", applied} (a lower sequence number is not applied here yet: nothing was done, call
   again) or {"o", i, hot, k, v1 ... vk, i, ...}: for each message (its 1-based position i in the
@@ -49,8 +51,11 @@ local seq = applied
 local skipped = {}
 local expect = applied
 local anyOld = false
-for i = 0, n - 1 do
-  local s = tonumber(ARGV[9 + 3 * i])
+local seqs, lives = {}, {}
+for i = 1, n do
+  local s, l = struct.unpack('<dd', ARGV[8 + i])
+  seqs[i] = s
+  lives[i] = l
   if s > expect then
     if s > expect + 1 then
       if s - 1 > skipTo then return { 'w', applied } end
@@ -90,11 +95,9 @@ local cache = {}
 local results = { 'o' }
 local o = 1
 local inserted = 0
-local p = 9
 for r = 1, n do
-  local mySeq, addresses = tonumber(ARGV[p]), ARGV[p + 2]
-  live = tonumber(ARGV[p + 1])
-  p = p + 3
+  local mySeq, addresses = seqs[r], ARGV[8 + r]
+  live = lives[r]
   local isNew = false
   if mySeq > applied then
     isNew = true
@@ -117,8 +120,9 @@ for r = 1, n do
   -- Room for the message's header (position, hot, count), written once its values are known.
   o = head + 3
   local hot = 0
-  local at = 1
-  while at <= #addresses do
+  local at = 17
+  local stop = #addresses
+  while at <= stop do
     local key, field, readFirst
     key, field, readFirst, at = bucketAt(addresses, at)
     local cached = readFirst == 1 and cache[key] or nil
