@@ -100,9 +100,9 @@ export function clusterLayout(
     units += count;
   }
   const shardOfUnit = new Uint16Array(units);
-  unitCount.forEach((count, k) =>
-    shardOfUnit.fill(k, firstUnit[k] as number, (firstUnit[k] as number) + count),
-  );
+  unitCount.forEach((count, k) => {
+    shardOfUnit.fill(k, firstUnit[k] as number, (firstUnit[k] as number) + count);
+  });
   return {
     home: `${prefix}:{${tagInRange(`${namespace}:h`, 0, slotShards)}}:`,
     shards,
