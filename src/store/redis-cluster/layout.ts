@@ -59,7 +59,7 @@ export interface ClusterLayout {
   shardOfUnit: Uint16Array;
 }
 
-/** Units of a bucket shard of full weight (shard 0 gets `homeShardWeight` of this many, at least 1). */
+/** Units of a bucket shard of full weight (shard 0 gets `homeShardWeight` of this many; 0: no buckets). */
 const UNITS_PER_SHARD = 20;
 
 /** The tag in slot range k of n: `<base>~<j>` with the first j that lands there. */
@@ -91,7 +91,7 @@ export function clusterLayout(
   for (let k = 0; k < slotShards; k++)
     shards.push(`${prefix}:{${tagInRange(`${namespace}:s${k}`, k, slotShards)}}:`);
   const unitCount = shards.map((_, k) =>
-    k === 0 && slotShards > 1 ? Math.max(1, Math.round(homeShardWeight * UNITS_PER_SHARD)) : UNITS_PER_SHARD,
+    k === 0 && slotShards > 1 ? Math.round(homeShardWeight * UNITS_PER_SHARD) : UNITS_PER_SHARD,
   );
   const firstUnit: number[] = [];
   let units = 0;

@@ -101,6 +101,7 @@ export class RedisClusterStore implements DedupStore {
   readonly kind = 'redis-cluster';
   private readonly layout: ClusterLayout;
   private readonly homeMeta: string;
+  private readonly bucketShards: number[];
   private readonly cache = new Map<number, CachedRecord>();
   private readonly hits = new HitCounter();
   private roundTrips = 0;
@@ -130,6 +131,10 @@ export class RedisClusterStore implements DedupStore {
       options.redis.homeShardWeight,
     );
     this.homeMeta = `${this.layout.home}meta`;
+    // A shard of no units (homeShardWeight 0) holds no bucket: index and query skip it.
+    this.bucketShards = this.layout.shards
+      .map((_, k) => k)
+      .filter((k) => (this.layout.unitCount[k] as number) > 0);
   }
 
   static async open(options: RedisClusterStoreOptions): Promise<RedisClusterStore> {
@@ -403,8 +408,8 @@ export class RedisClusterStore implements DedupStore {
     if (undecided.length > 0) {
       const perShard = this.splitBuckets(requests, undecided);
       const replies = await Promise.all(
-        this.layout.shards.map((base, k) =>
-          this.applyOnShard(k, base, undecided, home, perShard[k] as Buffer[]),
+        this.bucketShards.map((k) =>
+          this.applyOnShard(k, this.layout.shards[k] as string, undecided, home, perShard[k] as Buffer[]),
         ),
       );
       for (const reply of replies) {
@@ -598,7 +603,8 @@ export class RedisClusterStore implements DedupStore {
     const all = requests.map((_, r) => r);
     const perShard = this.splitBuckets(requests, all);
     const shardReplies = await Promise.all(
-      this.layout.shards.map((base, k) => {
+      this.bucketShards.map((k) => {
+        const base = this.layout.shards[k] as string;
         const args: Array<string | number | Buffer> = [base, requests.length, limits.maxBucketSize];
         // No id lives on a bucket shard: "-" is no id shard, so every request reads as unseen.
         for (const buf of perShard[k] as Buffer[]) args.push('-', '-', entries(buf), buf);

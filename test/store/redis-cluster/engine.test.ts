@@ -145,6 +145,17 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     );
   });
 
+  it('with homeShardWeight 0 leaves the master of the home shard no buckets, same verdicts', async () => {
+    const inputs = await stream(12, 40, 0.1);
+    const memory = await run(
+      new DedupEngine(config, new MemoryStore(config.window, config.index)),
+      inputs,
+      16,
+    );
+    const store = await clusterStore(uniqueNamespace('w0'), { slotShards: 3, homeShardWeight: 0 });
+    expect(await run(new DedupEngine(config, store), inputs, 16)).toEqual(memory);
+  });
+
   it('puts the slot shards evenly on the masters: two of six on each of three', async () => {
     const client = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
     try {

@@ -43,6 +43,10 @@ describe('Redis Cluster layout', () => {
     const even = clusterLayout('doppel', 'news', 3, 1);
     expect(even.unitCount).toEqual([20, 20, 20]);
     expect(clusterLayout('doppel', 'news', 1, 0.35).unitCount).toEqual([20]);
+    // Weight 0: the home's master holds no buckets (many masters: the home is work enough).
+    const none = clusterLayout('doppel', 'news', 4, 0);
+    expect(none.unitCount).toEqual([0, 20, 20, 20]);
+    expect([...none.shardOfUnit].includes(0)).toBe(false);
   });
 
   it('parses redis+cluster:// URLs and refuses malformed ones', () => {
