@@ -23,6 +23,7 @@ COPY data ./data
 # The Redis store loads its Lua scripts from the source tree at run time (src/store/redis/scripts.ts).
 COPY src/store/redis/lua ./src/store/redis/lua
 COPY src/store/redis-cluster/lua ./src/store/redis-cluster/lua
+COPY src/web ./src/web
 # The node image's unprivileged user (uid 1000); the manifests also set runAsNonRoot and a
 # read-only root filesystem, so nothing here may write outside /tmp.
 USER 1000:1000

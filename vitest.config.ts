@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/heavy/**', 'node_modules/**'],
+    // test/faults runs on its own: `npm run test:faults` (vitest.faults.config.ts).
+    exclude: ['test/heavy/**', 'test/faults/**', 'node_modules/**'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

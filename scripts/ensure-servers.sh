@@ -37,5 +37,17 @@ if ! ls "$KAFKA_DIR"/target/libs/kafka_2.13-*.jar >/dev/null 2>&1; then
   mvn -B -q -f "$KAFKA_DIR/pom.xml" package
 fi
 echo "== kafka $(ls "$KAFKA_DIR"/target/libs/kafka_2.13-*.jar | sed -e 's/.*kafka_2.13-//' -e 's/\.jar$//') jars in tools/kafka/target/libs"
+# Chromium for the story desk test (test/web/desk.test.ts renders the page headless); without
+# it, that test prints why it skips.
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "== installing chromium (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || echo "chromium could not be installed: test/web/desk.test.ts will skip" >&2
+  else
+    echo "chromium is missing (apt-get install -y chromium): test/web/desk.test.ts will skip" >&2
+  fi
+fi
+command -v chromium >/dev/null 2>&1 && echo "== $(chromium --version 2>/dev/null | head -1)"
 # helm, kubeconform and the Kubernetes schemas for test/deploy (no-op when present).
 bash "$(dirname "$0")/ensure-k8s-tools.sh"

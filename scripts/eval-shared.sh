@@ -17,6 +17,10 @@ doppel generate --seed 42 --variants 4 --story-pairs "$DATA/story-pairs.jsonl" "
 doppel generate --seed 7 --variants 4 --story-pairs "$DATA/story-pairs.jsonl" "$DATA/news-ru.jsonl" "$DATA/news-en.jsonl" > "$OUT/news-ruen-s7.jsonl"
 doppel generate --seed 7 --variants 4 "$DATA/news-fa.jsonl" > "$OUT/news-fa-s7.jsonl"
 doppel generate --seed 7 --variants 4 "$DATA/mail-en.jsonl" > "$OUT/mail-en-s7.jsonl"
+doppel generate --seed 7 --variants 4 "$DATA/news-uk.jsonl" > "$OUT/news-uk-s7.jsonl"
+# Spam campaigns with hash-busters: the spam mails only, template and hash-buster copies.
+node -e 'const fs=require("fs");process.stdout.write(fs.readFileSync(process.argv[1],"utf8").split("\n").filter((l)=>l.trim()!==""&&JSON.parse(l).spam===true).join("\n")+"\n")' "$DATA/mail-en.jsonl" > "$OUT/spam-en.jsonl"
+doppel generate --seed 7 --variants 4 --kinds hash-buster,mail-template "$OUT/spam-en.jsonl" > "$OUT/spam-hb-s7.jsonl"
 
 echo "### Russian + English news, seed 42 (thresholds were tuned on this set), with story-pair hard negatives"
 doppel eval --profile news --input "$OUT/news-ruen-s42.jsonl"
@@ -29,6 +33,15 @@ doppel eval --profile news --input "$OUT/news-fa-s7.jsonl"
 echo
 echo "### English mail (SpamAssassin), mail profile, seed 7"
 doppel eval --profile mail --input "$OUT/mail-en-s7.jsonl"
+echo
+echo "### Ukrainian news, seed 7"
+doppel eval --profile news --input "$OUT/news-uk-s7.jsonl"
+echo
+echo "### Spam with hash-busters (template and hash-buster copies), mail profile, seed 7"
+doppel eval --profile mail --input "$OUT/spam-hb-s7.jsonl"
+echo
+echo "### The same spam through the news profile (story precision on mail)"
+doppel eval --profile news --input "$OUT/spam-hb-s7.jsonl" --variants combined
 echo
 echo "### Story level: judged same-story pairs (news profile)"
 doppel eval --profile news --pairs "$DATA/story-pairs.jsonl"

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   MISSING_CONTENT: { retryable: false, description: 'message has no text, html or raw content' },
   /** The message is larger than the configured limit. */
   TOO_LARGE: { retryable: false, description: 'message exceeds the size limit' },
+  /** A JSON Lines input line longer than the limit (4 MiB): its bytes were skipped, not read. */
   /** `raw` is not valid base64. */
   INVALID_BASE64: { retryable: false, description: 'raw field is not valid base64' },
   /** Bytes that are neither UTF-8 nor a supported legacy charset (binary, unknown encoding). */

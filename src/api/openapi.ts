@@ -1,18 +1,56 @@
-import { ERROR_CODES } from '../errors.js';
+import { z } from 'zod';
+import { COMPONENTS, type ComponentName, clusterListQuerySchema, pageQuerySchema } from './schemas.js';
 
 /**
- * The OpenAPI 3.1 document served at /openapi.json. Written by hand next to the routes
- * (src/api/server.ts); test/api/api.test.ts checks that every route is in it and that the
- * documented error codes are real ones.
+ * The OpenAPI 3.1 document served at /openapi.json, generated from the zod schemas of
+ * schemas.ts (JSON Schema 2020-12, which OpenAPI 3.1 uses): the component schemas, the query
+ * parameters, and through them every route's body. Only the paths, summaries and the error
+ * codes of each status are written here. test/api/api.test.ts checks that every route is in it,
+ * that each component is the zod schema's own JSON Schema, and parses real responses with them.
  */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const URI = (id: string) => `#/components/schemas/${id}`;
+
+/** Each zod schema as JSON Schema, nested components referenced by $ref. */
+export function componentSchemas(): Record<ComponentName, Record<string, unknown>> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(COMPONENTS)) registry.add(schema, { id });
+  // `input`: the Message schema is what clients send (its id may be a number, made a string).
+  const { schemas } = z.toJSONSchema(registry, { uri: URI, io: 'input', unrepresentable: 'any' });
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;
+    out[id] = rest;
+  }
+  return out as Record<ComponentName, Record<string, unknown>>;
+}
+
+/** A zod object of query parameters as OpenAPI parameters. */
+function queryParameters(schema: z.ZodObject) {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as {
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(json.properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: 'query',
+      required: json.required?.includes(name) ?? false,
+      ...(description === undefined ? {} : { description }),
+      schema: rest,
+    };
+  });
+}
+
+const ref = (name: ComponentName) => ({ $ref: URI(name) });
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: ref('Error') } },
 });
-const json = (schema: unknown, description: string) => ({
+const json = (name: ComponentName, description: string) => ({
   description,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema: ref(name) } },
 });
 
 const messageBody = {
@@ -32,6 +70,12 @@ const decisionErrors = {
   '503': errorResponse('STORE_UNAVAILABLE, STORE_TIMEOUT: retry (Retry-After)'),
 };
 
+const readErrors = (bad: string) => ({
+  '400': errorResponse(`BAD_REQUEST: ${bad}`),
+  '404': errorResponse('NOT_FOUND: never seen, undecided or expired'),
+  '503': errorResponse('STORE_UNAVAILABLE, STORE_TIMEOUT'),
+});
+
 const idParam = {
   name: 'id',
   in: 'path',
@@ -46,15 +90,17 @@ export const OPENAPI = {
     title: 'doppel check API',
     version: '1',
     description:
-      'Near-duplicate verdicts for messages, against the same index (memory or Redis) as the Kafka consumers.',
+      'Near-duplicate verdicts for messages, against the same index (memory or Redis) as the Kafka consumers. When the server has a token (DOPPEL_API_TOKEN or DOPPEL_API_TOKEN_FILE), every /v1 route needs it as a bearer token; /healthz, /readyz, /metrics and this document stay open.',
   },
+  // Optional ({} alternative): a server without a token accepts requests without one.
+  security: [{ bearerAuth: [] }, {}],
   paths: {
     '/v1/check': {
       post: {
         operationId: 'check',
         summary: 'The verdict a message would get, without indexing it',
         requestBody: messageBody,
-        responses: { '200': json(ref('Verdict'), 'The verdict (`indexed` is false)'), ...decisionErrors },
+        responses: { '200': json('Verdict', 'The verdict (`indexed` is false)'), ...decisionErrors },
       },
     },
     '/v1/messages': {
@@ -62,7 +108,7 @@ export const OPENAPI = {
         operationId: 'indexMessage',
         summary: 'Index a message and return its verdict (a known id returns its first verdict, `replay`)',
         requestBody: messageBody,
-        responses: { '200': json(ref('Verdict'), 'The verdict'), ...decisionErrors },
+        responses: { '200': json('Verdict', 'The verdict'), ...decisionErrors },
       },
     },
     '/v1/messages/{id}': {
@@ -71,9 +117,19 @@ export const OPENAPI = {
         summary: "A decided message's stored verdict and its current cluster",
         parameters: [idParam],
         responses: {
-          '200': json(ref('StoredVerdict'), 'The stored verdict'),
-          '400': errorResponse('BAD_REQUEST: the id is not valid'),
-          '404': errorResponse('NOT_FOUND: never seen, undecided or expired'),
+          '200': json('StoredVerdict', 'The stored verdict'),
+          ...readErrors('the id is not valid'),
+        },
+      },
+    },
+    '/v1/clusters': {
+      get: {
+        operationId: 'listClusters',
+        summary: 'Current stories (clusters of two or more messages), newest or largest first, paged',
+        parameters: queryParameters(clusterListQuerySchema),
+        responses: {
+          '200': json('ClusterList', 'A page of stories'),
+          '400': errorResponse('BAD_REQUEST: bad order, since, cursor or limit'),
           '503': errorResponse('STORE_UNAVAILABLE, STORE_TIMEOUT'),
         },
       },
@@ -81,30 +137,15 @@ export const OPENAPI = {
     '/v1/clusters/{id}': {
       get: {
         operationId: 'getCluster',
-        summary: 'A story cluster: size, first and last seen, representative, a page of members',
-        parameters: [
-          idParam,
-          {
-            name: 'cursor',
-            in: 'query',
-            schema: { type: 'integer', minimum: 0 },
-            description: '`next` of the previous page',
-          },
-          {
-            name: 'limit',
-            in: 'query',
-            schema: { type: 'integer', minimum: 1 },
-            description: 'at most api.maxPageSize; default 50',
-          },
-        ],
+        summary:
+          'A story cluster: size, first and last seen, representative, title, a page of members with their verdicts',
+        parameters: [idParam, ...queryParameters(pageQuerySchema)],
         responses: {
           '200': json(
-            ref('Cluster'),
+            'Cluster',
             'The cluster (a merged cluster id answers with the cluster it was merged into)',
           ),
-          '400': errorResponse('BAD_REQUEST: bad id, cursor or limit'),
-          '404': errorResponse('NOT_FOUND: unknown or expired'),
-          '503': errorResponse('STORE_UNAVAILABLE, STORE_TIMEOUT'),
+          ...readErrors('bad id, cursor or limit'),
         },
       },
     },
@@ -112,24 +153,37 @@ export const OPENAPI = {
       get: {
         operationId: 'openapi',
         summary: 'This document',
-        responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1') },
+        responses: {
+          '200': {
+            description: 'OpenAPI 3.1',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
+    '/': {
+      get: {
+        operationId: 'web',
+        summary: 'The story desk: a web page of live stories, their members, search and explanations',
+        responses: {
+          '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } },
+        },
       },
     },
     '/healthz': {
       get: {
         operationId: 'healthz',
         summary: 'Liveness',
-        responses: { '200': json({ type: 'object' }, 'alive') },
+        responses: {
+          '200': { description: 'alive', content: { 'application/json': { schema: ref('Readiness') } } },
+        },
       },
     },
     '/readyz': {
       get: {
         operationId: 'readyz',
         summary: 'Readiness: every check (store reachable, ...) passes',
-        responses: {
-          '200': json(ref('Readiness'), 'ready'),
-          '503': json(ref('Readiness'), 'not ready'),
-        },
+        responses: { '200': json('Readiness', 'ready'), '503': json('Readiness', 'not ready') },
       },
     },
     '/metrics': {
@@ -146,116 +200,7 @@ export const OPENAPI = {
     },
   },
   components: {
-    schemas: {
-      Message: {
-        type: 'object',
-        required: ['id'],
-        properties: {
-          id: { oneOf: [{ type: 'string', minLength: 1, maxLength: 1024 }, { type: 'number' }] },
-          text: { type: 'string' },
-          title: { type: 'string' },
-          html: { type: 'string' },
-          raw: {
-            type: 'string',
-            description: 'base64 bytes: legacy-encoded text, an HTML page or an RFC 822 mail',
-          },
-          lang: { type: 'string', maxLength: 35 },
-          ts: {
-            oneOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }],
-            description: 'event time; default: now',
-          },
-        },
-        additionalProperties: true,
-      },
-      Evidence: {
-        type: 'object',
-        properties: {
-          exact: { type: 'boolean' },
-          hamming: { type: ['integer', 'null'] },
-          jaccard: { type: ['number', 'null'] },
-          imatch: { type: 'boolean' },
-          lexical: { type: 'integer' },
-          cosine: { type: ['number', 'null'] },
-        },
-      },
-      Verdict: {
-        type: 'object',
-        required: ['id', 'verdict', 'clusterId', 'candidates', 'indexed'],
-        properties: {
-          id: { type: 'string' },
-          verdict: { enum: ['unique', 'duplicate', 'near_duplicate'] },
-          clusterId: {
-            type: 'string',
-            description: 'the cluster joined (for /v1/check: would join; its own id: would start one)',
-          },
-          duplicateOf: { type: 'string', description: 'the earliest matching message' },
-          similarity: { type: 'number' },
-          method: { type: 'string' },
-          evidence: ref('Evidence'),
-          replay: { type: 'boolean', description: 'the id was decided before: its first verdict' },
-          candidates: { type: 'integer' },
-          indexed: { type: 'boolean' },
-        },
-      },
-      StoredVerdict: {
-        type: 'object',
-        required: ['id', 'seq', 'ts', 'verdict', 'clusterId'],
-        properties: {
-          id: { type: 'string' },
-          seq: { type: 'integer' },
-          ts: { type: 'integer', description: 'event time, epoch ms' },
-          verdict: { enum: ['unique', 'duplicate', 'near_duplicate'] },
-          clusterId: { type: 'string', description: 'current cluster (after merges)' },
-          clusterIdAtDecision: { type: 'string' },
-          duplicateOf: { type: 'string' },
-          similarity: { type: 'number' },
-          method: { type: 'string' },
-        },
-      },
-      Cluster: {
-        type: 'object',
-        required: ['id', 'size', 'firstSeen', 'lastSeen', 'representative', 'members'],
-        properties: {
-          id: { type: 'string' },
-          size: { type: 'integer' },
-          firstSeen: { type: 'integer', description: 'epoch ms' },
-          lastSeen: { type: 'integer', description: 'epoch ms' },
-          representative: { type: 'string' },
-          members: {
-            description: 'null when the store keeps no member lists (the Redis store)',
-            oneOf: [
-              {
-                type: 'object',
-                required: ['items', 'next', 'total'],
-                properties: {
-                  items: { type: 'array', items: { type: 'string' } },
-                  next: { type: ['integer', 'null'] },
-                  total: { type: 'integer' },
-                },
-              },
-              { type: 'null' },
-            ],
-          },
-        },
-      },
-      Readiness: {
-        type: 'object',
-        properties: {
-          status: { type: 'string' },
-          checks: { type: 'object', additionalProperties: { type: 'string' } },
-        },
-      },
-      Error: {
-        type: 'object',
-        required: ['error'],
-        properties: {
-          error: {
-            type: 'object',
-            required: ['code', 'message'],
-            properties: { code: { enum: Object.keys(ERROR_CODES) }, message: { type: 'string' } },
-          },
-        },
-      },
-    },
+    schemas: componentSchemas(),
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
   },
-} as const;
+};

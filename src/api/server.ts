@@ -7,19 +7,28 @@ import { DoppelError, toDoppelError } from '../errors.js';
 import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
 import { verdictRecord } from '../output/verdict-record.js';
+import { unpackItem } from '../pipeline/prepared-wire.js';
 import { signMessage } from '../pipeline/sign.js';
+import type { SignPool } from '../pipeline/sign-pool.js';
 import type { SignatureEngine } from '../signatures/compute.js';
 import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
 import { withSpan } from '../telemetry/trace.js';
+import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
+import { handleWeb } from './web.js';
 
 export interface ApiDependencies {
   config: DedupConfig;
   engine: DedupEngine;
   signer: SignatureEngine;
+  /**
+   * Sign workers (pipeline/sign-pool.ts): bodies are signed off the event loop, so a large body
+   * does not hold up /healthz and other requests. None: signed on the event loop with `signer`.
+   */
+  pool?: SignPool | null;
   /** /healthz, /readyz, /metrics. */
   ops: OpsServer;
   metrics: DoppelMetrics | null;
@@ -47,16 +56,22 @@ interface Route {
  */
 export function createApiServer(deps: ApiDependencies): Server {
   const { config, engine, signer, metrics, logger } = deps;
+  const pool = deps.pool ?? null;
   const now = deps.now ?? Date.now;
   const profile = config.profile;
 
   const decide = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
     const body = await readJsonBody(req, config.api.bodyLimitBytes);
     const message = parseMessageObject(body);
-    const signed = await withSpan('signatures', () => signMessage(message, signer));
+    const request = await withSpan('signatures', async () => {
+      if (!pool)
+        return engine.prepare({ signed: await signMessage(message, signer), ts: message.ts ?? now() });
+      const item = unpackItem(await pool.prepareMessages([message]), 0);
+      if (!item.ok) throw item.bug ? new Error(item.error.message) : item.error;
+      return { ...item.request, ts: item.ts ?? now() };
+    });
     const started = performance.now();
-    const input = { signed, ts: message.ts ?? now() };
-    const [verdict] = index ? await engine.processBatch([input]) : await engine.check([input]);
+    const [verdict] = index ? await engine.processPrepared([request]) : await engine.checkPrepared([request]);
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
@@ -95,20 +110,15 @@ export function createApiServer(deps: ApiDependencies): Server {
     },
     {
       method: 'GET',
+      template: '/v1/clusters',
+      pattern: /^\/v1\/clusters$/,
+      handler: (_req, _params, url) => listClusters(engine, config, url),
+    },
+    {
+      method: 'GET',
       template: '/v1/clusters/{id}',
       pattern: /^\/v1\/clusters\/([^/]+)$/,
-      handler: async (_req, [raw], url) => {
-        const id = decodeId(raw as string);
-        const limit = pageLimit(url.searchParams.get('limit'), config.api.maxPageSize);
-        const cursor = pageCursor(url.searchParams.get('cursor'));
-        const cluster = await engine.store.cluster(id);
-        if (!cluster)
-          throw new DoppelError('NOT_FOUND', `cluster "${id}" is not in the index (unknown or expired)`);
-        const page = engine.store.clusterMembers
-          ? await engine.store.clusterMembers(cluster.id, cursor, limit)
-          : null;
-        return [200, { ...cluster, members: page }];
-      },
+      handler: (_req, [raw], url) => getCluster(engine, config, decodeId(raw as string), url),
     },
     {
       method: 'GET',
@@ -171,7 +181,7 @@ export function createApiServer(deps: ApiDependencies): Server {
       fail(new DoppelError('BAD_REQUEST', 'the request target is not a valid URL or path'));
       return undefined;
     }
-    if (deps.ops.handle(req, res, url.pathname)) {
+    if (deps.ops.handle(req, res, url.pathname) || handleWeb(req, res, url.pathname)) {
       settled = true;
       clearTimeout(timer);
       return undefined;
@@ -301,20 +311,4 @@ function decodeId(raw: string): string {
     'BAD_REQUEST',
     'the id in the path is not a valid percent-encoded id of 1 to 1024 characters',
   );
-}
-
-function pageLimit(value: string | null, max: number): number {
-  if (value === null) return Math.min(50, max);
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new DoppelError('BAD_REQUEST', `limit must be an integer from 1 to ${max}`);
-  return n;
-}
-
-function pageCursor(value: string | null): number {
-  if (value === null) return 0;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new DoppelError('BAD_REQUEST', 'cursor must be a non-negative integer (the next field of a page)');
-  return n;
 }

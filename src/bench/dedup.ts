@@ -22,6 +22,7 @@ interface RunResult {
   messages: number;
   seconds: number;
   peakRssMb: number;
+  heapPerMessage: number;
   summary: string;
 }
 
@@ -30,7 +31,8 @@ function runDedup(input: string): Promise<RunResult> {
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      [resolve(ROOT, 'bin/doppel.js'), 'dedup', '--input', input, '--output', '/dev/null'],
+      // --expose-gc: the CLI then reports the live heap per windowed message after a full GC.
+      ['--expose-gc', resolve(ROOT, 'bin/doppel.js'), 'dedup', '--input', input, '--output', '/dev/null'],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
       },
@@ -46,7 +48,8 @@ function runDedup(input: string): Promise<RunResult> {
       const summary = stderr.trim().split('\n').pop() ?? '';
       const messages = Number(/(\d+) messages,/.exec(summary)?.[1] ?? 0);
       const peak = Number(/peak RSS (\d+) MB/.exec(summary)?.[1] ?? Number.NaN);
-      resolvePromise({ messages, seconds, peakRssMb: peak, summary });
+      const heap = Number(/heap (\d+) bytes per windowed message/.exec(summary)?.[1] ?? Number.NaN);
+      resolvePromise({ messages, seconds, peakRssMb: peak, heapPerMessage: heap, summary });
     });
   });
 }
@@ -62,8 +65,10 @@ async function main(): Promise<void> {
   console.log(
     `bench:dedup: doppel dedup --profile news (3-day window), embedded store, one process; node ${process.version}`,
   );
-  console.log('| messages | stream span | wall s | messages/s | peak RSS MB | summary |');
-  console.log('|---:|---:|---:|---:|---:|---|');
+  console.log(
+    '| messages | stream span | wall s | messages/s | peak RSS MB | heap bytes per windowed message (after full GC) | summary |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---|');
   for (const size of SIZES) {
     // Same rate (10,000 messages a day), so a longer stream is a longer span, not a denser window.
     const days = size / 10_000;
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
     await writeStream(input, size, days, sources);
     const r = await runDedup(input);
     console.log(
-      `| ${r.messages.toLocaleString('en-US')} | ${days} days | ${r.seconds.toFixed(1)} | ${Math.round(r.messages / r.seconds).toLocaleString('en-US')} | ${r.peakRssMb} | ${r.summary.replace('doppel dedup: ', '')} |`,
+      `| ${r.messages.toLocaleString('en-US')} | ${days} days | ${r.seconds.toFixed(1)} | ${Math.round(r.messages / r.seconds).toLocaleString('en-US')} | ${r.peakRssMb} | ${r.heapPerMessage} | ${r.summary.replace('doppel dedup: ', '')} |`,
     );
   }
 }

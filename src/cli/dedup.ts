@@ -1,23 +1,26 @@
 import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
-import { isInputError } from '../errors.js';
+import { DoppelError, isInputError } from '../errors.js';
 import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
+import { type PreparedChunk, unpackItem } from '../pipeline/prepared-wire.js';
 import { signDecoded, signMessage } from '../pipeline/sign.js';
+import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { openStore } from '../store/open.js';
-import { engineSetup, parseCommandArgs } from './common.js';
+import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
 import { LineWriter, readLineBatches } from './jsonl.js';
 
 export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
                     [--store memory|redis://HOST:PORT[/DB]|redis+cluster://HOST:PORT,...] [--namespace NAME] [--stories FILE]
-                    [--lexicon LANG=FILE ...] [--quiet]
+                    [--lexicon LANG=FILE ...] [--threads N] [--quiet]
 
 Reads JSON Lines messages (the doppel sign input format, plus optional "ts") and writes exactly one
 line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf"?, "similarity"?,
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
-cluster events (created, grown, merged) as JSON Lines.`;
+cluster events (created, grown, merged) as JSON Lines. --threads N signs in N worker threads (default:
+the config's "threads", 0 = one per core); 1 signs on the main thread. The verdicts do not depend on it.`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p', default: 'news' },
@@ -29,6 +32,7 @@ const OPTIONS = {
   stories: { type: 'string' },
   lexicon: { type: 'string', multiple: true },
   quiet: { type: 'boolean', short: 'q' },
+  threads: { type: 'string', short: 't' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -48,13 +52,30 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${DEDUP_USAGE}\n`);
     return 0;
   }
+  const threadsFlag = values.threads === undefined ? undefined : Number(values.threads);
+  if (threadsFlag !== undefined && !(Number.isInteger(threadsFlag) && threadsFlag >= 0 && threadsFlag <= 256))
+    throw new DoppelError('USAGE', `--threads takes 0 (one per core) to 256, not ${values.threads}`);
   const { config, lexicons } = await engineSetup(values);
+  const threads = resolveThreads(threadsFlag ?? config.threads);
   const signer = new SignatureEngine(config.signatures, lexicons);
   const store: DedupStore = await openStore(
     values.store,
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
   const engine = new DedupEngine(config, store);
+  let pool: SignPool | null = null;
+  if (threads > 1) {
+    try {
+      pool = await SignPool.start({ threads, config, lexicons: parseLexiconFlags(values.lexicon) });
+    } catch (error) {
+      await closeQuietly(() => store.close());
+      throw error;
+    }
+  }
+  // Memory per windowed message (bench:dedup runs node --expose-gc): live heap after a full GC,
+  // before the first message and after the last, over the messages then in the window.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const heapAtStart = gc ? liveHeap(gc) : 0;
   const out = new LineWriter(values.output);
   const stories = values.stories ? new LineWriter(values.stories) : null;
   const tally: Tally = { messages: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
@@ -92,21 +113,69 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     }
   };
 
+  // Event time: the message's own, else the latest seen (so a file without times never expires
+  // anything mid-run), else the time the run started. In input order, whoever signed it.
+  const eventTime = (own: number | undefined): number => {
+    const ts = own ?? lastTs ?? runStart;
+    if (own !== undefined && (lastTs === null || own > lastTs)) lastTs = own;
+    return ts;
+  };
+
+  // With workers: lines go out in chunks, several chunks in flight, and come back prepared; they
+  // are admitted in submission order, so batches (and verdicts) are those of one thread.
+  const CHUNK_LINES = 64;
+  const inflight: Array<{ lineNos: number[]; prepared: Promise<PreparedChunk> }> = [];
+  let chunkLines: string[] = [];
+  let chunkLineNos: number[] = [];
+  const submit = () => {
+    if (chunkLines.length === 0 || !pool) return;
+    const prepared = pool.prepareLines(chunkLines);
+    // A failed pool rejects every chunk in flight; the first one awaited reports it.
+    prepared.catch(() => undefined);
+    inflight.push({ lineNos: chunkLineNos, prepared });
+    chunkLines = [];
+    chunkLineNos = [];
+  };
+  const admitOldest = async () => {
+    const next = inflight.shift();
+    if (!next) return;
+    const chunk = await next.prepared;
+    for (let i = 0; i < next.lineNos.length; i++) {
+      const line = next.lineNos[i] as number;
+      const item = unpackItem(chunk, i);
+      if (item.ok) batch.push({ line, input: { ...item.request, ts: eventTime(item.ts) } });
+      else if (item.bug) throw new Error(`signing line ${line} failed: ${item.error.message}`);
+      else batch.push({ line, record: invalidRecord(item.id, line, item.error) });
+      if (batch.length >= config.batchSize) await flush();
+    }
+  };
+
   try {
     for await (const lines of readLineBatches(values.input))
       for (const line of lines) {
         lineNo++;
+        if (typeof line !== 'string') {
+          batch.push({ line: lineNo, record: invalidRecord(salvageId(line.head), lineNo, line.error()) });
+          if (batch.length >= config.batchSize) await flush();
+          continue;
+        }
         if (line.trim() === '') continue;
+        if (pool) {
+          chunkLines.push(line);
+          chunkLineNos.push(lineNo);
+          if (chunkLines.length >= CHUNK_LINES) {
+            submit();
+            while (inflight.length > 4 * pool.threads) await admitOldest();
+          }
+          continue;
+        }
         let id: string | null = null;
         try {
           const message = parseMessageLine(line);
           id = message.id;
           const text = decodeTextMessage(message);
           const signed = text ? signDecoded(message, text, signer) : await signMessage(message, signer);
-          // Event time: the message's own, else the latest seen (so a file without times never
-          // expires anything mid-run), else the time the run started.
-          const ts = message.ts ?? lastTs ?? runStart;
-          if (message.ts !== undefined && (lastTs === null || message.ts > lastTs)) lastTs = message.ts;
+          const ts = eventTime(message.ts);
           // Prepared now, so the batch holds keys and records, not texts (see DedupEngine.prepare).
           batch.push({ line: lineNo, input: engine.prepare({ signed, ts }) });
         } catch (error) {
@@ -116,6 +185,8 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         }
         if (batch.length >= config.batchSize) await flush();
       }
+    submit();
+    while (inflight.length > 0) await admitOldest();
     await flush();
   } catch (error) {
     // The error that stopped the run is the one reported: cleanup failures (a dead store's
@@ -125,6 +196,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       await stories?.close();
     });
     await closeQuietly(() => store.close());
+    await closeQuietly(async () => pool?.close());
     if (!values.quiet)
       process.stderr.write(
         `doppel dedup: stopped after ${tally.messages} messages (their verdicts are written)\n`,
@@ -135,20 +207,33 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     await out.close();
     await stories?.close();
     if (!values.quiet) {
-      const stats = await store.stats();
       const seconds = (performance.now() - started) / 1000;
+      const stats = await store.stats();
+      const heap =
+        gc && stats.messages > 0
+          ? `; heap ${Math.round((liveHeap(gc) - heapAtStart) / stats.messages)} bytes per windowed message (after full GC)`
+          : '';
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
           `${stats.hotBucketEvents} hot-bucket skips; ${stats.messages} messages in the window; ` +
           `${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s; ` +
-          `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
+          `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB${heap}\n`,
       );
     }
   } finally {
+    await pool?.close();
     await store.close();
   }
   return 0;
+}
+
+function liveHeap(gc: () => void): number {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  // Typed arrays' backing stores live outside the V8 heap: counted too.
+  return m.heapUsed + m.arrayBuffers;
 }
 
 async function closeQuietly(close: () => Promise<void>): Promise<void> {

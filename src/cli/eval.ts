@@ -59,13 +59,20 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const items: LabeledMessage[] = [];
     let skipped = 0;
     for await (const line of readLines(values.input)) {
+      if (typeof line !== 'string') {
+        skipped++;
+        continue;
+      }
       if (line.trim() === '') continue;
       try {
         const message = parseMessageLine(line);
         const gold = message.fields.cluster;
         if (typeof gold !== 'string' && typeof gold !== 'number')
           throw new DoppelError('INVALID_MESSAGE', 'no "cluster" label');
-        items.push({ message, gold: String(gold) });
+        const story = message.fields.story;
+        const item: LabeledMessage = { message, gold: String(gold) };
+        if (typeof story === 'string' || typeof story === 'number') item.story = String(story);
+        items.push(item);
       } catch (error) {
         if (!isDoppelError(error)) throw error;
         skipped++;
@@ -91,6 +98,7 @@ async function readPairs(path: string): Promise<Array<{ a: Message; b: Message; 
   const pairs: Array<{ a: Message; b: Message; sameStory: boolean }> = [];
   let n = 0;
   for await (const line of readLines(path)) {
+    if (typeof line !== 'string') throw line.error();
     if (line.trim() === '') continue;
     n++;
     const pair = parseJsonText(line, `${path}, pair ${n},`) as {
@@ -126,18 +134,37 @@ export function formatReport(report: EvalReport): string {
     );
     lines.push('');
     lines.push(
-      '| method | dup precision | dup recall | dup F1 | cluster P | cluster R | cluster F1 | ARI | HFM | separation | msg/s |',
+      '| method | dup precision | dup recall | dup F1 | story P | story R | story F1 | cluster P | cluster R | cluster F1 | ARI | HFM | separation | msg/s |',
     );
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of report.results) {
       lines.push(
         `| ${r.name} | ${f3(r.duplicates.precision)} | ${f3(r.duplicates.recall)} | ${f3(r.duplicates.f1)} | ` +
+          `${f3(r.stories.precision)} | ${f3(r.stories.recall)} | ${f3(r.stories.f1)} | ` +
           `${f3(r.clusters.precision)} | ${f3(r.clusters.recall)} | ${f3(r.clusters.f1)} | ${f3(r.clusters.ari)} | ` +
           `${f3(r.hfm)} | ${f3(r.separation)} | ${Math.round(r.messagesPerSecond)} |`,
       );
     }
     lines.push('');
     for (const r of report.results) lines.push(`- ${r.name}: ${r.description}`);
+    const langs = [...new Set(report.results.flatMap((r) => Object.keys(r.byLanguage)))];
+    if (langs.length > 0) {
+      lines.push('');
+      lines.push('per language (dup P / R / F1; story P / R / F1):');
+      lines.push('');
+      lines.push(`| method | ${langs.map((l) => `${l} dup | ${l} story`).join(' | ')} |`);
+      lines.push(`|---|${langs.map(() => '---|---').join('|')}|`);
+      for (const r of report.results) {
+        const cells = langs.map((l) => {
+          const s = r.byLanguage[l];
+          if (!s) return '- | -';
+          const d = s.duplicates;
+          const t = s.stories;
+          return `${f3(d.precision)} / ${f3(d.recall)} / ${f3(d.f1)} | ${f3(t.precision)} / ${f3(t.recall)} / ${f3(t.f1)}`;
+        });
+        lines.push(`| ${r.name} | ${cells.join(' | ')} |`);
+      }
+    }
     const kinds = [...new Set(report.results.flatMap((r) => Object.keys(r.recallByKind)))].sort();
     if (kinds.length > 0) {
       lines.push('');
@@ -157,7 +184,7 @@ export function formatReport(report: EvalReport): string {
     const s = report.storyPairs;
     lines.push('');
     lines.push(
-      `story pairs: ${s.pairs} judged pairs; accuracy ${f3(s.accuracy)}, precision ${f3(s.precision)}, recall ${f3(s.recall)}`,
+      `story pairs: ${s.pairs} judged pairs; accuracy ${f3(s.accuracy)}, precision ${f3(s.precision)}, recall ${f3(s.recall)}, F1 ${f3(s.f1)}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { matchLevel } from '../engine/decide.js';
 import { signatureRecord } from '../engine/engine.js';
+import { chooseStory } from '../engine/story.js';
 import { compareRecords } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
 import { parseJsonText } from '../input/json.js';
@@ -8,6 +9,7 @@ import { parseMessageObject } from '../input/message.js';
 import { signRecord } from '../output/sign-record.js';
 import { type SignedMessage, signMessage } from '../pipeline/sign.js';
 import { SignatureEngine } from '../signatures/compute.js';
+import { factsRelation, formatDate } from '../signatures/facts.js';
 import { stopMask } from '../text/canonical.js';
 import { engineSetup, parseCommandArgs } from './common.js';
 
@@ -15,8 +17,9 @@ export const EXPLAIN_USAGE = `usage: doppel explain A.json B.json [--profile new
 
 Each file holds one message (a JSON object, or JSON Lines of which the first line is used). Prints
 both canonical texts and signatures, every similarity (Hamming distance, Jaccard estimate and
-exact shingle Jaccard, I-Match, lexical signatures, tf*idf cosine), and the verdict the profile
-gives B when A came first.`;
+exact shingle Jaccard, I-Match, lexical signatures, tf*idf cosine), the verdict the profile
+gives B when A came first, and beside it the story link decision: whether B would join A's
+story (A as a story of one) through the story rule's share, time window and facts (dates) check.`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p', default: 'news' },
@@ -70,7 +73,26 @@ export async function explainCommand(argv: string[]): Promise<number> {
   let shared = 0;
   for (const s of sa) if (sb.has(s)) shared++;
   const match = matchLevel(evidence, config.decision, rb.tokens, ra.tokens);
-  const side = (s: SignedMessage) => ({ ...signRecord(s), canonical: s.doc.canonical });
+  const side = (s: SignedMessage) => ({
+    ...signRecord(s),
+    dates: s.signatures.dates.map(formatDate),
+    canonical: s.doc.canonical,
+  });
+  // The story rule as the engine runs it for B with A its only candidate: only a message without
+  // a duplicate-level match is linked through it.
+  const tsA = a.message.ts ?? 0;
+  const tsB = b.message.ts ?? tsA;
+  const facts = config.decision.storyFacts ? factsRelation(rb.dates, ra.dates) : 'unknown';
+  const link =
+    match.level === 'story'
+      ? chooseStory(
+          [{ id: a.message.id, seq: 1, similarity: match.similarity, facts }],
+          [],
+          new Map([[a.message.id, { id: a.message.id, size: 1, lastSeen: tsA }]]),
+          tsB,
+          config.decision,
+        )
+      : null;
   const report = {
     profile: config.profile,
     a: side(a),
@@ -87,6 +109,26 @@ export async function explainCommand(argv: string[]): Promise<number> {
       method: match.method || null,
       similarity: match.level === 'none' ? null : Math.round(match.similarity * 10_000) / 10_000,
       thresholds: config.decision,
+    },
+    story: {
+      // duplicate: B joins A's cluster as a (near-)duplicate; story: through the story rule
+      // (see link); none: no story-level match.
+      decision:
+        match.level === 'duplicate' || match.level === 'near_duplicate'
+          ? 'duplicate'
+          : link === null
+            ? 'none'
+            : link.joined
+              ? 'joined'
+              : 'refused',
+      link,
+      facts: {
+        relation: facts,
+        a: a.signatures.dates.map(formatDate),
+        b: b.signatures.dates.map(formatDate),
+      },
+      window: { apartMs: Math.abs(tsB - tsA), windowMs: config.decision.storyWindowMs },
+      minShare: config.decision.storyMinShare,
     },
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -70,8 +70,11 @@ export async function generateCommand(argv: string[]): Promise<number> {
   }
   if (values.start !== undefined) options.startTime = values.start;
   if (values['no-merge']) options.mergeSources = false;
-  if (values['story-pairs'] !== undefined)
-    options.negatives = storyPairDocs(readStoryPairs(values['story-pairs'], { knownDocs: docs }));
+  if (values['story-pairs'] !== undefined) {
+    const pairs = readStoryPairs(values['story-pairs'], { knownDocs: docs });
+    options.negatives = storyPairDocs(pairs);
+    options.sameStory = pairs.filter((p) => p.sameStory).map((p) => [p.a.id, p.b.id] as const);
+  }
   const out = new LineWriter(values.output);
   for (const m of generateVariants(docs, options)) await out.write(JSON.stringify(m));
   await out.close();

@@ -1,22 +1,65 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { DoppelError } from '../errors.js';
+import { DEFAULT_LIMITS } from '../input/message.js';
 
-/** Lines of a file, or of standard input for "-". A trailing "\r" is dropped. */
-export async function* readLines(path: string, stdin: Readable = process.stdin): AsyncGenerator<string> {
-  for await (const lines of readLineBatches(path, stdin)) for (const line of lines) yield line;
+/**
+ * A line longer than the reader's limit. Only its first HEAD_BYTES were kept (for the id of its
+ * error record); the rest was discarded while the reader looked for its end.
+ */
+export class OversizedLine {
+  constructor(
+    /** Length of the line in bytes (without its line end). */
+    readonly bytes: number,
+    /** The line's first bytes, decoded (possibly cut inside a character). */
+    readonly head: string,
+    /** The limit it broke. */
+    readonly limit: number,
+  ) {}
+
+  error(): DoppelError {
+    return new DoppelError(
+      // TOO_LARGE, as before: the error codes of the dedup/sign records are a contract.
+      'TOO_LARGE',
+      `line is ${this.bytes} bytes, more than the limit of ${this.limit}`,
+    );
+  }
+}
+
+export type InputLine = string | OversizedLine;
+
+export interface ReadOptions {
+  /** Longest line kept, in bytes without the line end; longer ones become OversizedLine. */
+  maxLineBytes?: number;
+}
+
+/** Enough of a line's start for salvageId (which reads 4096 characters). */
+const HEAD_BYTES = 4096;
+
+/** Lines of a file, or of standard input for "-". */
+export async function* readLines(
+  path: string,
+  stdin: Readable = process.stdin,
+  options: ReadOptions = {},
+): AsyncGenerator<InputLine> {
+  for await (const lines of readLineBatches(path, stdin, options)) for (const line of lines) yield line;
 }
 
 /**
  * readLines a chunk at a time: the lines completed by each chunk read. Splits the bytes itself
- * (no readline, no stream decoder, no regex, and one await per chunk rather than per line) with
- * readline's rules: "\n", "\r\n" and a lone "\r" end a line (also across chunks), and a last
- * line without an end is kept when it is not empty. A line is decoded as UTF-8 once it is whole.
+ * (no readline, no stream decoder, no regex, and one await per chunk rather than per line). Only
+ * "\n" ends a line (a JSON string may hold a raw "\r", which JSON.parse rejects, but readline's
+ * rule made it two lines); one "\r" before it is dropped, for CRLF files. A last line without an
+ * end is kept when it is not empty. A line is decoded as UTF-8 once it is whole; its pieces are
+ * joined once, and a line over the limit is not kept at all beyond its head, so memory stays
+ * bounded by the limit whatever the input.
  */
 export async function* readLineBatches(
   path: string,
   stdin: Readable = process.stdin,
-): AsyncGenerator<string[]> {
+  options: ReadOptions = {},
+): AsyncGenerator<InputLine[]> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_LIMITS.maxMessageBytes;
   const input = path === '-' ? stdin : createReadStream(path);
   const opened = new Promise<void>((resolve, reject) => {
     if (path === '-') resolve();
@@ -26,46 +69,56 @@ export async function* readLineBatches(
     );
   });
   await opened;
-  // Bytes of a line not ended by the previous chunks.
-  let carry: Buffer | null = null;
-  // The previous chunk ended with "\r": a "\n" opening this one belongs to that line end.
-  let afterCr = false;
+  // The pieces of a line not ended by the previous chunks, and their total length. Past the limit
+  // (plus one byte for a "\r" that may end it) the pieces are dropped and only counted.
+  let pieces: Buffer[] = [];
+  let pending = 0;
+  let head: Buffer | null = null;
+  let lastByte = -1; // of the pieces (kept or dropped)
+  const finish = (last: Buffer): InputLine => {
+    const total = pending + last.length;
+    let line: InputLine;
+    if (head === null) {
+      const whole = pieces.length === 0 ? last : Buffer.concat([...pieces, last], total);
+      const end = total > 0 && whole[total - 1] === 0x0d ? total - 1 : total;
+      line =
+        end > maxLineBytes
+          ? new OversizedLine(end, whole.toString('utf8', 0, Math.min(end, HEAD_BYTES)), maxLineBytes)
+          : whole.toString('utf8', 0, end);
+    } else {
+      const cr = (last.length > 0 ? last[last.length - 1] : lastByte) === 0x0d;
+      const bytes = total - (cr ? 1 : 0);
+      line = new OversizedLine(bytes, head.toString('utf8', 0, Math.min(head.length, bytes)), maxLineBytes);
+    }
+    pieces = [];
+    pending = 0;
+    head = null;
+    return line;
+  };
+  const keep = (rest: Buffer): void => {
+    if (head === null && pending + rest.length > maxLineBytes + 1) {
+      head = Buffer.concat([...pieces, rest.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES);
+      pieces = [];
+    }
+    // Copied: the rest of the chunk is all that is kept of it.
+    if (head === null) pieces.push(Buffer.from(rest));
+    pending += rest.length;
+    lastByte = rest[rest.length - 1] as number;
+  };
   for await (const chunk of input as AsyncIterable<Buffer | string>) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    const lines: string[] = [];
+    const lines: InputLine[] = [];
     let start = 0;
-    if (afterCr && bytes.length > 0) {
-      if (bytes[0] === 0x0a) start = 1;
-      afterCr = false;
+    for (;;) {
+      const end = bytes.indexOf(0x0a, start);
+      if (end < 0) break;
+      lines.push(finish(bytes.subarray(start, end)));
+      start = end + 1;
     }
-    // Without a "\r" in the chunk (the usual case) the line ends are found by a native search.
-    const crlf = bytes.indexOf(0x0d, start) >= 0;
-    for (let i = start; i < bytes.length; i++) {
-      if (!crlf) {
-        i = bytes.indexOf(0x0a, i);
-        if (i < 0) break;
-      }
-      const b = bytes[i];
-      if (b !== 0x0a && b !== 0x0d) continue;
-      if (carry === null) lines.push(bytes.toString('utf8', start, i));
-      else {
-        lines.push(Buffer.concat([carry, bytes.subarray(start, i)]).toString('utf8'));
-        carry = null;
-      }
-      if (b === 0x0d) {
-        if (i + 1 === bytes.length) afterCr = true;
-        else if (bytes[i + 1] === 0x0a) i++;
-      }
-      start = i + 1;
-    }
-    if (start < bytes.length) {
-      // Copied: the rest of the chunk is all that is kept of it.
-      const rest = Buffer.from(bytes.subarray(start));
-      carry = carry === null ? rest : Buffer.concat([carry, rest]);
-    }
+    if (start < bytes.length) keep(bytes.subarray(start));
     if (lines.length > 0) yield lines;
   }
-  if (carry !== null && carry.length > 0) yield [carry.toString('utf8')];
+  if (pending > 0) yield [finish(Buffer.alloc(0))];
 }
 
 /** Buffered line writer that honours back-pressure; `close()` flushes and ends a file (never stdout). */

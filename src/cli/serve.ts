@@ -4,24 +4,28 @@ import type { AddressInfo } from 'node:net';
 import { createApiServer } from '../api/server.js';
 import { DedupEngine } from '../engine/engine.js';
 import { DoppelError } from '../errors.js';
+import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
 import { SignatureEngine } from '../signatures/compute.js';
 import { openStore } from '../store/open.js';
 import { instrumentStore } from '../telemetry/instrument.js';
 import { createLogger } from '../telemetry/log.js';
 import { OpsServer } from '../telemetry/ops-server.js';
 import { startTelemetry } from '../telemetry/sdk.js';
-import { engineSetup, parseCommandArgs } from './common.js';
+import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
 
 export const SERVE_USAGE = `usage: doppel serve [--profile news|mail] [--config FILE] [--store memory|redis://HOST:PORT[/DB]|redis+cluster://HOST:PORT,...]
-                    [--namespace NAME] [--port N] [--host ADDR] [--lexicon LANG=FILE ...]
+                    [--namespace NAME] [--port N] [--host ADDR] [--lexicon LANG=FILE ...] [--threads N]
 
 The HTTP check API: POST /v1/check (verdict, nothing indexed), POST /v1/messages (index and
-verdict), GET /v1/messages/{id}, GET /v1/clusters/{id}, /openapi.json, /healthz, /readyz, /metrics.
+verdict), GET /v1/messages/{id}, GET /v1/clusters (stories), GET /v1/clusters/{id}, /openapi.json,
+/healthz, /readyz, /metrics, and the story desk web page at /.
 Port and host default to the config's api section (8080, 127.0.0.1: give --host 0.0.0.0 to listen
 on every interface); DOPPEL_REDIS_URL is the store when --store is not given. With DOPPEL_API_TOKEN
 (or DOPPEL_API_TOKEN_FILE, a file holding it) set, the /v1 routes need "Authorization: Bearer
-<token>"; /healthz, /readyz, /metrics and /openapi.json stay open. Logs are JSON lines on standard
-output; SIGTERM drains and exits.`;
+<token>"; /, /healthz, /readyz, /metrics and /openapi.json stay open. Logs are JSON lines on
+standard output; SIGTERM drains and exits. Bodies are signed in N worker threads (--threads,
+default the config's "threads", 0 = one per core), so a large body does not stall other
+requests; 1 signs on the event loop.`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p' },
@@ -31,6 +35,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   lexicon: { type: 'string', multiple: true },
+  threads: { type: 'string', short: 't' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -42,7 +47,11 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   }
   const token = apiToken(env);
   const profile = values.profile ?? env.DOPPEL_PROFILE ?? 'news';
+  const threadsFlag = values.threads === undefined ? undefined : Number(values.threads);
+  if (threadsFlag !== undefined && !(Number.isInteger(threadsFlag) && threadsFlag >= 0 && threadsFlag <= 256))
+    throw new DoppelError('USAGE', `--threads takes 0 (one per core) to 256, not ${values.threads}`);
   const { config, lexicons } = await engineSetup({ ...values, profile });
+  const threads = resolveThreads(threadsFlag ?? config.threads);
   const port = values.port === undefined ? config.api.port : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new DoppelError('USAGE', `--port takes 0 to 65535, not ${values.port}`);
@@ -54,6 +63,10 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
   const engine = new DedupEngine(config, instrumentStore(store, telemetry.metrics));
+  const pool =
+    threads > 1
+      ? await SignPool.start({ threads, config, lexicons: parseLexiconFlags(values.lexicon) })
+      : null;
   const ops = new OpsServer({ prometheus: telemetry.prometheus });
   // A cheap store read: fails while Redis is unreachable (the memory store is always ready).
   ops.addReadinessCheck('store', async () => {
@@ -64,6 +77,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     config,
     engine,
     signer: new SignatureEngine(config.signatures, lexicons),
+    pool,
     ops,
     metrics: telemetry.metrics,
     logger,
@@ -73,7 +87,14 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   await listen(server, port, host);
   const bound = (server.address() as AddressInfo).port;
   logger.info(
-    { port: bound, host, store: store.kind, profile: config.profile, auth: token ? 'bearer' : 'none' },
+    {
+      port: bound,
+      host,
+      store: store.kind,
+      profile: config.profile,
+      auth: token ? 'bearer' : 'none',
+      signThreads: pool?.threads ?? 0,
+    },
     'doppel serve listening',
   );
   if (!token && !isLoopback(host))
@@ -90,6 +111,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   // Finish in-flight requests (the Service stops sending new ones once the pod is terminating).
   await new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  await pool?.close();
   await store.close();
   await telemetry.shutdown();
   logger.flush();

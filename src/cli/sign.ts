@@ -28,6 +28,11 @@ export async function signCommand(argv: string[]): Promise<number> {
   let failed = 0;
   for await (const line of readLines(values.input)) {
     lineNo++;
+    if (typeof line !== 'string') {
+      await out.write(JSON.stringify(signErrorRecord(salvageId(line.head), lineNo, line.error())));
+      failed++;
+      continue;
+    }
     if (line.trim() === '') continue;
     try {
       const message = parseMessageLine(line);

@@ -47,6 +47,19 @@ export const decisionSchema = z
     story: thresholdsSchema,
     /** Story clustering on: messages that meet only the story thresholds join the cluster. */
     storyClustering: z.boolean(),
+    /**
+     * A message with only story-level matches joins a story when it meets the story thresholds
+     * with at least this share of the story's members (of at most index.maxCandidates of them):
+     * close to the story as a whole, not to one member, so that loose links do not chain.
+     */
+    storyMinShare: z.number().min(0).max(1),
+    /** ...and the story had a message at most this long (ms) before it. */
+    storyWindowMs: z.number().int().positive(),
+    /**
+     * ...and a member whose facts conflict with the message's (both name calendar dates, none
+     * shared: signatures/facts.ts) counts against the story, not for it.
+     */
+    storyFacts: z.boolean(),
     /** Messages with fewer tokens than this are never near-duplicates (only exact duplicates). */
     minTokensForNear: z.number().int().min(1),
   })
@@ -154,6 +167,11 @@ export const dedupConfigSchema = z
     api: apiSchema.prefault({}),
     /** Messages per batch (CLI, consumers): one store round trip per batch. */
     batchSize: z.number().int().min(1).max(10_000),
+    /**
+     * Sign threads of `doppel dedup` and `doppel serve` (pipeline/sign-pool.ts): 0 one per core,
+     * 1 on the main thread. Verdicts do not depend on it.
+     */
+    threads: z.number().int().min(0).max(256).default(0),
   })
   .strict()
   .superRefine((c, ctx) => {

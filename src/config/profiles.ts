@@ -46,6 +46,9 @@ const PROFILES: Record<ProfileName, unknown> = {
         cosineMinJaccard: 0,
       },
       storyClustering: true,
+      storyMinShare: 0.5,
+      storyWindowMs: 2 * DAY,
+      storyFacts: true,
       minTokensForNear: 8,
     },
     window: { windowMs: 3 * DAY, generationMs: 3 * HOUR, maxMessages: 0 },
@@ -56,7 +59,9 @@ const PROFILES: Record<ProfileName, unknown> = {
     mode: 'tag',
     signatures: {
       canonical: { mailCleanup: 'always' },
-      minhash: { shingleSize: 3 },
+      // Word sets, not word runs: a hash-buster word inserted every ~10 words breaks a third of
+      // the 3-shingles but only ~10% of the word set (docs/quality.md, spam with hash-busters).
+      minhash: { shingleSize: 1 },
       lexical: { enabled: false },
     },
     index: {
@@ -74,8 +79,9 @@ const PROFILES: Record<ProfileName, unknown> = {
         cosine: 0.8,
         cosineMinJaccard: 0.15,
       },
+      // Word-set Jaccard (shingleSize 1) runs higher than 3-shingle Jaccard: 0.45, not 0.3.
       story: {
-        jaccard: 0.3,
+        jaccard: 0.45,
         hamming: 10,
         hammingMinJaccard: 0.1,
         imatchMinJaccard: 0.1,
@@ -83,6 +89,9 @@ const PROFILES: Record<ProfileName, unknown> = {
         cosineMinJaccard: 0,
       },
       storyClustering: true,
+      storyMinShare: 0.5,
+      storyWindowMs: DAY,
+      storyFacts: true,
       minTokensForNear: 5,
     },
     window: { windowMs: DAY, generationMs: HOUR, maxMessages: 0 },

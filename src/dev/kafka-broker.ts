@@ -42,9 +42,14 @@ export interface LocalKafka {
   /** `127.0.0.1:<port>` */
   broker: string;
   port: number;
+  /** The KRaft controller listener (a restart on the same `dir` must use it again). */
+  controllerPort: number;
   pid: number;
   dir: string;
+  /** SIGTERM (a controlled shutdown), then SIGKILL after 20 s. */
   stop(): Promise<void>;
+  /** SIGKILL: an unclean shutdown (the next start on the same `dir` recovers the logs). */
+  kill(): Promise<void>;
 }
 
 export interface LocalKafkaOptions {
@@ -54,6 +59,13 @@ export interface LocalKafkaOptions {
   javaOpts?: string[];
   /** Ready timeout (ms). */
   timeoutMs?: number;
+  /**
+   * A directory of its own that outlives the broker: `stop()` leaves it, and a start on the same
+   * directory, port and controller port is a restart with the topics, data and committed offsets
+   * of the last run (the fault suite restarts its broker this way). Default: a fresh temporary
+   * directory, deleted by `stop()`.
+   */
+  dir?: string;
 }
 
 export function javaAvailable(): boolean {
@@ -93,9 +105,13 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
   const port = options.port ?? (await freePort());
   let controllerPort = options.controllerPort ?? (await freePort());
   while (controllerPort === port) controllerPort = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'doppel-kafka-'));
+  const keep = options.dir !== undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'doppel-kafka-'));
   const data = join(dir, 'data');
-  mkdirSync(data);
+  mkdirSync(data, { recursive: true });
+  const remove = () => {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  };
   const properties = join(dir, 'server.properties');
   writeFileSync(
     properties,
@@ -125,7 +141,7 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
     { encoding: 'utf8' },
   );
   if (format.status !== 0) {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     throw new Error(`kafka storage format failed:\n${format.stdout}\n${format.stderr}`);
   }
   const javaOpts =
@@ -154,13 +170,13 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      rmSync(dir, { recursive: true, force: true });
+      remove();
       throw new Error(`kafka broker exited (${String(child.exitCode ?? child.signalCode)}):\n${output}`);
     }
     if (output.includes('Kafka Server started') && (await canConnect(port))) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
+      remove();
       throw new Error(`kafka broker not ready on 127.0.0.1:${port}:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -168,6 +184,7 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
   return {
     broker: `127.0.0.1:${port}`,
     port,
+    controllerPort,
     pid: child.pid ?? -1,
     dir,
     async stop() {
@@ -177,7 +194,14 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
         await exited;
         clearTimeout(timer);
       }
-      rmSync(dir, { recursive: true, force: true });
+      remove();
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      remove();
     },
   };
 }

@@ -2,19 +2,22 @@ import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
 import type { SignedMessage } from '../pipeline/sign.js';
 import type { Signatures } from '../signatures/compute.js';
+import { factsRelation } from '../signatures/facts.js';
 import { matchLevel } from './decide.js';
 import { KeyBuilder } from './keys.js';
 import { compactRecord } from './record.js';
-import type {
-  Candidate,
-  Decision,
-  DedupStore,
-  Evidence,
-  IndexRequest,
-  SignatureRecord,
-  StoredVerdict,
-  StoryEvent,
-  VerdictKind,
+import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
+import {
+  type Candidate,
+  type Decision,
+  type DedupStore,
+  type Evidence,
+  type IndexRequest,
+  MAX_TITLE_LENGTH,
+  type SignatureRecord,
+  type StoredVerdict,
+  type StoryEvent,
+  type VerdictKind,
 } from './types.js';
 import { Verifier } from './verify.js';
 
@@ -33,6 +36,8 @@ export interface EngineVerdict {
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
+  /** The story link considered for a message with no duplicate-level match (joined or refused). */
+  story?: StoryLink;
   /** Every verified candidate and its evidence (only with `collectEvidence`; for doppel eval and explain). */
   matches?: Array<{ id: string; evidence: Evidence }>;
 }
@@ -56,6 +61,7 @@ export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
 interface Decided {
   decision: Decision;
   best: Scored | null;
+  story: StoryLink | null;
   candidates: number;
   hot: number;
   matches?: EngineVerdict['matches'];
@@ -71,8 +77,37 @@ export interface Scored {
  * The dedup engine: index keys, candidates from the store, verification, verdict, cluster. The
  * same code runs in the CLI (memory store), the consumers and the HTTP API (Redis store).
  */
+/**
+ * The engine's per-message preparation (index keys and stored record) on its own: what a sign
+ * worker (pipeline/sign-pool.ts) runs, without a store.
+ */
+export class RequestPreparer {
+  readonly keys: KeyBuilder;
+
+  constructor(config: DedupConfig) {
+    this.keys = new KeyBuilder(
+      config.signatures,
+      new Set<IndexMethod>(config.index.methods),
+      config.index.topicKeys,
+    );
+  }
+
+  prepare(input: EngineInput): IndexRequest {
+    const request: IndexRequest = {
+      id: input.signed.message.id,
+      ts: input.ts,
+      keys: this.keys.keys(input.signed.signatures),
+      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+    };
+    const title = displayTitle(input.signed.decoded.title ?? input.signed.message.title);
+    if (title !== undefined) request.title = title;
+    return request;
+  }
+}
+
 export class DedupEngine {
   private readonly keys: KeyBuilder;
+  private readonly preparer: RequestPreparer;
   private readonly verifier = new Verifier();
 
   constructor(
@@ -80,11 +115,8 @@ export class DedupEngine {
     readonly store: DedupStore,
     private readonly options: EngineOptions = {},
   ) {
-    this.keys = new KeyBuilder(
-      config.signatures,
-      new Set<IndexMethod>(config.index.methods),
-      config.index.topicKeys,
-    );
+    this.preparer = new RequestPreparer(config);
+    this.keys = this.preparer.keys;
   }
 
   /**
@@ -94,12 +126,7 @@ export class DedupEngine {
    * and was copied by every one of them (most of the dedup CLI's GC time).
    */
   prepare(input: EngineInput): IndexRequest {
-    return {
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
-    };
+    return this.preparer.prepare(input);
   }
 
   async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
@@ -123,17 +150,27 @@ export class DedupEngine {
       requests.push(input);
     });
     const results = await this.store.index(requests);
+    const scoredOf = results.map((result, r) =>
+      result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
+    );
+    const stories = await this.storyLinks(
+      requests,
+      scoredOf,
+      results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
+    );
 
     const decisions: Decision[] = [];
     const decisionOf = new Map<string, Decided>();
     results.forEach((result, r) => {
       if (result.status === 'decided') return;
       const request = requests[r] as IndexRequest;
-      const { decision, best } = this.decide(request, result.seq, result.candidates);
+      const story = stories[r] ?? null;
+      const { decision, best } = this.decide(request, result.seq, scoredOf[r] as Scored[], story);
       decisions.push(decision);
       const decided: Decided = {
         decision,
         best,
+        story,
         candidates: result.candidates.length,
         hot: result.hotBuckets,
       };
@@ -170,6 +207,7 @@ export class DedupEngine {
         d.candidates,
         d.hot,
         replay,
+        d.story,
       );
       if (d.matches && !replay) out.matches = d.matches;
       return out;
@@ -183,20 +221,33 @@ export class DedupEngine {
    * one); there are no story events. An id decided before gets its stored verdict (`replay`).
    */
   async check(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
-    const requests: IndexRequest[] = inputs.map((input) => ({
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
-    }));
+    return this.checkPrepared(inputs.map((input) => this.prepare(input)));
+  }
+
+  /** check for messages already through `prepare` (e.g. by a sign worker). */
+  async checkPrepared(requests: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     const results = await this.store.query(requests);
+    const scoredOf = results.map((result, r) =>
+      result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
+    );
+    const stories = await this.storyLinks(
+      requests,
+      scoredOf,
+      results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
+    );
     return Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
           return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
         }
-        const { decision, best } = this.decide(request, Number.POSITIVE_INFINITY, result.candidates);
+        const story = stories[i] ?? null;
+        const { decision, best } = this.decide(
+          request,
+          Number.POSITIVE_INFINITY,
+          scoredOf[i] as Scored[],
+          story,
+        );
         // The oldest joined message's current cluster: commit unions the joined clusters into the
         // oldest, so that is where the message would land.
         const seqOf = new Map(result.candidates.map((c) => [c.id, c.seq]));
@@ -216,9 +267,55 @@ export class DedupEngine {
           result.candidates.length,
           result.hotBuckets,
           false,
+          story,
         );
       }),
     );
+  }
+
+  /**
+   * The story each message with only story-level matches would join (engine/story.ts), from the
+   * current clusters of those matches; null for the others. One store read per distinct
+   * candidate, all in flight together.
+   */
+  private async storyLinks(
+    requests: readonly IndexRequest[],
+    scoredOf: readonly Scored[][],
+    candidateLists: ReadonlyArray<readonly Candidate[]>,
+  ): Promise<Array<StoryLink | null>> {
+    const wanted = new Map<string, Candidate>();
+    const storyOnly = scoredOf.map((scored) => {
+      if (scored.some((s) => s.level.level !== 'story')) return [];
+      return scored;
+    });
+    // Every candidate of such a message: the members that do not match count against a story.
+    const candidatesOf = new Map<number, readonly Candidate[]>();
+    storyOnly.forEach((scored, r) => {
+      if (scored.length === 0) return;
+      const all = candidateLists[r] ?? [];
+      candidatesOf.set(r, all);
+      for (const c of all) wanted.set(c.id, c);
+    });
+    if (wanted.size === 0) return scoredOf.map(() => null);
+    const clusters: Map<string, StoryCluster> = await candidateClusters(this.store, [...wanted.values()]);
+    return storyOnly.map((scored, r) => {
+      if (scored.length === 0) return null;
+      const matched = new Set(scored.map((s) => s.candidate.id));
+      const request = requests[r] as IndexRequest;
+      const facts = this.config.decision.storyFacts;
+      return chooseStory(
+        scored.map((s) => ({
+          id: s.candidate.id,
+          seq: s.candidate.seq,
+          similarity: s.level.similarity,
+          facts: facts ? factsRelation(request.record.dates, s.candidate.record.dates) : 'unknown',
+        })),
+        (candidatesOf.get(r) ?? []).map((c) => c.id).filter((id) => !matched.has(id)),
+        clusters,
+        request.ts,
+        this.config.decision,
+      );
+    });
   }
 
   private toVerdict(
@@ -229,6 +326,7 @@ export class DedupEngine {
     candidates: number,
     hot: number,
     replay: boolean,
+    story: StoryLink | null = null,
   ): EngineVerdict {
     const out: EngineVerdict = {
       id: d.id,
@@ -243,15 +341,12 @@ export class DedupEngine {
     if (d.method !== undefined) out.method = d.method;
     if (best) out.evidence = best.evidence;
     if (replay) out.replay = true;
+    if (story) out.story = story;
     return out;
   }
 
-  /** Verdict from the candidates: the earliest match at the strongest level; clusters of all matches. */
-  private decide(
-    request: IndexRequest,
-    seq: number,
-    candidates: readonly Candidate[],
-  ): { decision: Decision; best: Scored | null } {
+  /** Every candidate verified and given its match level (those at no level left out). */
+  private score(request: IndexRequest, candidates: readonly Candidate[]): Scored[] {
     const scored: Scored[] = [];
     const verifier = this.verifier.load(request.record);
     verifier.touch(candidates);
@@ -265,15 +360,28 @@ export class DedupEngine {
       );
       if (level.level !== 'none') scored.push({ candidate, evidence, level });
     }
+    return scored;
+  }
+
+  /**
+   * Verdict from the scored candidates: the earliest match at the strongest level; clusters of
+   * all duplicate-level matches, or of the story `story` accepted (engine/story.ts).
+   */
+  private decide(
+    request: IndexRequest,
+    seq: number,
+    scored: readonly Scored[],
+    storyLink: StoryLink | null,
+  ): { decision: Decision; best: Scored | null } {
     const earliest = (level: string) =>
       scored.filter((s) => s.level.level === level).sort((a, b) => a.candidate.seq - b.candidate.seq)[0] ??
       null;
     const duplicate = earliest('duplicate');
     const near = duplicate ? null : earliest('near_duplicate');
     const story =
-      duplicate || near
+      duplicate || near || !storyLink?.joined
         ? null
-        : ([...scored].sort((a, b) => b.level.similarity - a.level.similarity)[0] ?? null);
+        : (scored.find((s) => s.candidate.id === storyLink.via) ?? null);
     const best = duplicate ?? near ?? story;
     const decision: Decision = {
       id: request.id,
@@ -282,6 +390,7 @@ export class DedupEngine {
       verdict: duplicate ? 'duplicate' : near ? 'near_duplicate' : 'unique',
       joins: joinsOf(scored, story),
     };
+    if (request.title !== undefined) decision.title = request.title;
     const match = duplicate ?? near;
     if (match) {
       decision.duplicateOf = match.candidate.id;
@@ -321,6 +430,18 @@ export function joinsOf(scored: readonly Scored[], bestStory: Scored | null): st
   const close = scored.filter((s) => s.level.level === 'duplicate' || s.level.level === 'near_duplicate');
   if (close.length > 0) return close.map((s) => s.candidate.id);
   return bestStory ? [bestStory.candidate.id] : [];
+}
+
+/**
+ * A title as stores keep it: whitespace runs made one space, cut to MAX_TITLE_LENGTH characters
+ * (whole code points); undefined when empty.
+ */
+export function displayTitle(title: string | undefined): string | undefined {
+  if (title === undefined) return undefined;
+  const flat = title.replace(/\s+/g, ' ').trim();
+  if (flat === '') return undefined;
+  const chars = Array.from(flat);
+  return chars.length <= MAX_TITLE_LENGTH ? flat : `${chars.slice(0, MAX_TITLE_LENGTH - 1).join('')}…`;
 }
 
 function round(x: number): number {

@@ -1,5 +1,6 @@
 import { hex64, parseHex64 } from '../hash/mix.js';
 import type { Signatures } from '../signatures/compute.js';
+import { MAX_DATES } from '../signatures/facts.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
 
@@ -30,6 +31,8 @@ export enum Flag {
   Lexical = 8,
   Longest = 16,
   Heaviest = 32,
+  /** Dates (facts) follow the term vector; records without the flag decode with no dates. */
+  Dates = 64,
 }
 
 /** Builds the record of a signed message in its stored form. */
@@ -51,6 +54,7 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     heaviest: s.heaviest?.slice(0, 16) ?? null,
     terms: s.terms ? quantizeTerms(s.terms) : null,
   };
+  if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
   record.packed = packRecord(record);
   return record;
 }
@@ -210,7 +214,9 @@ function encodedSizeBound(r: SignatureRecord): number {
     r.imatch.length * 9 +
     24 +
     1 +
-    (r.terms?.hashes.length ?? 0) * 4
+    (r.terms?.hashes.length ?? 0) * 4 +
+    1 +
+    (r.dates?.length ?? 0) * 2
   );
 }
 
@@ -218,7 +224,9 @@ function encodedSizeBound(r: SignatureRecord): number {
  * Binary form (little-endian), version 1:
  * u8 version, u8 flags, u16 tokens, u8 lang length, lang (ASCII), 8 bytes exact,
  * [8 bytes simhash hi,lo], [u8 n, n min-hash bytes], u8 k, k x (u8 lexicon, 8 bytes I-Match),
- * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)].
+ * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)],
+ * [u8 d, d x u16 date]. The dates section was added later under its own flag: a record written
+ * before it has no flag and decodes with no dates (and a decoder from before ignores it).
  */
 export function encodeRecord(r: SignatureRecord): Uint8Array {
   const out = new Uint8Array(encodedSizeBound(r));
@@ -237,6 +245,8 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   if (r.lexical !== null) flags |= Flag.Lexical;
   if (r.longest !== null) flags |= Flag.Longest;
   if (r.heaviest !== null) flags |= Flag.Heaviest;
+  const dates = r.dates ?? [];
+  if (dates.length > 0) flags |= Flag.Dates;
   out[at++] = RECORD_FORMAT_VERSION;
   out[at++] = flags;
   view.setUint16(at, Math.min(r.tokens, 0xffff), true);
@@ -276,6 +286,14 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
       out[at++] = (h >>> 8) & 0xff;
       out[at++] = (h >>> 16) & 0xff;
       out[at++] = max > 0 ? Math.max(1, Math.round(((weights[i] as number) / max) * 255)) : 1;
+    }
+  }
+  if (dates.length > 0) {
+    const n = Math.min(dates.length, MAX_DATES);
+    out[at++] = n;
+    for (let i = 0; i < n; i++) {
+      view.setUint16(at, (dates[i] as number) & 0xffff, true);
+      at += 2;
     }
   }
   return out.subarray(0, at);
@@ -346,6 +364,17 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     }
     terms = { hashes, weights: weightsOfLevels(levels) };
   }
+  let dates: number[] | undefined;
+  if (flags & Flag.Dates) {
+    need(1);
+    const d = bytes[at++] as number;
+    need(d * 2);
+    dates = [];
+    for (let i = 0; i < d; i++) {
+      dates.push(view.getUint16(at, true));
+      at += 2;
+    }
+  }
   const record: SignatureRecord = {
     lang,
     tokens,
@@ -358,6 +387,99 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     heaviest,
     terms,
   };
+  if (dates !== undefined && dates.length > 0) record.dates = dates;
   record.packed = packRecord(record);
   return record;
+}
+
+/**
+ * A record held only in its packed form (`packRecord`): what the memory store keeps per windowed
+ * message. Verification reads `packed` and `tokens`; the other fields are rebuilt from the packed
+ * words when something asks for them (explain, tests). The full record was ~1.5 KB of heap a
+ * message (strings, four typed arrays and their buffers, objects); this is one array and an
+ * object of three fields. Only for records whose packed form exists (canonical fields).
+ */
+export class PackedRecord implements SignatureRecord {
+  constructor(
+    readonly packed: Int32Array,
+    readonly tokens: number,
+    readonly lang: string,
+    /** The record's dates (facts for the story rule), kept beside the packed words: few records have them. */
+    readonly dates?: number[],
+  ) {}
+
+  get exact(): string {
+    return hex64(this.packed[Packed.ExactHi] as number, this.packed[Packed.ExactLo] as number);
+  }
+
+  get simhash(): SignatureRecord['simhash'] {
+    const p = this.packed;
+    if (!((p[Packed.Flags] as number) & Flag.Simhash)) return null;
+    return { hi: (p[Packed.SimhashHi] as number) >>> 0, lo: (p[Packed.SimhashLo] as number) >>> 0 };
+  }
+
+  private hex(flag: Flag, at: number): string | null {
+    const p = this.packed;
+    return (p[Packed.Flags] as number) & flag ? hex64(p[at] as number, p[at + 1] as number) : null;
+  }
+
+  get lexical(): string | null {
+    return this.hex(Flag.Lexical, Packed.LexicalHi);
+  }
+
+  get longest(): string | null {
+    return this.hex(Flag.Longest, Packed.LongestHi);
+  }
+
+  get heaviest(): string | null {
+    return this.hex(Flag.Heaviest, Packed.HeaviestHi);
+  }
+
+  get imatch(): string[] {
+    const p = this.packed;
+    const out: string[] = [];
+    for (let i = 0, at = Packed.Fixed; i < (p[Packed.Imatch] as number); i++, at += 3)
+      out.push(`${p[at]}:${hex64(p[at + 1] as number, p[at + 2] as number)}`);
+    return out;
+  }
+
+  private get minhashAt(): number {
+    return Packed.Fixed + 3 * (this.packed[Packed.Imatch] as number);
+  }
+
+  get minhash(): Uint8Array | null {
+    const p = this.packed;
+    if (!((p[Packed.Flags] as number) & Flag.Minhash)) return null;
+    const m = p[Packed.Minhash] as number;
+    const at = this.minhashAt;
+    const out = new Uint8Array(m);
+    for (let i = 0; i < m; i++) out[i] = ((p[at + (i >>> 2)] as number) >>> (8 * (i & 3))) & 0xff;
+    return out;
+  }
+
+  get terms(): TermVector | null {
+    const p = this.packed;
+    if (!((p[Packed.Flags] as number) & Flag.Terms)) return null;
+    const t = p[Packed.Terms] as number;
+    const m = (p[Packed.Flags] as number) & Flag.Minhash ? (p[Packed.Minhash] as number) : 0;
+    const at = this.minhashAt + ((m + 3) >>> 2);
+    const hashes = new Uint32Array(t);
+    const weights = new Float32Array(t);
+    for (let i = 0; i < t; i++) {
+      hashes[i] = (p[at + i] as number) >>> 0;
+      PACK_BITS[0] = p[at + t + i] as number;
+      weights[i] = PACK_FLOAT[0] as number;
+    }
+    return { hashes, weights };
+  }
+}
+
+/** The form a store keeps of a record: packed only when it can be (see PackedRecord). */
+export function storedRecord(r: SignatureRecord): SignatureRecord {
+  if (r instanceof PackedRecord) return r;
+  const packed = r.packed === undefined ? packRecord(r) : r.packed;
+  if (!packed) return r;
+  return r.dates !== undefined && r.dates.length > 0
+    ? new PackedRecord(packed, r.tokens, r.lang, r.dates)
+    : new PackedRecord(packed, r.tokens, r.lang);
 }

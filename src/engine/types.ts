@@ -22,6 +22,12 @@ export interface SignatureRecord {
   /** Top tf*idf terms (unit vector; 24-bit hashes, 8-bit weights) for story-level cosine. */
   terms: TermVector | null;
   /**
+   * Calendar dates the message names (signatures/facts.ts codes, sorted, at most 8): the story
+   * rule refuses a link between two messages that both name dates and share none. Absent when
+   * it names none, and in records written before the field existed.
+   */
+  dates?: number[];
+  /**
    * The fields above in the form verification reads (engine/record.ts `packRecord`): derived,
    * never stored or encoded. Set by compactRecord and decodeRecord; made on first comparison
    * for a record built otherwise; null when a field is not in its canonical form.
@@ -65,7 +71,12 @@ export interface IndexRequest {
   ts: number;
   keys: IndexKey[];
   record: SignatureRecord;
+  /** The message's title or subject, at most MAX_TITLE_LENGTH characters (display only: never compared). */
+  title?: string;
 }
+
+/** Titles are cut to this many characters before they reach a store (the Redis store pays per byte). */
+export const MAX_TITLE_LENGTH = 160;
 
 export interface Candidate {
   id: string;
@@ -103,6 +114,8 @@ export interface Decision {
   method?: string;
   /** Ids of earlier messages whose clusters this message joins (empty: it starts a cluster). */
   joins: string[];
+  /** The message's title (IndexRequest.title): a cluster's title is its first message's. */
+  title?: string;
 }
 
 export type StoryEventType = 'created' | 'grown' | 'merged';
@@ -132,14 +145,48 @@ export interface ClusterView {
   firstSeen: number;
   lastSeen: number;
   representative: string;
+  /** The representative's (first message's) title; null when it had none. */
+  title: string | null;
 }
 
-/** One page of a cluster's member ids, in the order they joined. */
+/** A decided member of a cluster: its stored verdict and title. */
+export interface ClusterMember extends StoredVerdict {
+  title?: string;
+}
+
+/**
+ * One page of a cluster's members still in the window, in sequence (arrival) order: members that
+ * left the window are dropped, like everything else of theirs. `total` counts those in the
+ * window; the cluster's `size` counts every message that ever joined.
+ */
 export interface ClusterMembersPage {
   items: string[];
+  /** The same members as `items`, with their verdicts (`clusterId` is the cluster at decision). */
+  members: ClusterMember[];
   /** Cursor of the next page, null on the last one. */
   next: number | null;
   total: number;
+}
+
+export type ClusterOrder = 'size' | 'recent';
+
+/**
+ * A page of current clusters of two or more messages (stories), largest first (`size`; ties:
+ * newest root first) or last seen first (`recent`; ties: newest root first). `cursor` is a
+ * position in that order over every listed cluster; `since` keeps those last seen at or after
+ * it (epoch ms). Singletons are not listed: most messages are unique.
+ */
+export interface ClusterListQuery {
+  order: ClusterOrder;
+  since: number;
+  cursor: number;
+  limit: number;
+}
+
+export interface ClusterListPage {
+  items: ClusterView[];
+  /** Cursor of the next page, null when the order is exhausted. */
+  next: number | null;
 }
 
 export interface StoreStats {
@@ -167,11 +214,10 @@ export interface DedupStore {
   commit(decisions: readonly Decision[]): Promise<CommitResult[]>;
   verdict(id: string): Promise<StoredVerdict | null>;
   cluster(id: string): Promise<ClusterView | null>;
-  /**
-   * Member ids of a (current) cluster, `limit` from `cursor`. Optional: the memory store keeps
-   * member lists; the Redis store does not (yet), and the HTTP API then answers `members: null`.
-   */
-  clusterMembers?(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null>;
+  /** Members of a (current) cluster still in the window, `limit` from `cursor`; null for no cluster. */
+  clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null>;
+  /** Current stories (clusters of two or more), see ClusterListQuery. */
+  listClusters(query: ClusterListQuery): Promise<ClusterListPage>;
   /** The current id of a cluster (after merges). */
   resolveCluster(id: string): Promise<string>;
   stats(): Promise<StoreStats>;

@@ -21,6 +21,9 @@
  *   which it lacks); en as UTF-8, since English has no legacy code page of interest.
  * - mail-template (mails: SourceDoc.spam defined): the recipient's name in the greeting, tracking
  *   links with a random id, a new order/reference number, 1-3 hash-buster words (spam only).
+ * - hash-buster (spam only; only when asked for with `kinds`): a spam copy made to defeat
+ *   hashing: the template's greeting, links and reference number, random words inserted (about
+ *   10% of the words, made-up or rare), and an unsubscribe line with a per-copy id.
  *
  * Some kinds add typographic noise that canonicalization removes (quote style, dashes, no-break
  * spaces); no kind changes a word beyond what its name says.
@@ -69,6 +72,7 @@ export const VARIANT_KINDS = [
   'html',
   'legacy-encoding',
   'mail-template',
+  'hash-buster',
 ] as const;
 export type VariantKind = (typeof VARIANT_KINDS)[number];
 
@@ -77,6 +81,11 @@ export interface LabeledMessage {
   id: string;
   /** Gold label: the source's cluster (its id, or the first id of a group of near-duplicate sources). */
   cluster: string;
+  /**
+   * Gold story: the cluster, or the first cluster of a group that people judged to report one
+   * news story (`GeneratorOptions.sameStory`). Story clustering is scored against this label.
+   */
+  story: string;
   variant: VariantKind;
   lang: string;
   /** ISO time; a variant comes 2 minutes to 12 hours after its original. */
@@ -107,6 +116,11 @@ export interface GeneratorOptions {
    * never merge). Default DEFAULT_SOURCE_DUPLICATE_RULE; see `sourceClusters`.
    */
   mergeSources?: Partial<SourceDuplicateRule> | false;
+  /**
+   * Pairs of document ids judged to report the same story (story-pairs.jsonl "sameStory": true):
+   * their clusters share one gold story label.
+   */
+  sameStory?: ReadonlyArray<readonly [string, string]>;
 }
 
 export const DEFAULT_START_TIME = '2019-11-20T06:00:00.000Z';
@@ -856,6 +870,28 @@ function mailTemplate(ctx: VariantContext): Content {
   return withTitle(doc, { text: [text.trimEnd(), ...tail].join(sep) });
 }
 
+/**
+ * A spam copy against hash-based filters: the template copy (greeting with a name, tracking
+ * links, a reference number) with about 10% of the word count inserted as random words at random
+ * places, and an unsubscribe line carrying a per-copy id.
+ */
+function hashBusterCopy(ctx: VariantContext): Content {
+  const { r, lang } = ctx;
+  const templated = mailTemplate(ctx).text ?? ctx.doc.text;
+  const parts = templated.split(/( +)/);
+  const wordAt = parts.map((p, i) => (i % 2 === 0 && /\p{L}/u.test(p) ? i : -1)).filter((i) => i >= 0);
+  const inserts = Math.max(1, Math.round(wordAt.length * r.uniform(0.08, 0.12)));
+  for (const k of r.sample(wordAt.length, Math.min(inserts, wordAt.length))) {
+    const at = wordAt[k] as number;
+    parts[at] = `${parts[at]} ${hashBuster(r)}`;
+  }
+  const id = r.chance(0.5) ? r.hex(10) : `${r.digits(3)}-${r.hex(6)}`;
+  const unsubscribe = r.chance(0.5)
+    ? `${PACKS[lang].unsubscribe} http://mail.example.com/unsubscribe?id=${id}`
+    : `Unsubscribe id: ${id}`;
+  return withTitle(ctx.doc, { text: `${parts.join('')}\n\n${unsubscribe}` });
+}
+
 const BUILDERS: Record<Exclude<VariantKind, 'original'>, (ctx: VariantContext) => Content> = {
   syndication,
   retitle,
@@ -869,6 +905,7 @@ const BUILDERS: Record<Exclude<VariantKind, 'original'>, (ctx: VariantContext) =
   html,
   'legacy-encoding': legacyEncoding,
   'mail-template': mailTemplate,
+  'hash-buster': hashBusterCopy,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -906,16 +943,20 @@ const MAIL_KINDS: readonly VariantKind[] = [
  * truncation needs three, and the sentence dropped first (the lede, or the last one) must be at
  * most a third of the words.
  */
-export function chooseVariantKinds(doc: SourceDoc): VariantKind[] {
+export function chooseVariantKinds(doc: SourceDoc, options: { hashBuster?: boolean } = {}): VariantKind[] {
   const sizes = sentenceWords(parseBody(doc.text, langOf(doc)));
   const total = sizes.reduce((a, b) => a + b, 0);
-  const kinds = isMail(doc) ? MAIL_KINDS : NEWS_KINDS;
-  return kinds.filter((k) => {
+  const base = isMail(doc) ? MAIL_KINDS : NEWS_KINDS;
+  const kinds = base.filter((k) => {
     if (k === 'swap-paragraphs') return sizes.length >= 2;
     if (k === 'truncate-end') return sizes.length >= 3 && sizes[sizes.length - 1]! <= total / 3;
     if (k === 'truncate-lede') return sizes.length >= 3 && sizes[0]! <= total / 3;
     return true;
   });
+  // Hash-buster copies are a campaign's weapon: spam only, and only when asked for (`kinds`), so
+  // that the default benchmarks stay what they were.
+  if (doc.spam === true && options.hashBuster === true) kinds.push('hash-buster');
+  return kinds;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1136,6 +1177,7 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     [...docs, ...negatives],
     options.mergeSources ?? DEFAULT_SOURCE_DUPLICATE_RULE,
   );
+  const stories = storyLabels([...docs, ...negatives], clusters, options.sameStory ?? []);
   const allowed = options.kinds === undefined ? undefined : new Set(options.kinds);
   const feed = Random.from(seed, 'feed');
   const timeline = riffle(
@@ -1150,7 +1192,7 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     if (k > 0) clock += 1000 * feed.between(ORIGINAL_GAP_S[0], ORIGINAL_GAP_S[1]);
     const cluster = clusters.get(doc.id)!;
     const lang = langOf(doc);
-    const base = { cluster, lang: doc.lang };
+    const base = { cluster, story: stories.get(doc.id)!, lang: doc.lang };
     const original: LabeledMessage = {
       id: messageId(doc.id, 'original', 0),
       ...base,
@@ -1163,7 +1205,9 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     out.push({ ms: clock, message: original });
     if (!variants || variantsPerDoc === 0) return;
 
-    const applicable = chooseVariantKinds(doc).filter((kind) => allowed === undefined || allowed.has(kind));
+    const applicable = chooseVariantKinds(doc, { hashBuster: allowed?.has('hash-buster') === true }).filter(
+      (kind) => allowed === undefined || allowed.has(kind),
+    );
     if (applicable.length === 0) return;
     const order = Random.from(seed, 'kinds', doc.id);
     // A campaign is what mail near-duplicates are: a mail's first variant is always a template copy.
@@ -1192,6 +1236,43 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
   });
   out.sort((x, y) => x.ms - y.ms || (x.message.id < y.message.id ? -1 : x.message.id > y.message.id ? 1 : 0));
   return out.map((o) => o.message);
+}
+
+/**
+ * Story label of every document: its cluster, with clusters joined by same-story judgements
+ * (transitively); a group's label is its earliest document's cluster (input order).
+ */
+function storyLabels(
+  docs: readonly SourceDoc[],
+  clusters: ReadonlyMap<string, string>,
+  sameStory: ReadonlyArray<readonly [string, string]>,
+): Map<string, string> {
+  const position = new Map(docs.map((d, i) => [d.id, i]));
+  const parent = docs.map((_d, i) => i);
+  const find = (i: number): number => {
+    let x = i;
+    while (parent[x] !== x) x = parent[x]!;
+    return x;
+  };
+  const union = (a: number, b: number) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  // Documents of one gold cluster are one story.
+  const firstOfCluster = new Map<string, number>();
+  docs.forEach((d, i) => {
+    const c = clusters.get(d.id)!;
+    const first = firstOfCluster.get(c);
+    if (first === undefined) firstOfCluster.set(c, i);
+    else union(first, i);
+  });
+  for (const [a, b] of sameStory) {
+    const ia = position.get(a);
+    const ib = position.get(b);
+    if (ia !== undefined && ib !== undefined) union(ia, ib);
+  }
+  return new Map(docs.map((d, i) => [d.id, clusters.get(docs[find(i)]!.id)!]));
 }
 
 /** id -> gold cluster of generated messages: the `gold` argument of the metrics. */

@@ -24,6 +24,15 @@ export interface LabeledMessage {
   message: Message;
   /** Gold cluster label. */
   gold: string;
+  /** Gold story label (defaults to `gold`: every near-duplicate cluster is one story). */
+  story?: string;
+}
+
+/** Duplicate- and story-level scores of one slice of the stream (one language). */
+export interface SliceScores {
+  messages: number;
+  duplicates: DuplicateOfScores;
+  stories: PairwiseScores;
 }
 
 /** A configuration to evaluate: the profile's combined rule, or a single-method baseline. */
@@ -44,6 +53,10 @@ export interface EvalResult {
   duplicates: DuplicateOfScores;
   /** Final clusters (story clustering included) against gold clusters. */
   clusters: PairwiseScores & { ari: number };
+  /** Final clusters against gold stories: pairwise story precision / recall / F1. */
+  stories: PairwiseScores & { ari: number };
+  /** The same per language of the messages. */
+  byLanguage: Record<string, SliceScores>;
   /** Duplicate-level recall per kind of variant (the generator's "variant" field), when present. */
   recallByKind: Record<string, { messages: number; found: number; recall: number }>;
   /** Zobel-Hoad HFM and separation of the variant's score over all verified candidate pairs. */
@@ -159,13 +172,15 @@ export async function runVariant(
   const store = new MemoryStore(v.config.window, v.config.index);
   const engine = new DedupEngine(v.config, store, { collectEvidence: true });
   const gold = new Map<string, string>();
+  const storyGold = new Map<string, string>();
+  const langOf = new Map<string, string>();
   const verdicts: EngineVerdict[] = [];
   let invalid = 0;
   let lastTs = 0;
   const started = performance.now();
   let batch: EngineInput[] = [];
   const flush = async () => {
-    if (batch.length > 0) verdicts.push(...(await engine.processBatch(batch)));
+    if (batch.length > 0) for (const verdict of await engine.processBatch(batch)) verdicts.push(verdict);
     batch = [];
   };
   for (const item of items) {
@@ -173,6 +188,8 @@ export async function runVariant(
       const signed = await signMessage(item.message, signer);
       lastTs = item.message.ts ?? lastTs;
       gold.set(item.message.id, item.gold);
+      storyGold.set(item.message.id, item.story ?? item.gold);
+      langOf.set(item.message.id, signed.doc.lang);
       batch.push({ signed, ts: lastTs });
     } catch (error) {
       if (!isDoppelError(error)) throw error;
@@ -213,6 +230,20 @@ export async function runVariant(
     }
     seenClusters.add(cluster);
   }
+  const byLanguage: Record<string, SliceScores> = {};
+  for (const lang of [...new Set(langOf.values())].sort()) {
+    const inLang = (map: ReadonlyMap<string, string>) =>
+      new Map([...map].filter(([id]) => langOf.get(id) === lang));
+    const goldL = inLang(gold);
+    byLanguage[lang] = {
+      messages: goldL.size,
+      duplicates: duplicateOfScores(
+        goldL,
+        decisions.filter((d) => goldL.has(d.id)),
+      ),
+      stories: pairwiseScores(inLang(storyGold), inLang(predicted)),
+    };
+  }
   return {
     name: v.name,
     description: v.description,
@@ -221,6 +252,8 @@ export async function runVariant(
     duplicates: duplicateOfScores(gold, decisions),
     recallByKind,
     clusters: { ...pairwiseScores(gold, predicted), ari: adjustedRandIndex(gold, predicted) },
+    stories: { ...pairwiseScores(storyGold, predicted), ari: adjustedRandIndex(storyGold, predicted) },
+    byLanguage,
     ...separation,
     messagesPerSecond: items.length / seconds,
   };
@@ -231,6 +264,7 @@ export interface StoryPairResult {
   accuracy: number;
   precision: number;
   recall: number;
+  f1: number;
 }
 
 /**
@@ -261,10 +295,13 @@ export async function runStoryPairs(
     else if (same) fp++;
     else if (pair.sameStory) fn++;
   }
+  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
+  const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
   return {
     pairs: pairs.length,
     accuracy: pairs.length === 0 ? 1 : correct / pairs.length,
-    precision: tp + fp === 0 ? 1 : tp / (tp + fp),
-    recall: tp + fn === 0 ? 1 : tp / (tp + fn),
+    precision,
+    recall,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
   };
 }

@@ -6,6 +6,7 @@ import type { LexiconSet } from '../lexicon/lexicon.js';
 import type { CanonicalDoc } from '../text/canonical.js';
 import type { Language } from '../text/language.js';
 import { stopWords } from '../text/stopwords.js';
+import { dateFacts } from './facts.js';
 import { type ImatchSignature, imatchOfDistinct, lexiconVersionSeed } from './imatch.js';
 import { lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
@@ -38,6 +39,8 @@ export interface Signatures {
   heaviest: string | null;
   /** Top tf*idf terms (unit vector) for story-level cosine. */
   terms: TermVector | null;
+  /** Calendar dates the text names (signatures/facts.ts): the story rule's facts check. */
+  dates: number[];
   /** All tokens, and tokens left after stop words. */
   tokens: number;
   contentTokens: number;
@@ -171,6 +174,7 @@ export class SignatureEngine {
       lexiconVersion: version,
       ...lexical,
       terms,
+      dates: dateFacts(doc.canonical, doc.lang),
       tokens: total,
       contentTokens: n,
     };

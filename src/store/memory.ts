@@ -1,7 +1,11 @@
 import type { IndexConfig, WindowConfig } from '../config/dedup.js';
 import { keyNumber } from '../engine/keys.js';
+import { storedRecord } from '../engine/record.js';
 import type {
   Candidate,
+  ClusterListPage,
+  ClusterListQuery,
+  ClusterMember,
   ClusterMembersPage,
   ClusterView,
   CommitResult,
@@ -24,6 +28,8 @@ interface StoredMessage {
   generation: number;
   record: SignatureRecord;
   verdict: StoredVerdict | null;
+  /** Set at commit (as the Redis store writes it). */
+  title?: string;
 }
 
 interface ClusterRecord {
@@ -36,8 +42,13 @@ interface ClusterRecord {
   representative: string;
   /** Set when merged into another cluster; the record stays as an alias until it expires. */
   mergedInto: string | null;
-  /** Decided member ids in the order they joined (the HTTP API's members page). */
-  members: string[];
+  /**
+   * Sequence numbers of the decided members, ascending. Members that left the window are a prefix
+   * (generations follow sequence numbers) and are cut off whenever the list is read or written.
+   */
+  members: number[];
+  /** The representative's title, kept with the cluster so it outlives the representative. */
+  title: string | null;
 }
 
 interface Generation {
@@ -219,6 +230,40 @@ export class BucketTable {
 
 const EMPTY_LIST: number[] = [];
 
+function clusterView(c: ClusterRecord): ClusterView {
+  return {
+    id: c.id,
+    size: c.size,
+    firstSeen: c.firstSeen,
+    lastSeen: c.lastSeen,
+    representative: c.representative,
+    title: c.title,
+  };
+}
+
+const bySizeThenRoot = (a: ClusterRecord, b: ClusterRecord) => b.size - a.size || b.rootSeq - a.rootSeq;
+const byRecentThenRoot = (a: ClusterRecord, b: ClusterRecord) =>
+  b.lastSeen - a.lastSeen || b.rootSeq - a.rootSeq;
+
+/** Inserts `x` into ascending `list` (usually at the end: members arrive in sequence order). */
+function insertSorted(list: number[], x: number): void {
+  let at = list.length;
+  while (at > 0 && (list[at - 1] as number) > x) at--;
+  if (list[at - 1] === x) return;
+  list.splice(at, 0, x);
+}
+
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && (a[i] as number) < (b[j] as number))) out.push(a[i++] as number);
+    else out.push(b[j++] as number);
+  }
+  return out;
+}
+
 function hashBucket(table: number, key: number): number {
   const h = Math.imul(key ^ Math.imul(table + 1, 0x85ebca6b), 0x9e3779b1);
   return h ^ (h >>> 16);
@@ -391,7 +436,8 @@ export class MemoryStore implements DedupStore {
       seq,
       ts: request.ts,
       generation: g,
-      record: request.record,
+      // Packed only: a third of the heap a windowed message costs (engine/record.ts PackedRecord).
+      record: storedRecord(request.record),
       verdict: null,
     };
     generation.messages.push(request.id);
@@ -479,10 +525,11 @@ export class MemoryStore implements DedupStore {
         representative: d.id,
         mergedInto: null,
         members: [],
+        title: d.title ?? null,
       };
       this.clusters.set(d.id, target);
       target.size = 1;
-      target.members.push(d.id);
+      target.members.push(d.seq);
       events.push(this.event('created', target, d.id));
     } else {
       const records = [...roots].map((id) => this.ensureCluster(id)).sort((a, b) => a.rootSeq - b.rootSeq);
@@ -493,12 +540,14 @@ export class MemoryStore implements DedupStore {
         target.size += other.size;
         target.firstSeen = Math.min(target.firstSeen, other.firstSeen);
         target.lastSeen = Math.max(target.lastSeen, other.lastSeen);
-        for (const id of other.members) target.members.push(id);
+        target.members = mergeSorted(this.liveMembers(target), this.liveMembers(other));
         other.members = [];
         absorbed.push(other.id);
       }
       target.size += 1;
-      target.members.push(d.id);
+      insertSorted(this.liveMembers(target), d.seq);
+      // The root decided after a later message joined its tentative cluster: its title now.
+      if (target.title === null && target.rootSeq === d.seq && d.title !== undefined) target.title = d.title;
       target.firstSeen = Math.min(target.firstSeen, d.ts);
       target.lastSeen = Math.max(target.lastSeen, d.ts);
       if (absorbed.length > 0) events.push({ ...this.event('merged', target, d.id), mergedFrom: absorbed });
@@ -514,7 +563,10 @@ export class MemoryStore implements DedupStore {
     if (d.duplicateOf !== undefined) verdict.duplicateOf = d.duplicateOf;
     if (d.similarity !== undefined) verdict.similarity = d.similarity;
     if (d.method !== undefined) verdict.method = d.method;
-    if (message) message.verdict = verdict;
+    if (message) {
+      message.verdict = verdict;
+      if (d.title !== undefined) message.title = d.title;
+    }
     return { id: d.id, clusterId: target.id, events };
   }
 
@@ -539,6 +591,7 @@ export class MemoryStore implements DedupStore {
         representative: id,
         mergedInto: null,
         members: [],
+        title: null,
       };
       this.clusters.set(id, record);
     }
@@ -573,25 +626,57 @@ export class MemoryStore implements DedupStore {
 
   async cluster(id: string): Promise<ClusterView | null> {
     const c = this.clusters.get(this.resolve(id));
-    if (!c) return null;
-    return {
-      id: c.id,
-      size: c.size,
-      firstSeen: c.firstSeen,
-      lastSeen: c.lastSeen,
-      representative: c.representative,
-    };
+    return c ? clusterView(c) : null;
   }
 
   async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
     const c = this.clusters.get(this.resolve(clusterId));
     if (!c) return null;
+    const live = this.liveMembers(c);
     const end = cursor + limit;
+    const members: ClusterMember[] = [];
+    for (const seq of live.slice(cursor, end)) {
+      const m = this.bySeq.get(seq);
+      if (!m?.verdict) continue;
+      const member: ClusterMember = { ...m.verdict };
+      if (m.title !== undefined) member.title = m.title;
+      members.push(member);
+    }
     return {
-      items: c.members.slice(cursor, end),
-      next: end < c.members.length ? end : null,
-      total: c.members.length,
+      items: members.map((m) => m.id),
+      members,
+      next: end < live.length ? end : null,
+      total: live.length,
     };
+  }
+
+  async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
+    const all: ClusterRecord[] = [];
+    for (const c of this.clusters.values()) if (!c.mergedInto && c.size >= 2) all.push(c);
+    if (query.order === 'recent') {
+      // Those last seen since `since` are a prefix of this order: the cursor counts within it.
+      const kept = all.filter((c) => c.lastSeen >= query.since).sort(byRecentThenRoot);
+      const end = query.cursor + query.limit;
+      return { items: kept.slice(query.cursor, end).map(clusterView), next: end < kept.length ? end : null };
+    }
+    // In size order the cursor is a position in the whole order, older stories skipped but
+    // counted (as the Redis store pages its sorted set).
+    all.sort(bySizeThenRoot);
+    const items: ClusterView[] = [];
+    let at = query.cursor;
+    for (; at < all.length && items.length < query.limit; at++) {
+      const c = all[at] as ClusterRecord;
+      if (c.lastSeen >= query.since) items.push(clusterView(c));
+    }
+    return { items, next: at < all.length ? at : null };
+  }
+
+  /** A cluster's member list with the members that left the window cut off (a prefix). */
+  private liveMembers(c: ClusterRecord): number[] {
+    let cut = 0;
+    while (cut < c.members.length && !this.bySeq.has(c.members[cut] as number)) cut++;
+    if (cut > 0) c.members.splice(0, cut);
+    return c.members;
   }
 
   async resolveCluster(id: string): Promise<string> {

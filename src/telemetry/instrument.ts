@@ -29,11 +29,10 @@ export function instrumentStore(store: DedupStore, metrics: DoppelMetrics | null
     verdict: (id) => timed('verdict', () => store.verdict(id)),
     cluster: (id) => timed('cluster', () => store.cluster(id)),
     resolveCluster: (id) => timed('resolve', () => store.resolveCluster(id)),
+    clusterMembers: (id, cursor, limit) => timed('members', () => store.clusterMembers(id, cursor, limit)),
+    listClusters: (query) => timed('clusters', () => store.listClusters(query)),
     stats: () => store.stats(),
     close: () => store.close(),
   };
-  const members = store.clusterMembers?.bind(store);
-  if (members)
-    wrapped.clusterMembers = (id, cursor, limit) => timed('members', () => members(id, cursor, limit));
   return wrapped;
 }

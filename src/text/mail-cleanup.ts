@@ -15,7 +15,10 @@ const SIGNATURE = /^--[ \t]?\n[\s\S]*$/m;
 
 const URL = /\b(?:https?|ftp):\/\/([^\s/?#<>"']+)[^\s<>"']*/gi;
 const WWW = /\bwww\.([^\s/?#<>"']+)[^\s<>"']*/gi;
-const EMAIL = /\b[\w.+-]+@((?:[\w-]+\.)+[\w-]{2,})\b/g;
+// Addresses are found by replaceAddresses, which gives the matches of
+// /\b[\w.+-]+@((?:[\w-]+\.)+[\w-]{2,})\b/g in linear time: that regex, tried from every word
+// boundary of a long "a.a.a.a..." run, rescanned the run from each (quadratic).
+const DOMAIN = /((?:[\w-]+\.)+[\w-]{2,})\b/y;
 // Hex ids with at least one digit and one letter a-f (tracking ids, hashes, message ids).
 const HEX_ID = /\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi;
 // Mixed letter-digit tokens of 10+ characters (coupon codes, tracking tokens).
@@ -36,10 +39,11 @@ export function stripQuotedAndSignature(body: string): string {
  * copies that differ only in tracking links, recipient names in addresses or order numbers agree.
  */
 export function normalizeVolatileTokens(body: string): string {
-  return body
-    .replace(URL, (_m, host: string) => ` ${host.toLowerCase()} `)
-    .replace(WWW, (_m, host: string) => ` ${host.toLowerCase()} `)
-    .replace(EMAIL, (_m, domain: string) => ` ${domain.toLowerCase()} `)
+  return replaceAddresses(
+    body
+      .replace(URL, (_m, host: string) => ` ${host.toLowerCase()} `)
+      .replace(WWW, (_m, host: string) => ` ${host.toLowerCase()} `),
+  )
     .replace(HEX_ID, ' volatileid ')
     .replace(MIXED_ID, ' volatileid ')
     .replace(LONG_DIGITS, ' longnumber ');
@@ -47,4 +51,49 @@ export function normalizeVolatileTokens(body: string): string {
 
 export function cleanMailBody(body: string): string {
   return normalizeVolatileTokens(stripQuotedAndSignature(body));
+}
+
+/** ASCII \w: what \b and \w mean in a regex without the u flag. */
+function isWord(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f
+  );
+}
+/** [\w.+-]: a character of an address's local part. */
+function isLocal(code: number): boolean {
+  return isWord(code) || code === 0x2e || code === 0x2b || code === 0x2d;
+}
+const wordAt = (text: string, i: number): boolean => i >= 0 && i < text.length && isWord(text.charCodeAt(i));
+
+/**
+ * Every address becomes " domain ", exactly as the regex above does. A local part reaches its "@"
+ * through local-part characters only, so all the starts of one run share one "@" and one fate:
+ * the match starts at the run's first word boundary, and the domain is matched once per "@".
+ */
+export function replaceAddresses(text: string): string {
+  const parts: string[] = [];
+  let kept = 0; // text before this is in parts
+  let pos = 0; // where the regex would resume (its lastIndex)
+  for (;;) {
+    const at = text.indexOf('@', pos);
+    if (at < 0) break;
+    let runStart = at;
+    while (runStart > pos && isLocal(text.charCodeAt(runStart - 1))) runStart--;
+    let start = runStart;
+    while (start < at && wordAt(text, start - 1) === wordAt(text, start)) start++;
+    DOMAIN.lastIndex = at + 1;
+    const match = start < at ? DOMAIN.exec(text) : null;
+    if (match === null) {
+      pos = at + 1;
+      continue;
+    }
+    parts.push(text.slice(kept, start), ` ${(match[1] as string).toLowerCase()} `);
+    kept = pos = DOMAIN.lastIndex;
+  }
+  if (kept === 0) return text;
+  parts.push(text.slice(kept));
+  return parts.join('');
 }

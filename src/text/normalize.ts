@@ -1,4 +1,5 @@
 import { fastNfkc, INERT } from './nfkc.js';
+import { codesToString } from './utf16.js';
 
 /**
  * Unicode and language normalization (ALGORITHMS.md section 1, steps 3-4). Pure; the output is
@@ -12,11 +13,21 @@ export interface NormalizeOptions {
 }
 
 // A word split across a line end by a hyphen ("пере-\nнос"); the continuation must start in lower
-// case so that "Foo-\nBar" compounds and list dashes are left alone.
-const LINE_END_HYPHEN = /(\p{L})[-\u2010\u2011]\s*\n\s*(?=\p{Ll})/gu;
+// case so that "Foo-\nBar" compounds and list dashes are left alone. The white space after the
+// hyphen must hold a line break; it is consumed whole and atomically (a lookahead captures the
+// run, the back reference takes it), because `\s*\n\s*` backtracks quadratically on a long run of
+// line breaks. Same matches as `(\p{L})[-\u2010\u2011]\s*\n\s*(?=\p{Ll})`: the lower-case letter
+// after the run is not white space, so a match always takes the whole run.
+const LINE_END_HYPHEN = /(\p{L})[-\u2010\u2011](?=[^\S\n]*\n)(?=(\s+))\2(?=\p{Ll})/gu;
 // A line holding only a page number: "12", "- 12 -", "— 12 —", "стр. 12", "page 12", "12/40".
-const PAGE_NUMBER_LINE =
-  /^[ \t]*(?:(?:page|p\.|стр\.?|страница|сторінка|с\.|صفحه)[ \t]*)?[-\u2013\u2014]?[ \t]*\d{1,4}(?:[ \t]*\/[ \t]*\d{1,4})?[ \t]*[-\u2013\u2014]?[ \t]*$/gimu;
+// Applied to one line at a time, trimmed and with its runs of blanks cut to one space (a blank run
+// anywhere matches `[ \t]*` as well as one space does), so it runs on at most PAGE_LINE_MAX
+// characters: adjacent `[ \t]*` on a long run of blanks backtracked quadratically.
+const PAGE_NUMBER =
+  /^(?:(?:page|p\.|стр\.?|страница|сторінка|с\.|صفحه) ?)?[-\u2013\u2014]? ?\d{1,4}(?: ?\/ ?\d{1,4})? ?[-\u2013\u2014]?$/iu;
+// "страница - 1234 / 1234 -" is 24 characters; a longer squeezed line is not a page number.
+const PAGE_LINE_MAX = 32;
+const BLANKS = /[ \t]+/g;
 // Alternation, not a class: a class holding ZWJ reads as a joined sequence to linters and people.
 const SOFT_HYPHEN_AND_INVISIBLES = /\u00ad|\u200b|\u200d|\u2060|\ufeff/g;
 const FORM_FEED_AND_SEPARATORS = /[\f\v\u2028\u2029\u0085]/g;
@@ -72,8 +83,46 @@ export function cleanLayout(text: string): string {
       .replace(SOFT_HYPHEN_AND_INVISIBLES, '');
   }
   if (HAS_LINE_END_HYPHEN.test(out)) out = out.replace(LINE_END_HYPHEN, '$1');
-  if (HAS_SHORT_DIGIT_LINE.test(out)) out = out.replace(PAGE_NUMBER_LINE, '');
+  if (HAS_SHORT_DIGIT_LINE.test(out)) out = dropPageNumberLines(out);
   return out;
+}
+
+const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
+
+/** Whether text[start, end) (one line) is only a page number; linear in the line's length. */
+function isPageNumberLine(text: string, start: number, end: number): boolean {
+  while (start < end && isBlank(text.charCodeAt(start))) start++;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+  if (start === end) return false;
+  // Count the squeezed length first: most lines are long and need no copy.
+  let squeezed = 0;
+  let digit = false;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) digit = true;
+    if (!isBlank(code) || !isBlank(text.charCodeAt(i - 1))) squeezed++;
+    if (squeezed > PAGE_LINE_MAX) return false;
+  }
+  return digit && PAGE_NUMBER.test(text.slice(start, end).replace(BLANKS, ' '));
+}
+
+/** Empties the lines that are only a page number (their line breaks stay). */
+function dropPageNumberLines(text: string): string {
+  const parts: string[] = [];
+  let kept = 0; // start of the text not yet copied to parts
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (isPageNumberLine(text, start, end)) {
+      parts.push(text.slice(kept, start));
+      kept = end;
+    }
+    start = end + 1;
+  }
+  if (kept === 0) return text;
+  parts.push(text.slice(kept));
+  return parts.join('');
 }
 
 /**
@@ -154,7 +203,7 @@ export function foldLetters(text: string, options: NormalizeOptions): string {
     if (mapped !== DROP) out[length++] = mapped;
   }
   if (!changed) return text;
-  if (BIG_ENDIAN_HOST) return String.fromCharCode(...out.subarray(0, length));
+  if (BIG_ENDIAN_HOST) return codesToString(out, length);
   return UTF16.decode(out.subarray(0, length));
 }
 

@@ -1,3 +1,5 @@
+import { codesToString } from './utf16.js';
+
 /**
  * Tokens are runs of letters, marks and digits with inner apostrophes (ALGORITHMS.md section 1,
  * step 5). A char-code scan over a precomputed class table: about 4x faster than a \p{..} regex
@@ -119,9 +121,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
   }
   if (count > 0 && sentenceEnds[sentenceEnds.length - 1] !== count) sentenceEnds.push(count);
   return {
-    joined: BIG_ENDIAN_HOST
-      ? String.fromCharCode(...joined.subarray(0, length))
-      : joinBytes.toString('utf16le', 0, 2 * length),
+    joined: BIG_ENDIAN_HOST ? codesToString(joined, length) : joinBytes.toString('utf16le', 0, 2 * length),
     count,
     starts: starts.slice(0, count),
     sentenceEnds,

@@ -3,7 +3,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { OPENAPI } from '../../src/api/openapi.js';
+import {
+  COMPONENTS,
+  clusterListQuerySchema,
+  clusterListSchema,
+  clusterSchema,
+} from '../../src/api/schemas.js';
 import { createApiServer } from '../../src/api/server.js';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { DedupEngine } from '../../src/engine/engine.js';
@@ -24,6 +31,16 @@ const NEAR = STORY.replace('Tuesday', 'Wednesday');
 const OTHER =
   'Heavy snowfall closed mountain passes across the region overnight, and rescue teams helped ' +
   'dozens of drivers stranded on the highway near the border crossing before dawn on Friday.';
+
+/** A schema with every $ref to a component replaced by that component (to compare with zod's inline form). */
+function inlineRefs(schema: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, components));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const ref = (schema as { $ref?: string }).$ref;
+  if (ref?.startsWith('#/components/schemas/'))
+    return inlineRefs(components[ref.split('/').pop() as string], components);
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, inlineRefs(v, components)]));
+}
 
 interface Running {
   url: string;
@@ -78,7 +95,7 @@ async function checkDoesNotIndex(url: string): Promise<void> {
   expect((await post(`${url}/v1/check`, { id: 'a2', text: NEAR })).body.verdict).toBe('unique');
   expect((await get(`${url}/v1/messages/a1`)).status).toBe(404);
 
-  const indexed = await post(`${url}/v1/messages`, { id: 'a1', text: STORY });
+  const indexed = await post(`${url}/v1/messages`, { id: 'a1', title: 'Tram line', text: STORY });
   expect(indexed.body).toMatchObject({ id: 'a1', verdict: 'unique', clusterId: 'a1', indexed: true });
   // Now a check of the near-duplicate sees it, still without indexing it...
   const check = await post(`${url}/v1/check`, { id: 'a2', text: NEAR });
@@ -124,6 +141,25 @@ async function checkDoesNotIndex(url: string): Promise<void> {
   });
 }
 
+/** Members (paged, maxPageSize 2) and the story list, checked against the documented schemas. */
+async function membersAndStories(url: string): Promise<void> {
+  const page1 = await get(`${url}/v1/clusters/a1?limit=2`);
+  clusterSchema.parse(page1.body);
+  expect(page1.body.members).toMatchObject({ items: ['a1', 'a2'], next: 2, total: 3 });
+  const members = (page1.body.members as { members: Array<Record<string, unknown>> }).members;
+  expect(members[0]).toMatchObject({ id: 'a1', verdict: 'unique', title: 'Tram line' });
+  const page2 = await get(`${url}/v1/clusters/a1?limit=2&cursor=2`);
+  expect(page2.body.members).toMatchObject({ items: ['a3'], next: null, total: 3 });
+  expect(page1.body.title).toBe('Tram line');
+  const list = await get(`${url}/v1/clusters?order=size&limit=2`);
+  clusterListSchema.parse(list.body);
+  expect(list.body).toMatchObject({ items: [{ id: 'a1', size: 3, title: 'Tram line' }], next: null });
+  expect((await get(`${url}/v1/clusters?since=${Date.parse('2027-01-01')}`)).body).toEqual({
+    items: [],
+    next: null,
+  });
+}
+
 describe('HTTP API on the memory store', () => {
   let api: Running;
   beforeAll(async () => {
@@ -134,14 +170,15 @@ describe('HTTP API on the memory store', () => {
   it('/v1/check never indexes; /v1/messages indexes; GET returns what was stored', async () => {
     await checkDoesNotIndex(api.url);
     // Members in the order they joined, paged by cursor (maxPageSize 2).
-    const page1 = await get(`${api.url}/v1/clusters/a1?limit=2`);
-    expect(page1.body.members).toEqual({ items: ['a1', 'a2'], next: 2, total: 3 });
-    const page2 = await get(`${api.url}/v1/clusters/a1?limit=2&cursor=2`);
-    expect(page2.body.members).toEqual({ items: ['a3'], next: null, total: 3 });
+    await membersAndStories(api.url);
     expect((await get(`${api.url}/v1/clusters/a1?limit=3`)).body.error).toMatchObject({
       code: 'BAD_REQUEST',
     });
     expect((await get(`${api.url}/v1/clusters/a1?cursor=-1`)).status).toBe(400);
+    expect((await get(`${api.url}/v1/clusters?order=oldest`)).body.error).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect((await get(`${api.url}/v1/clusters?since=yesterday`)).status).toBe(400);
   });
 
   it('answers 4xx with {error: {code, message}} for bad requests', async () => {
@@ -181,7 +218,9 @@ describe('HTTP API on the memory store', () => {
       ['/v1/check', 'post'],
       ['/v1/messages', 'post'],
       ['/v1/messages/{id}', 'get'],
+      ['/v1/clusters', 'get'],
       ['/v1/clusters/{id}', 'get'],
+      ['/', 'get'],
       ['/openapi.json', 'get'],
       ['/healthz', 'get'],
       ['/readyz', 'get'],
@@ -192,6 +231,22 @@ describe('HTTP API on the memory store', () => {
     // Every error code the document names in a description is one of the fixed list.
     const named = JSON.stringify(OPENAPI.paths).match(/\b[A-Z]+_[A-Z_]+\b/g) ?? [];
     for (const code of new Set(named)) expect(Object.keys(ERROR_CODES)).toContain(code);
+    // Every component is the JSON Schema of its zod schema (generated, so it cannot drift), and
+    // every schema a route refers to is one of them.
+    const components = (doc.body.components as { schemas: Record<string, unknown> }).schemas;
+    expect(Object.keys(components).sort()).toEqual(Object.keys(COMPONENTS).sort());
+    for (const [name, schema] of Object.entries(COMPONENTS)) {
+      const { $schema: _s, ...own } = z.toJSONSchema(schema, {
+        io: 'input',
+        unrepresentable: 'any',
+      }) as Record<string, unknown>;
+      expect(inlineRefs(components[name], components), name).toEqual(inlineRefs(own, components));
+    }
+    const refs = JSON.stringify(doc.body.paths).match(/#\/components\/schemas\/\w+/g) ?? [];
+    for (const r of refs) expect(Object.keys(COMPONENTS)).toContain(r.split('/').pop());
+    const listRoute = paths['/v1/clusters']?.get as { parameters: Array<{ name: string }> };
+    const listParams = listRoute.parameters;
+    expect(listParams.map((p) => p.name).sort()).toEqual(Object.keys(clusterListQuerySchema.shape).sort());
     expect((await get(`${api.url}/healthz`)).status).toBe(200);
     expect((await get(`${api.url}/readyz`)).status).toBe(200);
   });
@@ -206,8 +261,7 @@ describe('HTTP API on the Redis store', () => {
 
   it('/v1/check never indexes; /v1/messages indexes (same sequence as on memory)', async () => {
     await checkDoesNotIndex(api.url);
-    // The Redis store keeps no member lists: the page is null, the rest of the cluster is there.
-    expect((await get(`${api.url}/v1/clusters/a1`)).body.members).toBeNull();
+    await membersAndStories(api.url);
   });
 });
 

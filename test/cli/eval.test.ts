@@ -103,6 +103,40 @@ describe('doppel generate + doppel eval + doppel explain (own fixtures)', () => 
     expect(report.similarity.jaccardExact).toBeGreaterThan(0.5);
     expect(Math.abs(report.similarity.jaccard - report.similarity.jaccardExact)).toBeLessThan(0.25);
     expect(report.verdict.verdict).toBe('near_duplicate');
+    expect((report as unknown as { story: { decision: string } }).story.decision).toBe('duplicate');
     expect((await runCli(['explain', a])).code).toBe(2);
+  });
+
+  it('explains the story link decision beside the duplicate one: facts (dates) refuse a link', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-explain-story-'));
+    const body = (day: number, rest: string) =>
+      `Weather forecast for Saturday, November ${day}: light snow in the north of the region, north-west wind of two to seven metres a second, gusting to fourteen at night. ${rest}`;
+    const write = (name: string, day: number, rest: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify({ id: name, text: body(day, rest), lang: 'en' }));
+      return path;
+    };
+    const a = write(
+      'a',
+      8,
+      'Temperatures at night from minus sixteen to minus twenty-one, in the valleys down to minus twenty-seven; in the south minus ten to minus fifteen. Roads are icy after yesterday.',
+    );
+    const b = write(
+      'b',
+      16,
+      'Cloudy with clear spells, daytime frost of eighteen to twenty-three below, locally down to thirty in the mountains. Drivers are asked to keep off the passes and watch for drifting.',
+    );
+    const c = write(
+      'c',
+      8,
+      'Cloudy with clear spells, daytime frost of eighteen to twenty-three below, locally down to thirty in the mountains. Drivers are asked to keep off the passes and watch for drifting.',
+    );
+    type Story = { decision: string; link: { reason?: string } | null; facts: { relation: string } };
+    const story = async (x: string, y: string) =>
+      (JSON.parse((await runCli(['explain', x, y])).stdout) as { story: Story }).story;
+    const refused = await story(a, b);
+    expect(refused).toMatchObject({ decision: 'refused', facts: { relation: 'conflict' } });
+    expect(refused.link?.reason).toBe('facts');
+    expect(await story(a, c)).toMatchObject({ decision: 'joined', facts: { relation: 'agree' } });
   });
 });

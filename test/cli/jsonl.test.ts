@@ -1,39 +1,154 @@
-import { createInterface } from 'node:readline';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readLines } from '../../src/cli/jsonl.js';
+import { type InputLine, OversizedLine, readLineBatches, readLines } from '../../src/cli/jsonl.js';
+import { jsonLines, runCli } from '../support/cli.js';
 import { rng } from '../support/engine.js';
 
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
+async function collect(lines: AsyncIterable<InputLine>): Promise<InputLine[]> {
+  const out: InputLine[] = [];
   for await (const line of lines) out.push(line);
   return out;
 }
 
 /** The bytes as a stream of chunks cut at random places (through multi-byte characters too). */
-function chunked(bytes: Buffer, random: () => number): Readable {
+function chunked(bytes: Buffer, random: () => number, most = 12): Readable {
   const chunks: Buffer[] = [];
   for (let at = 0; at < bytes.length; ) {
-    const size = 1 + Math.floor(random() * 12);
+    const size = 1 + Math.floor(random() * most);
     chunks.push(bytes.subarray(at, at + size));
     at += size;
   }
   return Readable.from(chunks);
 }
 
+/** The reader's rule: only "\n" ends a line, one "\r" before it is dropped, a last non-empty line is kept. */
+function reference(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
 describe('readLines', () => {
-  it('splits lines as readline does (\\n, \\r\\n, lone \\r, across chunks, UTF-8 cut in chunks)', async () => {
+  it('splits at "\\n" only (CRLF files lose the "\\r"), across chunks, UTF-8 cut in chunks', async () => {
     const random = rng(5);
     const pieces = ['a', 'ж', '€', '😀', ' ', '{"id":1}', '\n', '\r', '\r\n', '\n\n', '\r\r\n'];
-    for (let n = 0; n < 200; n++) {
+    for (let n = 0; n < 300; n++) {
       let text = '';
       const length = Math.floor(random() * 40);
       for (let i = 0; i < length; i++) text += pieces[Math.floor(random() * pieces.length)];
       const bytes = Buffer.from(text, 'utf8');
-      const expected = await collect(
-        createInterface({ input: chunked(bytes, random), crlfDelay: Number.POSITIVE_INFINITY }),
-      );
-      expect(await collect(readLines('-', chunked(bytes, random)))).toEqual(expected);
+      expect(await collect(readLines('-', chunked(bytes, random)))).toEqual(reference(text));
     }
+  });
+
+  it('keeps a raw CR inside a JSON line in that line (it used to split it in two)', async () => {
+    const text = '{"id":"a","text":"x\ry"}\r\n{"id":"b","text":"z"}\n';
+    expect(await collect(readLines('-', Readable.from([Buffer.from(text)])))).toEqual([
+      '{"id":"a","text":"x\ry"}',
+      '{"id":"b","text":"z"}',
+    ]);
+  });
+
+  it('turns a line over the limit into an OversizedLine (its length and head) and goes on', async () => {
+    const random = rng(9);
+    for (let n = 0; n < 100; n++) {
+      const limit = 1 + Math.floor(random() * 50);
+      const lengths = Array.from({ length: 6 }, () => Math.floor(random() * 2 * limit));
+      const lines = lengths.map((len, i) => `${i}`.padEnd(Math.max(len, 1), 'x'));
+      const cr = random() < 0.5 ? '\r' : '';
+      const bytes = Buffer.from(lines.map((l) => `${l}${cr}\n`).join(''));
+      const read = await collect(readLines('-', chunked(bytes, random, 2 * limit), { maxLineBytes: limit }));
+      expect(read).toHaveLength(lines.length);
+      read.forEach((line, i) => {
+        const original = lines[i] as string;
+        if (original.length > limit) {
+          expect(line).toBeInstanceOf(OversizedLine);
+          const big = line as OversizedLine;
+          expect(big.bytes).toBe(original.length);
+          expect(original.startsWith(big.head)).toBe(true);
+          expect(big.error().code).toBe('TOO_LARGE');
+        } else expect(line).toBe(original);
+      });
+    }
+  });
+
+  it('reads a 64 MiB line in bounded memory and linear time, then the next line', async () => {
+    const chunk = Buffer.alloc(1 << 16, 0x61);
+    const chunks = function* () {
+      yield Buffer.from('{"id":"big","text":"');
+      for (let i = 0; i < 1024; i++) yield chunk;
+      yield Buffer.from('"}\n{"id":"next","text":"ok"}\n');
+    };
+    const before = process.memoryUsage().rss;
+    const started = performance.now();
+    const batches: InputLine[][] = [];
+    for await (const batch of readLineBatches('-', Readable.from(chunks()))) batches.push(batch);
+    const seconds = (performance.now() - started) / 1000;
+    const lines = batches.flat();
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBeInstanceOf(OversizedLine);
+    expect((lines[0] as OversizedLine).bytes).toBe(20 + (1 << 26) + 2);
+    expect((lines[0] as OversizedLine).head.startsWith('{"id":"big"')).toBe(true);
+    expect(lines[1]).toBe('{"id":"next","text":"ok"}');
+    // The line is not kept: far less than its 64 MiB stays resident (4 MiB limit plus slack).
+    expect(process.memoryUsage().rss - before).toBeLessThan(48 << 20);
+    expect(seconds).toBeLessThan(10);
+  });
+
+  it('joins the pieces of a long line once (a 4 MiB line in 1 KiB chunks)', async () => {
+    const line = `{"id":"x","text":"${'b'.repeat((4 << 20) - 40)}"}`;
+    const bytes = Buffer.from(`${line}\n`);
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 1024) chunks.push(bytes.subarray(at, at + 1024));
+    const started = performance.now();
+    const read = await collect(readLines('-', Readable.from(chunks)));
+    expect(read).toEqual([line]);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('the CLI on a line over the limit (issue 12)', () => {
+  it('dedup and sign write a TOO_LARGE record with its line number and id, and go on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-jsonl-'));
+    const input = join(dir, 'in.jsonl');
+    const big = `{"id":"huge","text":"${'word '.repeat(1_000_000)}"}`;
+    writeFileSync(input, `{"id":"a","text":"one two three"}\r\n${big}\n{"id":"b","text":"four five six"}\n`);
+    for (const command of ['dedup', 'sign']) {
+      const result = await runCli([command, '--input', input]);
+      expect(result.code).toBe(0);
+      const lines = jsonLines(result.stdout);
+      expect(lines).toHaveLength(3);
+      expect(lines[0]?.id).toBe('a');
+      expect(lines[0]?.error).toBeUndefined();
+      expect(lines[1]).toMatchObject({ id: 'huge', line: 2, error: { code: 'TOO_LARGE' } });
+      expect(lines[2]?.id).toBe('b');
+      expect(lines[2]?.error).toBeUndefined();
+    }
+  });
+
+  it('a mail with a 130 KB header name is one line of the output, not the end of the run', async () => {
+    // It overflowed the stack (String.fromCharCode(...bytes)): dedup wrote 0 of 201 lines.
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-jsonl-'));
+    const input = join(dir, 'in.jsonl');
+    const mail = Buffer.from(`${'X'.repeat(130_000)}: v\nFrom: a@example.com\n\nthe body of the mail\n`);
+    const valid = (k: number) =>
+      JSON.stringify({ id: `m${k}`, text: `message number ${k} about topic ${k * 7}` });
+    const lines = [
+      ...Array.from({ length: 100 }, (_, k) => valid(k)),
+      JSON.stringify({ id: 'bad-mail', raw: mail.toString('base64') }),
+      ...Array.from({ length: 100 }, (_, k) => valid(100 + k)),
+    ];
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const result = await runCli(['dedup', '--input', input]);
+    expect(result.code).toBe(0);
+    const out = jsonLines(result.stdout);
+    expect(out).toHaveLength(201);
+    expect(out[100]?.id).toBe('bad-mail');
+    expect(out.filter((r) => r.verdict === 'invalid').map((r) => r.id)).toEqual(
+      out[100]?.verdict === 'invalid' ? ['bad-mail'] : [],
+    );
   });
 });

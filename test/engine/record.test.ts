@@ -92,3 +92,25 @@ describe('signature record', () => {
     expect(() => decodeRecord(other)).toThrow(/unknown record version/);
   });
 });
+
+describe('signature record: facts (dates)', () => {
+  it('keeps the dates a message names through encode and decode', () => {
+    const record = compactRecord(
+      sign('the inquest on 16 november heard that on november 8 the ride stopped'),
+      'en',
+    );
+    expect(record.dates).toEqual([11 * 32 + 8, 11 * 32 + 16]);
+    expect(decodeRecord(encodeRecord(record))).toEqual(record);
+  });
+
+  it('decodes a record written before dates existed (no flag, no section) with no dates', () => {
+    const record = compactRecord(sign('one two three four five six seven eight nine'), 'en');
+    expect(record.dates).toBeUndefined();
+    const bytes = encodeRecord(record);
+    // Flag bit 64 (dates) is clear, so the bytes are those of the format before the field.
+    expect((bytes[1] as number) & 64).toBe(0);
+    const decoded = decodeRecord(bytes);
+    expect(decoded.dates).toBeUndefined();
+    expect(decoded).toEqual(record);
+  });
+});

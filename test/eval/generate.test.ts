@@ -273,6 +273,25 @@ describe('generateVariants on fixtures', () => {
     expect(chooseVariantKinds(ARTICLES[0]!)).not.toContain('mail-template');
   });
 
+  it('makes hash-buster copies of spam only when asked: inserted words, greeting, unsubscribe id', () => {
+    const spam = MAILS.filter((m) => m.spam === true);
+    expect(spam.length).toBeGreaterThan(0);
+    expect(chooseVariantKinds(spam[0]!)).not.toContain('hash-buster');
+    expect(chooseVariantKinds(spam[0]!, { hashBuster: true })).toContain('hash-buster');
+    const out = generateVariants(MAILS, { seed: 3, variantsPerDoc: 2, kinds: ['hash-buster'] });
+    const copies = out.filter((m) => m.variant === 'hash-buster');
+    expect(copies.length).toBe(2 * spam.length);
+    for (const copy of copies) {
+      const source = spam.find((d) => d.id === copy.source)!;
+      expect(copy.text).toMatch(/unsubscribe/i);
+      // About 10% of the words inserted, besides the template's greeting, link and reference.
+      expect(canonicalWords(copy.text!).length).toBeGreaterThan(1.08 * canonicalWords(source.text).length);
+    }
+    expect(
+      out.some((m) => m.variant === 'hash-buster' && MAILS.find((d) => d.id === m.source)?.spam !== true),
+    ).toBe(false);
+  });
+
   it('writes valid doppel input messages', () => {
     for (const m of feed) expect(() => parseMessageObject(m)).not.toThrow();
   });

@@ -226,6 +226,190 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(await store.cluster('a')).toMatchObject({ size: 2, representative: 'a' });
     });
 
+    it('keeps member lists and titles: a page of members with verdicts, in sequence order', async () => {
+      const [a, b, c, x] = await store.index([
+        request('a', ['b0=1']),
+        request('b', ['b0=1']),
+        request('c', ['b0=1']),
+        request('x', ['b0=7']),
+      ]);
+      const seq = (r: typeof a) => (r?.status === 'new' ? r.seq : -1);
+      // Titles are hostile input: kept byte for byte, never interpreted.
+      const title = '<img src=x onerror=alert(1)> "Ölpreis" & 油价';
+      await store.commit([
+        { ...decision('a', seq(a)), title },
+        { ...decision('x', seq(x)), title: 'lone' },
+      ]);
+      await store.commit([
+        { ...decision('c', seq(c), ['a']), title: 'c title' },
+        { ...decision('b', seq(b), ['a'], T0, 'duplicate') },
+      ]);
+      expect(await store.cluster('a')).toEqual({
+        id: 'a',
+        size: 3,
+        firstSeen: T0,
+        lastSeen: T0,
+        representative: 'a',
+        title,
+      });
+      const page1 = await store.clusterMembers('a', 0, 2);
+      // Sequence order, not commit order: b joined after c but arrived before it.
+      expect(page1).toMatchObject({ items: ['a', 'b'], next: 2, total: 3 });
+      expect(page1!.members[0]).toEqual({
+        id: 'a',
+        seq: seq(a),
+        ts: T0,
+        verdict: 'unique',
+        clusterId: 'a',
+        title,
+      });
+      expect(page1!.members[1]).toEqual({
+        id: 'b',
+        seq: seq(b),
+        ts: T0,
+        verdict: 'duplicate',
+        clusterId: 'a',
+        duplicateOf: 'a',
+      });
+      const page2 = await store.clusterMembers('a', 2, 2);
+      expect(page2).toMatchObject({ items: ['c'], next: null, total: 3 });
+      expect(page2!.members[0]).toMatchObject({ id: 'c', verdict: 'near_duplicate', title: 'c title' });
+      // A singleton is its own only member; its title is the cluster's.
+      expect(await store.cluster('x')).toMatchObject({ size: 1, title: 'lone' });
+      expect(await store.clusterMembers('x', 0, 10)).toMatchObject({ items: ['x'], next: null, total: 1 });
+      expect(await store.clusterMembers('nope', 0, 10)).toBeNull();
+      expect((await store.clusterMembers('a', 5, 10))?.items).toEqual([]);
+    });
+
+    it('merges member lists in sequence order and answers for the merged id', async () => {
+      const rs = await store.index([
+        request('a', ['b0=1']),
+        request('b', ['b0=2']),
+        request('a2', ['b0=1']),
+        request('b2', ['b0=2']),
+        request('m', ['b0=1', 'b0=2']),
+      ]);
+      const s = rs.map((r) => (r.status === 'new' ? r.seq : -1));
+      await store.commit([
+        { ...decision('a', s[0]!), title: 'A' },
+        { ...decision('b', s[1]!), title: 'B' },
+        decision('a2', s[2]!, ['a']),
+        decision('b2', s[3]!, ['b']),
+      ]);
+      await store.commit([decision('m', s[4]!, ['b2', 'a2'])]);
+      const page = await store.clusterMembers('b', 0, 10);
+      expect(page).toMatchObject({ items: ['a', 'b', 'a2', 'b2', 'm'], next: null, total: 5 });
+      expect(await store.cluster('b')).toMatchObject({ id: 'a', size: 5, title: 'A' });
+      const list = await store.listClusters({ order: 'size', since: 0, cursor: 0, limit: 10 });
+      expect(list.items.map((c) => c.id)).toEqual(['a']);
+    });
+
+    it('a tentative cluster gets its root as a member and its title when the root is decided', async () => {
+      const [a, b] = await store.index([request('a', ['b0=1']), request('b', ['b0=1'])]);
+      if (a?.status !== 'new' || b?.status !== 'new') throw new Error('expected new');
+      await store.commit([{ ...decision('b', b.seq, ['a']), title: 'second' }]);
+      await store.commit([{ ...decision('a', a.seq), title: 'first' }]);
+      expect(await store.cluster('a')).toMatchObject({ size: 2, title: 'first' });
+      expect((await store.clusterMembers('a', 0, 10))?.items).toEqual(['a', 'b']);
+    });
+
+    it('lists stories (two or more) largest or newest first, paged, since a time', async () => {
+      // Stories: s1 of 4 (last seen T0+3h), s2 of 2 (T0+1h), s3 of 2 (T0+4h), s4 of 3 (T0+2h); a singleton.
+      const spec: Array<[string, number, number]> = [
+        ['s1', 4, 3],
+        ['s2', 2, 1],
+        ['s3', 2, 4],
+        ['s4', 3, 2],
+      ];
+      for (const [name, size, lastHour] of spec) {
+        const ids = Array.from({ length: size }, (_, i) => `${name}-${i}`);
+        const rs = await store.index(ids.map((id) => request(id, [`b0=${name.slice(1)}`], T0)));
+        const s = rs.map((r) => (r.status === 'new' ? r.seq : -1));
+        await store.commit(
+          ids.map((id, i) => ({
+            ...decision(id, s[i]!, i === 0 ? [] : [ids[0]!], i === size - 1 ? T0 + lastHour * HOUR : T0),
+            title: `${name} title`,
+          })),
+        );
+      }
+      const [single] = await store.index([request('single', ['b0=99'], T0)]);
+      await store.commit([decision('single', single?.status === 'new' ? single.seq : -1)]);
+
+      const bySize = await store.listClusters({ order: 'size', since: 0, cursor: 0, limit: 10 });
+      // s2 and s3 tie on size: the newer root (s3) first.
+      expect(bySize.items.map((c) => [c.id, c.size])).toEqual([
+        ['s1-0', 4],
+        ['s4-0', 3],
+        ['s3-0', 2],
+        ['s2-0', 2],
+      ]);
+      expect(bySize.next).toBeNull();
+      expect(bySize.items[0]).toEqual({
+        id: 's1-0',
+        size: 4,
+        firstSeen: T0,
+        lastSeen: T0 + 3 * HOUR,
+        representative: 's1-0',
+        title: 's1 title',
+      });
+      const recent = await store.listClusters({ order: 'recent', since: 0, cursor: 0, limit: 10 });
+      expect(recent.items.map((c) => c.id)).toEqual(['s3-0', 's1-0', 's4-0', 's2-0']);
+
+      const p1 = await store.listClusters({ order: 'recent', since: 0, cursor: 0, limit: 3 });
+      expect(p1.items.map((c) => c.id)).toEqual(['s3-0', 's1-0', 's4-0']);
+      expect(p1.next).toBe(3);
+      const p2 = await store.listClusters({ order: 'recent', since: 0, cursor: 3, limit: 3 });
+      expect(p2).toMatchObject({ next: null });
+      expect(p2.items.map((c) => c.id)).toEqual(['s2-0']);
+
+      // since: last seen at or after T0+2h.
+      const since = T0 + 2 * HOUR;
+      const recentSince = await store.listClusters({ order: 'recent', since, cursor: 0, limit: 3 });
+      expect(recentSince.items.map((c) => c.id)).toEqual(['s3-0', 's1-0', 's4-0']);
+      expect(recentSince.next).toBeNull();
+      const s1 = await store.listClusters({ order: 'size', since, cursor: 0, limit: 2 });
+      expect(s1.items.map((c) => c.id)).toEqual(['s1-0', 's4-0']);
+      expect(s1.next).toBe(2);
+      const s2 = await store.listClusters({ order: 'size', since, cursor: 2, limit: 2 });
+      expect(s2.items.map((c) => c.id)).toEqual(['s3-0']);
+      expect(s2.next).toBeNull();
+    });
+
+    it('drops members and stories that left the window; a story outlives its first message', async () => {
+      // Story "old" (T0 only) and story "long" (first message T0, another at T0+5h).
+      const rs = await store.index([
+        request('old', ['b0=1'], T0),
+        request('old2', ['b0=1'], T0),
+        request('long', ['b0=2'], T0),
+      ]);
+      const s = rs.map((r) => (r.status === 'new' ? r.seq : -1));
+      await store.commit([
+        { ...decision('old', s[0]!), title: 'old' },
+        decision('old2', s[1]!, ['old']),
+        { ...decision('long', s[2]!), title: 'long story' },
+      ]);
+      const [l2] = await store.index([request('long2', ['b0=2'], T0 + 5 * HOUR)]);
+      await store.commit([decision('long2', l2?.status === 'new' ? l2.seq : -1, ['long'], T0 + 5 * HOUR)]);
+      expect(
+        (await store.listClusters({ order: 'size', since: 0, cursor: 0, limit: 10 })).items,
+      ).toHaveLength(2);
+      // The clock passes the window (10h) plus a generation for "old" and the first messages.
+      const [late] = await store.index([request('late', ['b0=3'], T0 + 12 * HOUR)]);
+      await store.commit([decision('late', late?.status === 'new' ? late.seq : -1, [], T0 + 12 * HOUR)]);
+      const list = await store.listClusters({ order: 'recent', since: 0, cursor: 0, limit: 10 });
+      expect(list.items.map((c) => c.id)).toEqual(['long']);
+      expect(list.items[0]).toMatchObject({ size: 2, title: 'long story', lastSeen: T0 + 5 * HOUR });
+      expect(await store.cluster('old')).toBeNull();
+      // "long" left the window; its story did not: found by its id, members only those still in.
+      expect(await store.cluster('long')).toMatchObject({ id: 'long', size: 2, title: 'long story' });
+      expect(await store.clusterMembers('long', 0, 10)).toMatchObject({
+        items: ['long2'],
+        next: null,
+        total: 1,
+      });
+      expect(await store.verdict('long')).toBeNull();
+    });
+
     it('commits a decided id once: a second commit changes nothing', async () => {
       const [a] = await store.index([request('a', ['b0=1'])]);
       if (a?.status !== 'new') throw new Error('expected new');

@@ -5,6 +5,10 @@ import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.
 import { decodeRecord, encodeRecord } from '../../engine/record.js';
 import type {
   Candidate,
+  ClusterListPage,
+  ClusterListQuery,
+  ClusterMember,
+  ClusterMembersPage,
   ClusterView,
   CommitResult,
   Decision,
@@ -46,7 +50,7 @@ export interface RedisClusterStoreOptions {
 }
 
 /** Layout version of a spread namespace (the home's buckets-less layout plus the slot shards). */
-const LAYOUT_VERSION = 'c6';
+const LAYOUT_VERSION = 'c7';
 
 const LUA_DIR = new URL('../../../src/store/redis-cluster/lua/', import.meta.url);
 
@@ -114,6 +118,8 @@ export class RedisClusterStore implements DedupStore {
     read: script(loadScript('read-1.lua')),
     records: script(loadScript('records-1.lua')),
     query: script(loadScript('query-1.lua')),
+    members: script(loadScript('members-1.lua')),
+    clusters: script(loadScript('clusters-1.lua')),
     open: script(loadScript('open-1.lua')),
     buckets: clusterScript('buckets-1.lua'),
     shardOpen: clusterScript('shard-open-1.lua'),
@@ -658,6 +664,7 @@ export class RedisClusterStore implements DedupStore {
         .string(d.duplicateOf ?? '')
         .string(d.similarity === undefined ? '' : String(d.similarity))
         .string(d.method ?? '')
+        .string(d.title ?? '')
         .int(d.joins.length);
       for (const join of d.joins) {
         const shard = writeIdField(join, redis.shards, this.idField, 0);
@@ -708,9 +715,52 @@ export class RedisClusterStore implements DedupStore {
 
   async cluster(id: string): Promise<ClusterView | null> {
     const json = await this.read('cluster', id);
-    if (json === null) return null;
-    const c = JSON.parse(json) as { i: string; z: number; f: number; l: number };
-    return { id: c.i, size: c.z, firstSeen: c.f, lastSeen: c.l, representative: c.i };
+    return json === null ? null : parseCluster(json);
+  }
+
+  /** members-1.lua on the home shard, which holds the clusters and their member lists. */
+  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+    const { redis } = this.options;
+    const address = idAddress(clusterId, redis.shards);
+    const reply = (await this.call(
+      'members',
+      this.scripts.members,
+      this.homeMeta,
+      [this.layout.home, redis.clusterShards, address.shard, address.field, cursor, limit, this.epoch],
+      'utf8',
+    )) as Array<string | number> | null;
+    if (!reply) return null;
+    const total = Number(reply[0]);
+    const members: ClusterMember[] = [];
+    for (let x = 1; x + 2 < reply.length; x += 3) {
+      const member: ClusterMember = parseVerdict(String(reply[x]), String(reply[x + 1]));
+      const title = String(reply[x + 2]);
+      if (title !== '') member.title = title;
+      members.push(member);
+    }
+    const end = cursor + limit;
+    return { items: members.map((m) => m.id), members, next: end < total ? end : null, total };
+  }
+
+  /** clusters-1.lua on the home shard. */
+  async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
+    const reply = (await this.call(
+      'clusters',
+      this.scripts.clusters,
+      this.homeMeta,
+      [
+        this.layout.home,
+        this.options.redis.clusterShards,
+        query.order,
+        query.since,
+        query.cursor,
+        query.limit,
+        this.epoch,
+      ],
+      'utf8',
+    )) as Array<string | number>;
+    const next = Number(reply[0]);
+    return { items: reply.slice(1).map((json) => parseCluster(String(json))), next: next < 0 ? null : next };
   }
 
   async resolveCluster(id: string): Promise<string> {
@@ -826,4 +876,16 @@ function parseVerdict(id: string, json: string): StoredVerdict {
   if (v.y !== undefined) verdict.similarity = v.y;
   if (v.m !== undefined) verdict.method = v.m;
   return verdict;
+}
+
+function parseCluster(json: string): ClusterView {
+  const c = JSON.parse(json) as { i: string; z: number; f: number; l: number; t?: string };
+  return {
+    id: c.i,
+    size: c.z,
+    firstSeen: c.f,
+    lastSeen: c.l,
+    representative: c.i,
+    title: typeof c.t === 'string' ? c.t : null,
+  };
 }

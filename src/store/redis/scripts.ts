@@ -11,7 +11,16 @@ import type { Redis } from 'ioredis';
 
 const LUA_DIR = new URL('../../../src/store/redis/lua/', import.meta.url);
 
-export const SCRIPT_NAMES = ['index', 'commit', 'read', 'records', 'query', 'open'] as const;
+export const SCRIPT_NAMES = [
+  'index',
+  'commit',
+  'read',
+  'records',
+  'query',
+  'members',
+  'clusters',
+  'open',
+] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
 type Arg = string | Buffer | number;
@@ -25,6 +34,8 @@ export interface ScriptCommands {
   doppelRecordsBuffer(...args: Arg[]): Promise<unknown>;
   doppelQuery(...args: Arg[]): Promise<unknown>;
   doppelQueryBuffer(...args: Arg[]): Promise<unknown>;
+  doppelMembers(...args: Arg[]): Promise<unknown>;
+  doppelClusters(...args: Arg[]): Promise<unknown>;
   doppelOpen(...args: Arg[]): Promise<unknown>;
 }
 

@@ -4,6 +4,10 @@ import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.
 import { decodeRecord, encodeRecord } from '../../engine/record.js';
 import type {
   Candidate,
+  ClusterListPage,
+  ClusterListQuery,
+  ClusterMember,
+  ClusterMembersPage,
   ClusterView,
   CommitResult,
   Decision,
@@ -68,7 +72,7 @@ type StoredVerdictJson = {
 };
 
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
-const LAYOUT_VERSION = 6;
+const LAYOUT_VERSION = 7;
 
 /**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
@@ -384,6 +388,7 @@ export class RedisStore implements DedupStore {
         .string(d.duplicateOf ?? '')
         .string(d.similarity === undefined ? '' : String(d.similarity))
         .string(d.method ?? '')
+        .string(d.title ?? '')
         .int(d.joins.length);
       for (const join of d.joins) {
         const shard = writeIdField(join, redis.shards, this.idField, 0);
@@ -444,9 +449,53 @@ export class RedisStore implements DedupStore {
 
   async cluster(id: string): Promise<ClusterView | null> {
     const json = await this.read('cluster', id);
-    if (json === null) return null;
-    const c = JSON.parse(json) as { i: string; z: number; f: number; l: number };
-    return { id: c.i, size: c.z, firstSeen: c.f, lastSeen: c.l, representative: c.i };
+    return json === null ? null : parseCluster(json);
+  }
+
+  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+    const { redis } = this.options;
+    const address = idAddress(clusterId, redis.shards);
+    const reply = (await this.run('members', () =>
+      this.scripts.doppelMembers(
+        this.meta,
+        this.base,
+        redis.clusterShards,
+        address.shard,
+        address.field,
+        cursor,
+        limit,
+        this.epoch,
+      ),
+    )) as Array<string | number> | null;
+    if (!reply) return null;
+    const total = Number(reply[0]);
+    const members: ClusterMember[] = [];
+    for (let x = 1; x + 2 < reply.length; x += 3) {
+      const id = String(reply[x]);
+      const member: ClusterMember = parseVerdict(id, String(reply[x + 1]));
+      const title = String(reply[x + 2]);
+      if (title !== '') member.title = title;
+      members.push(member);
+    }
+    const end = cursor + limit;
+    return { items: members.map((m) => m.id), members, next: end < total ? end : null, total };
+  }
+
+  async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
+    const reply = (await this.run('clusters', () =>
+      this.scripts.doppelClusters(
+        this.meta,
+        this.base,
+        this.options.redis.clusterShards,
+        query.order,
+        query.since,
+        query.cursor,
+        query.limit,
+        this.epoch,
+      ),
+    )) as Array<string | number>;
+    const next = Number(reply[0]);
+    return { items: reply.slice(1).map((json) => parseCluster(String(json))), next: next < 0 ? null : next };
   }
 
   async resolveCluster(id: string): Promise<string> {
@@ -548,4 +597,16 @@ function parseVerdict(id: string, json: string): StoredVerdict {
   if (v.y !== undefined) verdict.similarity = v.y;
   if (v.m !== undefined) verdict.method = v.m;
   return verdict;
+}
+
+function parseCluster(json: string): ClusterView {
+  const c = JSON.parse(json) as { i: string; z: number; f: number; l: number; t?: string };
+  return {
+    id: c.i,
+    size: c.z,
+    firstSeen: c.f,
+    lastSeen: c.l,
+    representative: c.i,
+    title: typeof c.t === 'string' ? c.t : null,
+  };
 }

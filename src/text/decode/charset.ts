@@ -14,12 +14,34 @@ import { DoppelError } from '../../errors.js';
  * under every candidate. The result is the candidate with the highest log-likelihood.
  */
 
-export const CHARSETS = ['utf-8', 'windows-1251', 'koi8-r', 'ibm866', 'iso-8859-5', 'windows-1256'] as const;
+export const CHARSETS = [
+  'utf-8',
+  'windows-1251',
+  'koi8-r',
+  'koi8-u',
+  'ibm866',
+  'cp1125',
+  'iso-8859-5',
+  'windows-1256',
+] as const;
 export type Charset = (typeof CHARSETS)[number];
 type LegacyCharset = Exclude<Charset, 'utf-8'>;
 
-/** Order matters only for exact ties, which keeps the result deterministic. */
-const LEGACY: readonly LegacyCharset[] = ['windows-1251', 'koi8-r', 'ibm866', 'iso-8859-5', 'windows-1256'];
+/**
+ * Order matters only for exact ties, which keeps the result deterministic. The Ukrainian pages
+ * (KOI8-U, cp1125 = IBM 1125) follow the Russian ones they extend: they differ only in the bytes
+ * of і ї є ґ (box drawing or ў ° in the Russian pages), so a text without those bytes ties and
+ * keeps its Russian page; the decoded text is the same either way.
+ */
+const LEGACY: readonly LegacyCharset[] = [
+  'windows-1251',
+  'koi8-r',
+  'koi8-u',
+  'ibm866',
+  'cp1125',
+  'iso-8859-5',
+  'windows-1256',
+];
 
 export interface DecodeBytesOptions {
   /**
@@ -159,7 +181,9 @@ const MODELS: Record<Script, LanguageModel[]> = {
 const SCRIPT_OF: Record<LegacyCharset, Script> = {
   'windows-1251': 'cyrillic',
   'koi8-r': 'cyrillic',
+  'koi8-u': 'cyrillic',
   ibm866: 'cyrillic',
+  cp1125: 'cyrillic',
   'iso-8859-5': 'cyrillic',
   'windows-1256': 'arabic',
 };
@@ -299,6 +323,12 @@ const TABLES: CharsetTables[] = LEGACY.map((charset) => {
 const REJECT_MEAN = -5.5;
 /** Fewer non-ASCII bytes than this are too little evidence to reject mostly-ASCII text. */
 const REJECT_MIN_BYTES = 8;
+/** The Russian page each Ukrainian page extends, and the margin by which it must lose to it. */
+const UKRAINIAN_BASE = new Map<LegacyCharset, LegacyCharset>([
+  ['koi8-u', 'koi8-r'],
+  ['cp1125', 'ibm866'],
+]);
+const UKRAINIAN_MARGIN = 3;
 /** Tie-breaking margin for a hint, in nats (a factor of ~7 in likelihood). */
 const TIE_MARGIN = 2;
 
@@ -421,7 +451,9 @@ const LABELS = new Map<string, Charset>([
   ...['utf8', 'unicode11utf8', 'usascii', 'ascii', 'ansix341968', 'us'].map((l) => [l, 'utf-8'] as const),
   ...['windows1251', 'cp1251', 'win1251', 'mscyrl'].map((l) => [l, 'windows-1251'] as const),
   ...['koi8r', 'koi8', 'cskoi8r'].map((l) => [l, 'koi8-r'] as const),
+  ...['koi8u', 'cskoi8u', 'koi8ru'].map((l) => [l, 'koi8-u'] as const),
   ...['ibm866', 'cp866', '866', 'csibm866', 'dos866'].map((l) => [l, 'ibm866'] as const),
+  ...['cp1125', 'ibm1125', '1125', 'cp866u', 'ruscii'].map((l) => [l, 'cp1125'] as const),
   ...['iso88595', 'iso885951988', 'cyrillic', 'csisolatincyrillic', 'isoir144'].map(
     (l) => [l, 'iso-8859-5'] as const,
   ),
@@ -445,7 +477,9 @@ export function normalizeCharsetLabel(label: string | undefined): Charset | unde
 
 function pickLegacy(bytes: Uint8Array, options: DecodeBytesOptions): LegacyCharset {
   const stats = byteStats(bytes);
-  const { candidates, best } = rankCandidates(bytes, stats);
+  const ranked = rankCandidates(bytes, stats);
+  const { candidates } = ranked;
+  let { best } = ranked;
 
   if (stats.nHigh >= REJECT_MIN_BYTES && best.score / stats.nHigh < REJECT_MEAN) {
     const mean = (best.score / stats.nHigh).toFixed(2);
@@ -453,6 +487,16 @@ function pickLegacy(bytes: Uint8Array, options: DecodeBytesOptions): LegacyChars
       'UNDECODABLE',
       `bytes are not text in any supported charset (best ${best.tables.charset}, mean log-likelihood ${mean} per byte)`,
     );
+  }
+
+  // The Ukrainian extension of a Russian page must explain the bytes clearly better: a Ukrainian
+  // letter that the Russian page reads as box drawing or as ў costs it some 8 nats, while a
+  // near-tie means Russian text with a stray byte (a Ukrainian name that lost a letter in cp866).
+  const base = UKRAINIAN_BASE.get(best.tables.charset);
+  if (base !== undefined) {
+    const russian = candidates.find((c) => c.tables.charset === base);
+    if (russian !== undefined && exactScore(russian, bytes, stats) >= best.score - UKRAINIAN_MARGIN)
+      best = russian;
   }
 
   const hint = normalizeCharsetLabel(options.hint);

@@ -94,6 +94,42 @@ const VOID_BREAK = new Set(['br', 'hr']);
 const HTML_SPACE = /[ \t\n\r\f]+/g;
 
 /**
+ * Open elements kept at most; deeper ones are treated as void (opened and closed at once), as
+ * browsers cap the tree depth (Blink: 512). htmlparser2 keeps its open-element stacks with
+ * unshift/shift/indexOf, O(depth) per tag, so 300 KB of unclosed "<b>" took seconds and 4 MiB
+ * hours. Text is unaffected; only the block breaks of elements nested deeper than this change.
+ */
+export const MAX_HTML_DEPTH = 512;
+
+interface ParserStacks {
+  stack: unknown;
+  foreignContext: unknown;
+  tagname: unknown;
+}
+
+/**
+ * htmlparser2's Parser with the element depth capped through its documented hook, isVoidElement.
+ * The stack sizes are read from the parser's own (internal) arrays; should a later version rename
+ * them, the cap is off and html.test.ts's nesting test fails, rather than text changing.
+ */
+class DepthCappedParser extends Parser {
+  protected override isVoidElement(name: string): boolean {
+    if (super.isVoidElement(name)) return true;
+    const self = this as unknown as ParserStacks;
+    // Called for the tag being opened (and again at its end) with `tagname` set to it; for a
+    // closing tag `tagname` is empty, and a closing tag must still pop the stack.
+    if (self.tagname !== name) return false;
+    const { stack, foreignContext } = self;
+    return (
+      (Array.isArray(stack) && stack.length >= MAX_HTML_DEPTH) ||
+      // foreignContext grows with every <svg>/<math>/<title>... and shrinks only on their explicit
+      // close tags, so "<div><svg></div>" repeated grows it without growing the stack.
+      (Array.isArray(foreignContext) && foreignContext.length >= MAX_HTML_DEPTH)
+    );
+  }
+}
+
+/**
  * Converts HTML to text. Inline elements add nothing, so "<b>wo</b>rd" stays "word"; entities are
  * decoded; runs of HTML white space collapse to one space (inside <pre>, line breaks are kept).
  */
@@ -126,7 +162,7 @@ export function htmlToText(html: string): HtmlText {
     if (pendingBreak === 0) out.push(' ');
   };
 
-  const parser = new Parser(
+  const parser = new DepthCappedParser(
     {
       onopentagname(name) {
         if (HIDDEN.has(name)) {
@@ -176,17 +212,26 @@ export function htmlToText(html: string): HtmlText {
   return title === '' ? { text } : { text, title };
 }
 
-/** Spaces at line edges go, blank lines collapse to one, spaces from adjacent chunks merge. */
-function tidy(text: string): string {
+/**
+ * Spaces at line edges go, blank lines collapse to one, spaces from adjacent chunks merge. The
+ * blanks before a line break are matched only from the start of their run (the lookbehind), so a
+ * long run of blanks that ends in no line break costs its length once, not its length squared as
+ * `[ \t]*\n` tried from every position in it did.
+ */
+export function tidy(text: string): string {
   return text
-    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n[ \t]+/g, '\n')
+    .replace(/(?<![ \t])[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .replace(/ {2,}/g, ' ')
     .trim();
 }
 
 const START_SNIFF = 2048;
-const DOCUMENT_TAG = /^\s*(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html|<(?:html|head|body)[\s>]/i;
+// Leading comments, then the doctype. One optional comment, not `(?:comment\s*)*`: a run of
+// comments is itself "<!--", anything, "-->" (the lazy body may span "-->"), so the two accept the
+// same texts, but the starred form tried every way to split "<!---->"-runs (exponential).
+export const DOCUMENT_TAG = /^\s*(?:<!--[\s\S]*?-->\s*)?<!doctype\s+html|<(?:html|head|body)[\s>]/i;
 const COMMON_TAG =
   /<\/?(?:p|div|br|span|a|b|i|u|em|strong|table|tr|td|th|li|ul|ol|h[1-6]|img|font|meta|title|center|blockquote|pre|hr|link|style|script)\b[^<>]{0,300}>/gi;
 

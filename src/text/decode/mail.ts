@@ -61,6 +61,14 @@ function startsWithAscii(bytes: Uint8Array, at: number, prefix: string): boolean
   return true;
 }
 
+/** Longest name in KNOWN_HEADERS: a longer field name is none of them. */
+const MAX_KNOWN_NAME = 12;
+
+/** bytes[from, to) as Latin-1 (header names are ASCII); no argument spread, whatever the length. */
+function latin1(bytes: Uint8Array, from: number, to: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('latin1');
+}
+
 function lineEnd(bytes: Uint8Array, from: number, limit: number): number {
   const nl = bytes.indexOf(0x0a, from);
   return nl === -1 || nl > limit ? limit : nl;
@@ -86,7 +94,7 @@ function scanHeaders(bytes: Uint8Array): HeaderScan {
       while (i < contentEnd && bytes[i] !== 0x3a && bytes[i]! > 0x20 && bytes[i]! < 0x7f) i++;
       if (i === pos || i === contentEnd || bytes[i] !== 0x3a) break;
       lines++;
-      if (!known) known = KNOWN_HEADERS.has(String.fromCharCode(...bytes.subarray(pos, i)).toLowerCase());
+      if (!known) known = i - pos <= MAX_KNOWN_NAME && KNOWN_HEADERS.has(latin1(bytes, pos, i).toLowerCase());
     }
     pos = end + 1;
   }
@@ -111,7 +119,7 @@ function rawHeaderValue(bytes: Uint8Array, name: string): Uint8Array | undefined
   while (pos < limit) {
     const end = lineEnd(bytes, pos, limit);
     if (end === pos || (end === pos + 1 && bytes[pos] === 0x0d)) return undefined;
-    const head = String.fromCharCode(...bytes.subarray(pos, Math.min(pos + wanted.length, end)));
+    const head = latin1(bytes, pos, Math.min(pos + wanted.length, end));
     if (head.toLowerCase() === wanted) {
       const parts: number[] = [];
       let from = pos + wanted.length;
@@ -355,11 +363,100 @@ function repairHeader(bytes: Uint8Array, name: string, value: string | undefined
   }
 }
 
-async function parseMailAt(bytes: Uint8Array, depth: number): Promise<DecodedMail> {
-  if (scanHeaders(bytes).lines === 0) {
+interface PassThroughView {
+  chunks: Array<Uint8Array | string>;
+  finalize: () => Promise<ArrayBuffer>;
+}
+
+function isPassThrough(value: unknown): value is PassThroughView {
+  // By class name: the Base64 and QP decoders also keep `chunks`, but finalize them differently.
+  return (
+    isRecord(value) &&
+    value.constructor?.name === 'PassThroughDecoder' &&
+    Array.isArray(value.chunks) &&
+    typeof value.finalize === 'function'
+  );
+}
+
+const patchedDecoders = new WeakSet<object>();
+
+/** The bytes a PassThroughDecoder's Blob holds (its chunks: lines and "\n" strings), joined once. */
+async function joinChunks(chunks: Array<Uint8Array | string>): Promise<ArrayBuffer> {
+  let length = 0;
+  for (const chunk of chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    out.set(bytes, at);
+    at += bytes.length;
+  }
+  return out.buffer;
+}
+
+/**
+ * postal-mime keeps an unencoded (7bit/8bit) part as two Blob parts per line and reads them back
+ * through Blob#arrayBuffer, which costs some 10 µs per line: a 4 MiB part of short lines took half
+ * a minute. Each such decoder of this parser gets a finalize that joins the same bytes in one pass.
+ * Internals again (postal-mime 4.0.0, see above): when they are not there, nothing is patched.
+ */
+function fastPassThrough(parser: PostalMime): void {
+  const self = parser as unknown as Record<string, unknown>;
+  const processLine = self.processLine;
+  if (typeof processLine !== 'function') return;
+  self.processLine = function (this: Record<string, unknown>, ...args: unknown[]) {
+    const node = this.currentNode;
+    const decoder = isRecord(node) ? node.contentDecoder : undefined;
+    if (isPassThrough(decoder) && !patchedDecoders.has(decoder)) {
+      patchedDecoders.add(decoder);
+      decoder.finalize = () => joinChunks(decoder.chunks);
+    }
+    return processLine.apply(this, args);
+  };
+}
+
+/** Empty lines kept in a row: a blank line ends a header block, two separate paragraphs. */
+const MAX_BLANK_LINES = 2;
+
+/**
+ * The mail with runs of empty lines after its header block cut to MAX_BLANK_LINES. postal-mime
+ * handles each empty body line at a cost that grows with their number (a Blob of millions of
+ * empty parts: 1M empty lines took 30 s); the canonical text does not depend on how many empty
+ * lines separate two paragraphs (tokens, and sentences, which any line break ends, are the same).
+ */
+export function squeezeBlankLines(bytes: Uint8Array, from: number): Uint8Array {
+  let out: Uint8Array | null = null;
+  let length = 0;
+  let copied = 0; // bytes[0, copied) are accounted for in out (or unchanged so far)
+  let blanks = 0;
+  for (let start = from; start < bytes.length; ) {
+    const nl = bytes.indexOf(0x0a, start);
+    if (nl < 0) break; // the last line has no line end: it is kept
+    const end = nl + 1;
+    const empty = nl === start || (nl === start + 1 && bytes[start] === 0x0d);
+    blanks = empty ? blanks + 1 : 0;
+    if (blanks > MAX_BLANK_LINES) {
+      out ??= new Uint8Array(bytes.length);
+      out.set(bytes.subarray(copied, start), length);
+      length += start - copied;
+      copied = end;
+    }
+    start = end;
+  }
+  if (out === null) return bytes;
+  out.set(bytes.subarray(copied), length);
+  length += bytes.length - copied;
+  return out.subarray(0, length);
+}
+
+async function parseMailAt(input: Uint8Array, depth: number): Promise<DecodedMail> {
+  const scan = scanHeaders(input);
+  if (scan.lines === 0) {
     throw new DoppelError('INVALID_MAIL', 'mail does not start with an RFC 822 header line');
   }
+  const bytes = scan.bodyStart < 0 ? input : squeezeBlankLines(input, scan.bodyStart);
   const parser = new PostalMime();
+  fastPassThrough(parser);
   let email: Email;
   try {
     email = await parser.parse(bytes);

@@ -8,6 +8,7 @@ import { LexiconSet } from '../../../src/lexicon/lexicon.js';
 import { signMessage } from '../../../src/pipeline/sign.js';
 import { SignatureEngine } from '../../../src/signatures/compute.js';
 import { MemoryStore } from '../../../src/store/memory.js';
+import { ID_FIELD_BYTES } from '../../../src/store/redis/keys.js';
 import { storedMembers } from '../../../src/store/redis/members.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { editWords, rng, syntheticDoc } from '../../support/engine.js';
@@ -87,21 +88,44 @@ async function run(engine: DedupEngine, inputs: EngineInput[], batch: number) {
 describe('the engine on the Redis store', () => {
   it('gives the same verdicts, duplicateOf and clusters as the in-memory store', async () => {
     const inputs = await stream(1, 150, 0.5);
-    const memory = await run(
-      new DedupEngine(config, new MemoryStore(config.window, config.index)),
-      inputs,
-      32,
-    );
+    const memoryStore = new MemoryStore(config.window, config.index);
+    const memory = await run(new DedupEngine(config, memoryStore), inputs, 32);
     const store = await redisStore(uniqueNamespace('same'));
+    // The story rule reads the clusters of story-only candidates (engine/story.ts): one read each.
+    let storyReads = 0;
+    const verdictOf = store.verdict.bind(store);
+    const clusterOf = store.cluster.bind(store);
+    store.verdict = (id) => {
+      storyReads++;
+      return verdictOf(id);
+    };
+    store.cluster = (id) => {
+      storyReads++;
+      return clusterOf(id);
+    };
     const redis = await run(new DedupEngine(config, store), inputs, 32);
     expect(redis).toEqual(memory);
+    // The same stories, in the same orders, with the same members still in the window.
+    for (const order of ['size', 'recent'] as const) {
+      const query = { order, since: 0, cursor: 0, limit: 500 };
+      const stories = await memoryStore.listClusters(query);
+      expect(stories.items.length).toBeGreaterThan(5);
+      expect(await store.listClusters(query)).toEqual(stories);
+    }
+    const largest = (await memoryStore.listClusters({ order: 'size', since: 0, cursor: 0, limit: 1 }))
+      .items[0]!;
+    expect(await store.clusterMembers(largest.id, 0, 1000)).toEqual(
+      await memoryStore.clusterMembers(largest.id, 0, 1000),
+    );
     // The stream spans 8+ days in a 3-day window: generations expired along the way.
     expect((await store.stats()).expiredGenerations).toBeGreaterThan(0);
     const flagged = memory.filter((v) => v.verdict !== 'unique').length;
     expect(flagged).toBeGreaterThan(50);
     // Round trips: index + records + commit per batch, not per key.
     const batches = Math.ceil(inputs.length / 32);
-    expect((await store.stats()).roundTrips).toBeLessThanOrEqual(3 * batches + 2);
+    // ...plus the story rule's reads of candidates' clusters (only for messages with story-level
+    // matches alone).
+    expect((await store.stats()).roundTrips).toBeLessThanOrEqual(3 * batches + 2 + storyReads);
   });
 
   it('keeps the same verdicts when sequence numbers pass 2^32 (buckets store them mod 2^32)', async () => {
@@ -241,19 +265,34 @@ describe('the engine on the Redis store', () => {
       const meta = await client.hgetall(`doppel:{${namespace}}:meta`);
       // No record block lies wholly below the live bound.
       for (const b of blocks) expect((b + 1) * 64 - 1).toBeGreaterThanOrEqual(Number(meta.live));
-      // Every bucket member and id left in the shards is live (the sweep ran over them).
+      // Every bucket member and id left in the shards is live (the sweep ran over them), but the
+      // id of a story's first message, kept while its story lives (found by that id).
       let entries = 0;
+      let storyIds = 0;
       for (const key of await client.keys(`doppel:{${namespace}}:k:*`)) {
         const fields = await client.hgetallBuffer(key);
-        for (const v of Object.values(fields)) {
+        for (const [field, v] of Object.entries(fields)) {
           // Ids hold full sequence numbers, buckets theirs mod 2^32: the same below 2^32.
           for (const member of storedMembers(v)) {
             entries++;
-            expect(member).toBeGreaterThanOrEqual(Number(before));
+            if (member >= Number(before)) continue;
+            expect(Buffer.byteLength(field, 'latin1')).toBe(ID_FIELD_BYTES);
+            expect(await client.hexists(`doppel:{${namespace}}:c:${member % 32}`, String(member))).toBe(1);
+            storyIds++;
           }
         }
       }
       expect(entries).toBeGreaterThan(0);
+      expect(storyIds).toBeLessThan(entries / 20);
+      // No member list, title block or story index entry outlives its story.
+      const stories = await client.zrange(`doppel:{${namespace}}:cr`, 0, -1);
+      for (const member of stories) {
+        const root = Number(member);
+        expect(await client.hexists(`doppel:{${namespace}}:c:${root % 32}`, String(root))).toBe(1);
+      }
+      expect(await client.zcard(`doppel:{${namespace}}:cs`)).toBe(stories.length);
+      for (const key of await client.keys(`doppel:{${namespace}}:t:*`))
+        expect((Number(key.split(':').pop()) + 1) * 64 - 1).toBeGreaterThanOrEqual(Number(meta.live));
     } finally {
       client.disconnect();
     }

@@ -218,7 +218,9 @@ describe('encodeText and labels', () => {
     expect(normalizeCharsetLabel('ISO_8859-5')).toBe('iso-8859-5');
     expect(normalizeCharsetLabel('windows-1256')).toBe('windows-1256');
     expect(normalizeCharsetLabel('US-ASCII')).toBe('utf-8');
-    expect(normalizeCharsetLabel('koi8-u')).toBeUndefined();
+    expect(normalizeCharsetLabel('KOI8-U')).toBe('koi8-u');
+    expect(normalizeCharsetLabel('IBM1125')).toBe('cp1125');
+    expect(normalizeCharsetLabel('koi8-t')).toBeUndefined();
     expect(normalizeCharsetLabel(undefined)).toBeUndefined();
   });
 });

@@ -21,7 +21,8 @@ local function headerOf(seq)
 end
 
 -- Clusters are stored as JSON {i = id, z = size, f = first seen, e = last seen - first seen,
--- m = merged into}: e is a few digits where the last-seen time would be 13 again. Read as {i, z, f, l, m}.
+-- m = merged into, t = title}: e is a few digits where the last-seen time would be 13 again. Read
+-- as {i, z, f, l, m, t}.
 local function clusterGet(root)
   local v = redis.call('HGET', base .. 'c:' .. (root % cshards), root)
   if not v then return nil end
@@ -31,8 +32,95 @@ local function clusterGet(root)
   return c
 end
 
+-- A cluster's member of the story indexes (sorted sets cs: by size, cr: by last seen): its root
+-- sequence number in 15 digits, so that ties (equal scores, ordered by member) go newest root first.
+local function storyMember(root)
+  return string.format('%015d', root)
+end
+
+-- Writes a cluster and keeps the story indexes in step: a current cluster of two or more is in
+-- both, a merged one in neither.
 local function clusterPut(root, c)
-  redis.call('HSET', base .. 'c:' .. (root % cshards), root, cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m }))
+  redis.call('HSET', base .. 'c:' .. (root % cshards), root,
+    cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m, t = c.t }))
+  local member = storyMember(root)
+  if c.m then
+    redis.call('ZREM', base .. 'cs', member)
+    redis.call('ZREM', base .. 'cr', member)
+  elseif c.z >= 2 then
+    redis.call('ZADD', base .. 'cs', c.z, member)
+    redis.call('ZADD', base .. 'cr', c.l, member)
+  end
+end
+
+-- The title a message was committed with (t:<block>), or nil.
+local function titleOf(s)
+  local t = redis.call('HGET', base .. 't:' .. math.floor(s / 64), s % 64)
+  if t then return t end
+  return nil
+end
+
+--[[
+  Member lists (m:<root mod cshards>, field root): the decided members' sequence numbers mod 2^32,
+  4 bytes little-endian each, ascending. Needs locals `live` and `last` (the last sequence number
+  taken): a live member is the one number in [live, last] with its stored remainder; expired ones
+  (the oldest, a prefix) are dropped whenever a list is read for writing.
+]]
+local MWRAP = 4294967296
+
+local function packSeq(x)
+  x = x % MWRAP
+  return string.char(x % 256, math.floor(x / 256) % 256, math.floor(x / 65536) % 256, math.floor(x / 16777216))
+end
+
+-- The live member at byte `i` of a list value as a full sequence number, or nil when expired.
+local function memberSeq(v, i)
+  local a, b, c, d = string.byte(v, i, i + 3)
+  local off = (a + b * 256 + c * 65536 + d * 16777216 - live) % MWRAP
+  if off <= last - live then return live + off end
+  return nil
+end
+
+-- The live members of root's list, ascending.
+local function membersGet(root)
+  local out = {}
+  local v = redis.call('HGET', base .. 'm:' .. (root % cshards), root)
+  if not v then return out end
+  for i = 1, #v, 4 do
+    local s = memberSeq(v, i)
+    if s then out[#out + 1] = s end
+  end
+  return out
+end
+
+local function membersPut(root, list)
+  local key = base .. 'm:' .. (root % cshards)
+  if #list == 0 then
+    redis.call('HDEL', key, root)
+    return
+  end
+  local parts = {}
+  for x = 1, #list do parts[x] = packSeq(list[x]) end
+  redis.call('HSET', key, root, table.concat(parts))
+end
+
+-- Adds member s to root's list: an append when s is the newest and nothing expired (most joins),
+-- else the list is read, cut and written in order.
+local function membersAdd(root, s)
+  local key = base .. 'm:' .. (root % cshards)
+  local v = redis.call('HGET', key, root)
+  if v and #v >= 4 then
+    local first, newest = memberSeq(v, 1), memberSeq(v, #v - 3)
+    if first and newest and newest < s then
+      redis.call('HSET', key, root, v .. packSeq(s))
+      return
+    end
+  end
+  local list = membersGet(root)
+  local at = #list + 1
+  while at > 1 and list[at - 1] > s do at = at - 1 end
+  if list[at - 1] ~= s then table.insert(list, at, s) end
+  membersPut(root, list)
 end
 
 -- Follows merges to the current root; returns it and its record (nil for an implicit singleton).

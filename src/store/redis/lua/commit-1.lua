@@ -8,9 +8,11 @@
   KEYS[1]  <base>meta (hash; reads live, counts clusters formed less clusters merged)
   ARGV[1]  base       ARGV[2] cluster shards      ARGV[3] n, the number of decisions
   then per decision: id, seq, ts, verdict (unique|duplicate|near_duplicate), duplicateOf ("" none),
-  similarity ("" none), method ("" none), njoins, njoins x (idShard, idField) of the messages it joins
+  similarity ("" none), method ("" none), title ("" none), njoins, njoins x (idShard, idField) of the
+  messages it joins
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
-  Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, c:<shard>.
+  Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, t:<block> (titles),
+  c:<shard>, m:<shard> (member lists), cs and cr (story indexes, _cluster.lua).
 
   Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
   the usual case of a message that formed a cluster of its own (cluster id = its id, one
@@ -24,7 +26,9 @@ local n = tonumber(ARGV[3])
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
-local live = tonumber(redis.call('HGET', meta, 'live')) or 1
+local mm = redis.call('HMGET', meta, 'live', 'seq')
+local live = tonumber(mm[1]) or 1
+local last = tonumber(mm[2]) or 0
 
 --- @include _verdict
 --- @include _cluster
@@ -38,10 +42,10 @@ local results = {}
 local formed = 0
 local p = 4
 for r = 1, n do
-  local id, seq, ts, kind, dup, sim, method, njoins =
+  local id, seq, ts, kind, dup, sim, method, title, njoins =
     ARGV[p], tonumber(ARGV[p + 1]), tonumber(ARGV[p + 2]), ARGV[p + 3], ARGV[p + 4], ARGV[p + 5], ARGV[p + 6],
-    tonumber(ARGV[p + 7])
-  p = p + 8
+    ARGV[p + 7], tonumber(ARGV[p + 8])
+  p = p + 9
   local b, slot = blockOf(seq)
   local vkey = base .. 'v:' .. b
   local existing, claimed = nil, nil
@@ -95,6 +99,8 @@ for r = 1, n do
       events = {}
       table.sort(list)
       local records = {}
+      -- Roots whose member list is implicit: an implicit singleton lists only itself.
+      local implicit = {}
       for x = 1, #list do
         local root = list[x]
         local c = clusterGet(root)
@@ -102,7 +108,9 @@ for r = 1, n do
           -- An implicit singleton (decided) or an undecided message's tentative cluster.
           local rid, rts = headerOf(root)
           local decided = verdictOf(root) ~= nil
-          c = { i = rid or tostring(root), z = decided and 1 or 0, f = rts or ts, l = rts or ts }
+          c = { i = rid or tostring(root), z = decided and 1 or 0, f = rts or ts, l = rts or ts,
+            t = decided and titleOf(root) or nil }
+          implicit[x] = decided and { root } or {}
           -- A tentative cluster of an undecided message is formed now (a decided one was at its commit).
           if not decided then formed = formed + 1 end
         end
@@ -123,7 +131,22 @@ for r = 1, n do
       target.z = target.z + 1
       if ts < target.f then target.f = ts end
       if ts > target.l then target.l = ts end
+      -- The root decided after a later message joined its tentative cluster: its title now.
+      if target.t == nil and targetRoot == seq and title ~= '' then target.t = title end
       clusterPut(targetRoot, target)
+      if #list == 1 and not implicit[1] then
+        membersAdd(targetRoot, seq)
+      else
+        local members = implicit[1] or membersGet(targetRoot)
+        for x = 2, #list do
+          local more = implicit[x] or membersGet(list[x])
+          if not implicit[x] then membersPut(list[x], {}) end
+          for _, s in ipairs(more) do members[#members + 1] = s end
+        end
+        members[#members + 1] = seq
+        table.sort(members)
+        membersPut(targetRoot, members)
+      end
       if #absorbed > 0 then
         local merged = event('merged', targetRoot, target, id)
         merged.mergedFrom = absorbed
@@ -133,6 +156,7 @@ for r = 1, n do
     end
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
     if verdict ~= claimed then redis.call('HSET', vkey, slot, verdict) end
+    if title ~= '' then redis.call('HSET', base .. 't:' .. b, slot, title) end
     results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
   end
 end

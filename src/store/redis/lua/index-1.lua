@@ -15,7 +15,8 @@
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
-  Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>, c:<shard>.
+  Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>,
+  t:<block>, c:<shard>, m:<shard>, cs, cr.
 
   Bucket values: one member as its sequence number mod 2^32 in decimal (a listpack stores it as an
   integer), two or more as byte 255 then 4 bytes (little-endian) per member, oldest first. Members
@@ -88,7 +89,7 @@ local function dropGenerations(oldestLive, dropOne)
   -- Record and verdict blocks wholly below the bound go at once.
   local last = math.floor(live / 64) - 1
   for b = freed, last do
-    redis.call('DEL', base .. 'r:' .. b, base .. 'v:' .. b)
+    redis.call('DEL', base .. 'r:' .. b, base .. 'v:' .. b, base .. 't:' .. b)
   end
   if last + 1 > freed then freed = last + 1 end
 end
@@ -101,6 +102,16 @@ local function advance(ts)
   gen = g
   redis.call('HSET', gens, g, seq + 1)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
+  -- Stories last seen before the horizon go now, with their member lists (as the memory store
+  -- drops them); merged aliases are left to the sweep.
+  local old = redis.call('ZRANGEBYSCORE', base .. 'cr', '-inf', '(' .. (ts - windowMs - genMs))
+  for _, member in ipairs(old) do
+    local root = tonumber(member)
+    redis.call('HDEL', base .. 'c:' .. (root % cshards), root)
+    redis.call('HDEL', base .. 'm:' .. (root % cshards), root)
+    redis.call('ZREM', base .. 'cs', member)
+    redis.call('ZREM', base .. 'cr', member)
+  end
   -- The sweep runs round the shards continuously, paced to go round once in about one window's
   -- worth of messages (the last generation's count times generations per window): each entry
   -- is read about once by the sweep, and a dead entry lingers at most about one window.
@@ -131,7 +142,11 @@ local function sweepShard(i)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
       if #field ~= BUCKET_FIELD_BYTES then
-        if tonumber(v) < live then redis.call('HDEL', key, field) end
+        -- An expired id field stays while a cluster is rooted at it (read-1.lua finds it by id).
+        local s = tonumber(v)
+        if s < live and redis.call('HEXISTS', base .. 'c:' .. (s % cshards), s) == 0 then
+          redis.call('HDEL', key, field)
+        end
       else
         local kept, size, changed = liveMembers(v)
         if size == 0 then
@@ -149,7 +164,13 @@ local function sweepShard(i)
     for j = 1, #all, 2 do
       -- Stored as _cluster.lua's clusterPut writes it: last seen is f + e.
       local c = cjson.decode(all[j + 1])
-      if c.f + c.e < horizon then redis.call('HDEL', key, all[j]) end
+      if c.f + c.e < horizon then
+        redis.call('HDEL', key, all[j])
+        redis.call('HDEL', base .. 'm:' .. (i - shards), all[j])
+        local member = string.format('%015d', tonumber(all[j]))
+        redis.call('ZREM', base .. 'cs', member)
+        redis.call('ZREM', base .. 'cr', member)
+      end
     end
   end
 end

@@ -7,7 +7,7 @@
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Returns:
     verdict:  the stored verdict (JSON), or nil when the id is unknown, expired or undecided
-    cluster:  the current cluster of a cluster id as JSON {i, z, f, l}, or nil
+    cluster:  the current cluster of a cluster id as JSON {i, z, f, l, t}, or nil
     resolve:  the current id of a cluster id (the id itself when it is no cluster's)
   Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written.
 ]]
@@ -18,13 +18,17 @@ local mode = ARGV[3]
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
-local live = tonumber(redis.call('HGET', meta, 'live')) or 1
+local mm = redis.call('HMGET', meta, 'live', 'seq')
+local live = tonumber(mm[1]) or 1
+local last = tonumber(mm[2]) or 0
 
 --- @include _verdict
 --- @include _cluster
 
 local seq = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[4], ARGV[5]))
-if seq and seq < live then seq = nil end
+-- A cluster outlives its root message (it lasts while it grows): the root's id field is kept
+-- while the cluster is (the sweep in index-1.lua), so the cluster is still found by its id.
+if seq and seq < live and (mode == 'verdict' or not clusterGet(seq)) then seq = nil end
 if mode == 'verdict' then
   if not seq then return nil end
   local b, slot = blockOf(seq)
@@ -39,10 +43,10 @@ if mode == 'resolve' then
 end
 if not seq then return nil end
 local root, c = resolve(seq)
-if c then return cjson.encode({ i = c.i, z = c.z, f = c.f, l = c.l }) end
+if c then return cjson.encode({ i = c.i, z = c.z, f = c.f, l = c.l, t = c.t }) end
 local v = verdictOf(seq)
 if v and v.r == seq then
   local id, ts = headerOf(seq)
-  return cjson.encode({ i = id, z = 1, f = ts, l = ts })
+  return cjson.encode({ i = id, z = 1, f = ts, l = ts, t = titleOf(seq) })
 end
 return nil

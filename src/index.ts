@@ -1,0 +1,36 @@
+/**
+ * doppel as a library (`import { createDoppel } from 'doppel'`): the engine, the stores, the
+ * signatures and message decoding. The CLI, the consumers and the HTTP API are built on these.
+ */
+export type { DedupConfig } from './config/dedup.js';
+export { resolveDedupConfig } from './config/profiles.js';
+export { type CreateDoppelOptions, createDoppel, type Doppel } from './embed.js';
+export {
+  DedupEngine,
+  displayTitle,
+  type EngineInput,
+  type EngineOptions,
+  type EngineVerdict,
+} from './engine/engine.js';
+export type {
+  ClusterListPage,
+  ClusterListQuery,
+  ClusterMember,
+  ClusterMembersPage,
+  ClusterView,
+  DedupStore,
+  Evidence,
+  StoredVerdict,
+  StoryEvent,
+  VerdictKind,
+} from './engine/types.js';
+export { DoppelError, ERROR_CODES, type ErrorCode, isDoppelError } from './errors.js';
+export { initHashing } from './hash/xxhash.js';
+export { type DecodedMessage, decodeMessage } from './input/decode-message.js';
+export { type Message, messageSchema, parseMessageLine, parseMessageObject } from './input/message.js';
+export { LexiconSet } from './lexicon/lexicon.js';
+export { type SignedMessage, signMessage } from './pipeline/sign.js';
+export { SignatureEngine, type Signatures } from './signatures/compute.js';
+export { MemoryStore } from './store/memory.js';
+export { openStore, type StoreOptions } from './store/open.js';
+export { RedisStore, type RedisStoreOptions } from './store/redis/store.js';

@@ -1,0 +1,158 @@
+import type { IndexKey } from '../engine/keys.js';
+import { decodeRecord, encodeRecord } from '../engine/record.js';
+import type { IndexRequest } from '../engine/types.js';
+import { DoppelError, type ErrorCode } from '../errors.js';
+
+/**
+ * A chunk of prepared messages (index keys and stored record, DedupEngine.prepare) in the form a
+ * sign worker sends back: a few typed arrays moved, not copied (transferable), plus the ids. A
+ * structured clone of the IndexRequest objects themselves cost ~30 heap objects a message on
+ * both sides; this costs a handful of arrays a chunk.
+ */
+export interface PreparedChunk {
+  /** Per item: 0 prepared, 1 input error (an `invalid` verdict), 2 any other error (a bug). */
+  status: Uint8Array;
+  ids: Array<string | null>;
+  /** The display title of each prepared item (IndexRequest.title), null for none. */
+  titles: Array<string | null>;
+  /** The message's own event time (epoch ms), NaN when it has none. */
+  ts: Float64Array;
+  errors: Array<{ code: string; message: string } | null>;
+  /** Item i's keys are keyTable/keyWords entries keyStart[i] .. keyStart[i + 1]. */
+  keyStart: Int32Array;
+  /** Index into `tables` of each key. */
+  keyTable: Uint8Array;
+  /** hi, lo of each key (as numbers: a key's words may be signed or unsigned, and stay as they were). */
+  keyWords: Float64Array;
+  tables: string[];
+  /** Item i's record (engine/record.ts binary form) is recordBytes[recordStart[i] .. recordStart[i + 1]). */
+  recordStart: Int32Array;
+  recordBytes: Uint8Array;
+}
+
+/** One item of a chunk as the worker produced it. */
+export type PreparedItem =
+  | { status: 0; id: string; ts: number | undefined; request: Omit<IndexRequest, 'ts'> }
+  | { status: 1 | 2; id: string | null; error: { code: string; message: string } };
+
+/** Packs a worker's items (keys and records as arrays; the buffers are transferable). */
+export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChunk; transfer: ArrayBuffer[] } {
+  const n = items.length;
+  const status = new Uint8Array(n);
+  const ts = new Float64Array(n);
+  const ids: Array<string | null> = [];
+  const titles: Array<string | null> = [];
+  const errors: PreparedChunk['errors'] = [];
+  const keyStart = new Int32Array(n + 1);
+  const recordStart = new Int32Array(n + 1);
+  const tableIndex = new Map<string, number>();
+  const tables: string[] = [];
+  const records: Uint8Array[] = [];
+  let keys = 0;
+  let bytes = 0;
+  for (const item of items) {
+    if (item.status === 0) {
+      keys += item.request.keys.length;
+      const r = encodeRecord(item.request.record);
+      records.push(r);
+      bytes += r.length;
+    }
+  }
+  const keyTable = new Uint8Array(keys);
+  const keyWords = new Float64Array(2 * keys);
+  const recordBytes = new Uint8Array(bytes);
+  let k = 0;
+  let b = 0;
+  let r = 0;
+  for (let i = 0; i < n; i++) {
+    const item = items[i] as PreparedItem;
+    status[i] = item.status;
+    ids.push(item.id);
+    titles.push(item.status === 0 ? (item.request.title ?? null) : null);
+    keyStart[i] = k;
+    recordStart[i] = b;
+    if (item.status !== 0) {
+      ts[i] = Number.NaN;
+      errors.push(item.error);
+      continue;
+    }
+    errors.push(null);
+    ts[i] = item.ts ?? Number.NaN;
+    for (const key of item.request.keys) {
+      let t = tableIndex.get(key.table);
+      if (t === undefined) {
+        t = tables.length;
+        tables.push(key.table);
+        tableIndex.set(key.table, t);
+      }
+      keyTable[k] = t;
+      keyWords[2 * k] = key.hi;
+      keyWords[2 * k + 1] = key.lo;
+      k++;
+    }
+    const record = records[r++] as Uint8Array;
+    recordBytes.set(record, b);
+    b += record.length;
+  }
+  keyStart[n] = k;
+  recordStart[n] = b;
+  const chunk: PreparedChunk = {
+    status,
+    ids,
+    titles,
+    ts,
+    errors,
+    keyStart,
+    keyTable,
+    keyWords,
+    tables,
+    recordStart,
+    recordBytes,
+  };
+  return {
+    chunk,
+    transfer: [status, ts, keyStart, keyTable, keyWords, recordStart, recordBytes].map(
+      (a) => a.buffer as ArrayBuffer,
+    ),
+  };
+}
+
+/** Item i of a packed chunk: a request without its event time, or its error. */
+export function unpackItem(
+  c: PreparedChunk,
+  i: number,
+):
+  | { ok: true; id: string; ts: number | undefined; request: Omit<IndexRequest, 'ts'> }
+  | { ok: false; id: string | null; error: DoppelError; bug: boolean } {
+  const status = c.status[i] as number;
+  if (status !== 0) {
+    const e = c.errors[i] as { code: string; message: string };
+    return {
+      ok: false,
+      id: c.ids[i] ?? null,
+      error: new DoppelError(e.code as ErrorCode, e.message),
+      bug: status === 2,
+    };
+  }
+  const keys: IndexKey[] = [];
+  const end = c.keyStart[i + 1] as number;
+  for (let k = c.keyStart[i] as number; k < end; k++)
+    keys.push({
+      table: c.tables[c.keyTable[k] as number] as string,
+      hi: c.keyWords[2 * k] as number,
+      lo: c.keyWords[2 * k + 1] as number,
+    });
+  const record = decodeRecord(
+    c.recordBytes.subarray(c.recordStart[i] as number, c.recordStart[i + 1] as number),
+  );
+  const ts = c.ts[i] as number;
+  const id = c.ids[i] as string;
+  const request: Omit<IndexRequest, 'ts'> = { id, keys, record };
+  const title = c.titles[i];
+  if (title !== null && title !== undefined) request.title = title;
+  return { ok: true, id, ts: Number.isNaN(ts) ? undefined : ts, request };
+}
+
+export function chunkLength(c: PreparedChunk): number {
+  return c.status.length;
+}

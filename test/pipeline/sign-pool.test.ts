@@ -1,0 +1,175 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { RequestPreparer } from '../../src/engine/engine.js';
+import { generateVariants } from '../../src/eval/generate.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { parseMessageLine } from '../../src/input/message.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { unpackItem } from '../../src/pipeline/prepared-wire.js';
+import { signMessage } from '../../src/pipeline/sign.js';
+import { SignPool } from '../../src/pipeline/sign-pool.js';
+import { SignatureEngine } from '../../src/signatures/compute.js';
+import { REPO_ROOT, runCli } from '../support/cli.js';
+
+const demo = resolve(REPO_ROOT, 'demo/feed.jsonl');
+
+/**
+ * A stream that exercises every path of the pool: several batches (256) and chunks (64), text,
+ * HTML and legacy-charset (raw) variants, messages without ts, invalid lines, blank lines and a
+ * repeated id.
+ */
+function generatedStream(): string {
+  const demoLines = readFileSync(demo, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const docs = demoLines
+    .map((l) => JSON.parse(l) as { id: string; lang?: string; text?: string })
+    .filter((d) => d.text !== undefined && d.lang !== undefined)
+    .map((d) => ({ id: d.id, lang: d.lang as string, text: d.text as string }));
+  const lines: string[] = [];
+  for (let round = 0; round < 40; round++) {
+    const variants = generateVariants(
+      docs.map((d) => ({
+        ...d,
+        id: `${d.id}-r${round}`,
+        text: `${d.text} Round ${round} word${round * 7}.`,
+      })),
+      { seed: 1000 + round, variantsPerDoc: 3 },
+    );
+    for (const [i, v] of variants.entries()) {
+      const { cluster: _c, variant: _v, charset: _cs, ...message } = v;
+      // Every fifth message without its time (it takes the latest seen; the first has one, or the run's start time would differ between runs).
+      lines.push(JSON.stringify(i % 5 === 4 ? { ...message, ts: undefined } : message));
+    }
+    lines.push('{"id": "broken-' + round + '", "text": 5}', 'not json', '');
+  }
+  lines.push(...demoLines, demoLines[0] as string);
+  return `${lines.join('\n')}\n`;
+}
+
+describe('sign pool (doppel dedup --threads)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'doppel-pool-'));
+  });
+
+  it('gives the same verdict lines and story events, byte for byte, with 1, 2 and 3 threads (generated stream)', async () => {
+    const input = join(dir, 'stream.jsonl');
+    const text = generatedStream();
+    writeFileSync(input, text);
+    const outputs: string[] = [];
+    const stories: string[] = [];
+    for (const threads of ['1', '2', '3']) {
+      const storyFile = join(dir, `stories-${threads}.jsonl`);
+      const r = await runCli(['dedup', '--threads', threads, '--input', input, '--stories', storyFile]);
+      expect(r.code, r.stderr).toBe(0);
+      outputs.push(r.stdout);
+      stories.push(readFileSync(storyFile, 'utf8'));
+    }
+    const lines = outputs[0]?.trim().split('\n') ?? [];
+    // One line per non-blank input line, and the stream has every kind of verdict.
+    expect(lines.length).toBe(text.split('\n').filter((l) => l.trim() !== '').length);
+    const kinds = new Set(lines.map((l) => (JSON.parse(l) as { verdict: string }).verdict));
+    expect([...kinds].sort()).toEqual(['duplicate', 'invalid', 'near_duplicate', 'unique']);
+    expect(lines.some((l) => l.includes('"replay":true'))).toBe(true);
+    expect(outputs[1]).toBe(outputs[0]);
+    expect(outputs[2]).toBe(outputs[0]);
+    expect(stories[1]).toBe(stories[0]);
+    expect(stories[2]).toBe(stories[0]);
+  }, 120_000);
+
+  it('gives the demo feed the same verdicts with --threads 2 as with --threads 1', async () => {
+    const one = await runCli(['dedup', '--threads', '1', '--input', demo]);
+    const two = await runCli(['dedup', '--threads', '2', '--input', demo]);
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    expect(two.stderr).toMatch(/7 messages, 3 unique, 2 duplicates, 1 near-duplicates, 1 invalid/);
+  });
+
+  it('rejects a --threads that is not a count (usage error)', async () => {
+    const r = await runCli(['dedup', '--threads', 'many', '--input', demo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--threads takes/);
+  });
+});
+
+describe('SignPool (in process)', () => {
+  let pool: SignPool;
+  const config = resolveDedupConfig('news', {}, 'profile');
+  beforeAll(async () => {
+    pool = await SignPool.start({ threads: 2, config });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('prepares messages exactly as the engine does on the calling thread (keys, record, title)', async () => {
+    await initHashing();
+    const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+    const preparer = new RequestPreparer(config);
+    const lines = readFileSync(demo, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    const chunk = await pool.prepareMessages(
+      lines.flatMap((l) => {
+        try {
+          return [parseMessageLine(l)];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    let compared = 0;
+    for (const [i, line] of lines.entries()) {
+      let message: ReturnType<typeof parseMessageLine>;
+      try {
+        message = parseMessageLine(line);
+      } catch {
+        continue;
+      }
+      const local = preparer.prepare({ signed: await signMessage(message, signer), ts: 1 });
+      const item = unpackItem(chunk, compared++);
+      expect(item.ok, `line ${i}`).toBe(true);
+      if (!item.ok) continue;
+      expect(item.request.keys).toEqual(local.keys);
+      // The display title (GET /v1/clusters) crosses the thread boundary too.
+      expect(item.request.title).toBe(local.title);
+      const { packed: a, ...remote } = item.request.record;
+      const { packed: b, ...mine } = local.record;
+      expect(remote).toEqual(mine);
+      expect(a).toEqual(b);
+    }
+    expect(compared).toBe(6);
+  });
+
+  it('answers chunks in submission order when many are in flight', async () => {
+    const jobs = Array.from({ length: 12 }, (_, j) =>
+      pool.prepareLines(
+        Array.from({ length: 1 + ((j * 7) % 20) }, (_, k) =>
+          JSON.stringify({ id: `j${j}-${k}`, text: `story ${j} ${k}` }),
+        ),
+      ),
+    );
+    const chunks = await Promise.all(jobs);
+    chunks.forEach((c, j) => {
+      expect(c.ids[0]).toBe(`j${j}-0`);
+      expect(c.ids.length).toBe(1 + ((j * 7) % 20));
+    });
+  });
+
+  it('turns bad input into input errors with a salvaged id, not failures', async () => {
+    const chunk = await pool.prepareLines([
+      '{"id":"x1","text":""}',
+      '{"id": "x2", oops',
+      '{"id":"x3","text":"fine"}',
+    ]);
+    const items = [0, 1, 2].map((i) => unpackItem(chunk, i));
+    expect(items.map((i) => i.ok)).toEqual([false, false, true]);
+    expect(items[0]).toMatchObject({ id: 'x1', bug: false, error: { code: 'MISSING_CONTENT' } });
+    expect(items[1]).toMatchObject({ id: 'x2', bug: false, error: { code: 'INVALID_JSON' } });
+  });
+});
