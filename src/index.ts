@@ -34,3 +34,4 @@ export { SignatureEngine, type Signatures } from './signatures/compute.js';
 export { MemoryStore } from './store/memory.js';
 export { openStore, type StoreOptions } from './store/open.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis/store.js';
+export { RedisClusterStore, type RedisClusterStoreOptions } from './store/redis-cluster/store.js';
