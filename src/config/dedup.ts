@@ -110,7 +110,7 @@ export const redisSchema = z
      * Redis Cluster: the share of buckets of the shard beside the home shard (on the same master
      * when the slots are split evenly), relative to the others: the home does the rest of the work.
      */
-    homeShardWeight: z.number().min(0).max(1).default(0.3),
+    homeShardWeight: z.number().min(0).max(1).default(0.1),
     /**
      * Redis Cluster: how long a shard call waits for a lower sequence number before skipping it
      * (its client died between taking its numbers and calling the shards).

@@ -117,7 +117,11 @@ for r = 1, n do
     packed = packMember(mySeq)
   end
   local head = o
-  -- Room for the message's header (position, hot, count), written once its values are known.
+  -- Room for the message's header (position, hot, count), written once its values are known;
+  -- filled now so that the values land in the table's array part, not its hash part.
+  results[head + 1] = r
+  results[head + 2] = 0
+  results[head + 3] = 0
   o = head + 3
   local hot = 0
   local at = 17
@@ -174,10 +178,12 @@ for r = 1, n do
     end
   end
   if o > head + 3 or hot > 0 then
-    results[head + 1] = r
     results[head + 2] = hot
     results[head + 3] = o - head - 3
   else
+    results[head + 3] = nil
+    results[head + 2] = nil
+    results[head + 1] = nil
     o = head
   end
 end
