@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# doppel: one image for the consumers (node dist/consumers/news.js, .../mail.js) and the API
+# doppel: one image for the consumers (node consumers/news.js, .../mail.js) and the API
 # (node bin/doppel.js serve). Multi-stage: TypeScript is compiled with the dev dependencies, the
 # runtime stage has production dependencies only and runs as a non-root user.
 
@@ -10,7 +10,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+COPY scripts/copy-assets.mjs ./scripts/
+# bench/ and dev/ (benchmarks, local Redis and Kafka launchers) are development tools, not shipped.
+RUN npm run build && rm -rf dist/bench dist/dev
 
 FROM node:22-slim AS runtime
 ENV NODE_ENV=production
@@ -19,11 +21,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+COPY consumers/news.js consumers/mail.js ./consumers/
 COPY data ./data
-# The Redis store loads its Lua scripts from the source tree at run time (src/store/redis/scripts.ts).
-COPY src/store/redis/lua ./src/store/redis/lua
-COPY src/store/redis-cluster/lua ./src/store/redis-cluster/lua
-COPY src/web ./src/web
 # The node image's unprivileged user (uid 1000); the manifests also set runAsNonRoot and a
 # read-only root filesystem, so nothing here may write outside /tmp.
 USER 1000:1000

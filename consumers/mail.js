@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-// The mail-stream consumer (deployable entry point). The code is TypeScript in src/consumer/ and
-// src/consumers/, compiled by `npm run build` to dist/; this file only starts it.
-import '../dist/consumers/mail.js';
+// The mail consumer (deployable entry point). The code is TypeScript in src/kafka/ (this process:
+// src/kafka/entry/mail.ts), compiled by `npm run build` to dist/; this file only starts it.
+import '../dist/kafka/entry/mail.js';

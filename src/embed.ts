@@ -4,8 +4,8 @@ import { DedupEngine, type EngineVerdict } from './engine/engine.js';
 import { initHashing } from './hash/xxhash.js';
 import { parseMessageObject } from './input/message.js';
 import { LexiconSet } from './lexicon/lexicon.js';
-import { signMessage } from './pipeline/sign.js';
-import { SignatureEngine } from './signatures/compute.js';
+import { MessageFlow } from './pipeline/flow.js';
+import { Signer } from './signatures/signer.js';
 import { openStore } from './store/open.js';
 
 export interface CreateDoppelOptions {
@@ -22,7 +22,7 @@ export interface CreateDoppelOptions {
 export interface Doppel {
   config: DedupConfig;
   engine: DedupEngine;
-  signer: SignatureEngine;
+  signer: Signer;
   /** Signs, indexes and decides a batch; a message doppel cannot judge throws a DoppelError. */
   process(messages: readonly unknown[]): Promise<EngineVerdict[]>;
   /** The verdicts the messages would get, nothing indexed. */
@@ -34,25 +34,26 @@ export interface Doppel {
 export async function createDoppel(options: CreateDoppelOptions = {}): Promise<Doppel> {
   const config = resolveDedupConfig(options.profile ?? 'news', options.config ?? {});
   await initHashing();
-  const signer = new SignatureEngine(config.signatures, LexiconSet.defaults({}));
+  const signer = new Signer(config.signatures, LexiconSet.defaults({}));
   const store = await openStore(
     options.store ?? 'memory',
     options.namespace ? { config, namespace: options.namespace } : { config },
   );
   const engine = new DedupEngine(config, store);
-  const inputs = (messages: readonly unknown[]) =>
+  const flow = new MessageFlow(engine, signer);
+  const requests = (messages: readonly unknown[]) =>
     Promise.all(
       messages.map(async (json) => {
         const message = parseMessageObject(json);
-        return { signed: await signMessage(message, signer), ts: message.ts ?? Date.now() };
+        return flow.prepare(message, message.ts ?? Date.now());
       }),
     );
   return {
     config,
     engine,
     signer,
-    process: async (messages) => engine.processBatch(await inputs(messages)),
-    check: async (messages) => engine.check(await inputs(messages)),
+    process: async (messages) => flow.process(await requests(messages)),
+    check: async (messages) => flow.check(await requests(messages)),
     close: () => store.close(),
   };
 }

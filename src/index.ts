@@ -8,7 +8,7 @@ export { type CreateDoppelOptions, createDoppel, type Doppel } from './embed.js'
 export {
   DedupEngine,
   displayTitle,
-  type EngineInput,
+  type EngineMessage,
   type EngineOptions,
   type EngineVerdict,
 } from './engine/engine.js';
@@ -29,9 +29,10 @@ export { initHashing } from './hash/xxhash.js';
 export { type DecodedMessage, decodeMessage } from './input/decode-message.js';
 export { type Message, messageSchema, parseMessageLine, parseMessageObject } from './input/message.js';
 export { LexiconSet } from './lexicon/lexicon.js';
+export { engineMessage, MessageFlow } from './pipeline/flow.js';
 export { type SignedMessage, signMessage } from './pipeline/sign.js';
-export { SignatureEngine, type Signatures } from './signatures/compute.js';
-export { MemoryStore } from './store/memory.js';
+export { type Signatures, Signer } from './signatures/signer.js';
+export { MemoryStore } from './store/memory/store.js';
 export { openStore, type StoreOptions } from './store/open.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis/store.js';
 export { RedisClusterStore, type RedisClusterStoreOptions } from './store/redis-cluster/store.js';

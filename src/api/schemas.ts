@@ -16,6 +16,10 @@ export const evidenceSchema = z.object({
   imatch: z.boolean(),
   lexical: z.number().int(),
   cosine: z.number().nullable(),
+  containment: z
+    .number()
+    .optional()
+    .describe('share of the smaller shingle set inside the larger (absent for records without counts)'),
 });
 
 export const verdictSchema = z.object({

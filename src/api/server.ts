@@ -4,13 +4,13 @@ import type { Logger } from 'pino';
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
 import { DoppelError, toDoppelError } from '../errors.js';
-import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
+import { parseJsonText } from '../json.js';
 import { verdictRecord } from '../output/verdict-record.js';
+import { MessageFlow } from '../pipeline/flow.js';
 import { unpackItem } from '../pipeline/prepared-wire.js';
-import { signMessage } from '../pipeline/sign.js';
 import type { SignPool } from '../pipeline/sign-pool.js';
-import type { SignatureEngine } from '../signatures/compute.js';
+import type { Signer } from '../signatures/signer.js';
 import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
@@ -23,7 +23,7 @@ import { handleWeb } from './web.js';
 export interface ApiDependencies {
   config: DedupConfig;
   engine: DedupEngine;
-  signer: SignatureEngine;
+  signer: Signer;
   /**
    * Sign workers (pipeline/sign-pool.ts): bodies are signed off the event loop, so a large body
    * does not hold up /healthz and other requests. None: signed on the event loop with `signer`.
@@ -60,18 +60,18 @@ export function createApiServer(deps: ApiDependencies): Server {
   const now = deps.now ?? Date.now;
   const profile = config.profile;
 
-  const decide = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
+  const flow = new MessageFlow(engine, signer);
+  const verdictOf = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
     const body = await readJsonBody(req, config.api.bodyLimitBytes);
     const message = parseMessageObject(body);
     const request = await withSpan('signatures', async () => {
-      if (!pool)
-        return engine.prepare({ signed: await signMessage(message, signer), ts: message.ts ?? now() });
+      if (!pool) return flow.prepare(message, message.ts ?? now());
       const item = unpackItem(await pool.prepareMessages([message]), 0);
       if (!item.ok) throw item.bug ? new Error(item.error.message) : item.error;
       return { ...item.request, ts: item.ts ?? now() };
     });
     const started = performance.now();
-    const [verdict] = index ? await engine.processPrepared([request]) : await engine.checkPrepared([request]);
+    const [verdict] = index ? await flow.process([request]) : await flow.check([request]);
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
@@ -79,12 +79,17 @@ export function createApiServer(deps: ApiDependencies): Server {
   };
 
   const routes: Route[] = [
-    { method: 'POST', template: '/v1/check', pattern: /^\/v1\/check$/, handler: (req) => decide(req, false) },
+    {
+      method: 'POST',
+      template: '/v1/check',
+      pattern: /^\/v1\/check$/,
+      handler: (req) => verdictOf(req, false),
+    },
     {
       method: 'POST',
       template: '/v1/messages',
       pattern: /^\/v1\/messages$/,
-      handler: (req) => decide(req, true),
+      handler: (req) => verdictOf(req, true),
     },
     {
       method: 'GET',

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * The story desk (GET /): plain HTML, CSS and JavaScript from src/web, shipped with the package
- * ("files" in package.json) and read from there at run time, as the Redis Lua scripts are: no
- * build step and no CDN. The page only calls the read routes of the API, with relative URLs.
+ * The story desk (GET /): plain HTML, CSS and JavaScript from src/web, copied to dist/web by the
+ * build (scripts/copy-assets.mjs) and read from there at run time, as the Redis Lua scripts are:
+ * no bundler and no CDN. The page only calls the read routes of the API, with relative URLs.
  */
 
-const WEB_DIR = new URL('../../src/web/', import.meta.url);
+// src/web in the sources, dist/web once built (the build copies the files, scripts/copy-assets.mjs).
+const WEB_DIR = new URL('../web/', import.meta.url);
 
 const FILES: Record<string, [file: string, type: string]> = {
   '/': ['index.html', 'text/html; charset=utf-8'],

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:e2e`: end to end through Kafka. A local KRaft broker and redis-server (or
  * DOPPEL_KAFKA_BROKERS / DOPPEL_REDIS_URL), an input topic with 4 partitions, N news consumer
- * processes (dist/consumers/news.js, the deployable entry point), and this process producing the
+ * processes (consumers/news.js, the deployable entry point), and this process producing the
  * bench:dedup news stream (Markov-generated articles and 30% near-duplicate variants, 10,000 a
  * day) as fast as the broker takes it. When the group has committed every input offset, the output
  * topics are read back and checked: throughput (first produce to last output), latency (input
@@ -11,7 +11,10 @@
  * Environment: BENCH_MESSAGES (200000), BENCH_CONSUMERS (1), BENCH_CONCURRENCY (4 partitions per
  * process), BENCH_RATE (messages/s to produce; 0 = as fast as possible), BENCH_CONSUMER_NODE_ARGS
  * (node flags for the consumer processes, e.g. "--cpu-prof --cpu-prof-dir=DIR"), BENCH_PASSTHROUGH=1
- * (run the Kafka-only baseline, src/bench/passthrough-consumer.ts, instead of the news consumer).
+ * (run the Kafka-only baseline, src/bench/passthrough-consumer.ts, instead of the news consumer),
+ * BENCH_BASELINE=0 (skip the baseline: by default the same stream first goes through the Kafka-only
+ * consumer, and the news consumer's throughput is printed as a ratio of it, both measured in one
+ * run on the same machine load), BENCH_SIGN_THREADS (the news consumer's consumer.signThreads).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,7 +38,10 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 const PARTITIONS = 4;
 const PASSTHROUGH = process.env.BENCH_PASSTHROUGH === '1';
-const CONSUMER_ENTRY = PASSTHROUGH ? 'dist/bench/passthrough-consumer.js' : 'dist/consumers/news.js';
+const BASELINE = process.env.BENCH_BASELINE !== '0';
+const SIGN_THREADS = process.env.BENCH_SIGN_THREADS;
+const entryOf = (passthrough: boolean) =>
+  passthrough ? 'dist/bench/passthrough-consumer.js' : 'consumers/news.js';
 
 /** CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere. */
 function cpuSecondsOf(pid: number | undefined): number {
@@ -94,7 +100,7 @@ async function readAll(
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(resolve(ROOT, 'dist/consumers/news.js'))) throw new Error('run npm run build first');
+  if (!existsSync(resolve(ROOT, 'dist/kafka/entry/news.js'))) throw new Error('run npm run build first');
   mkdirSync(OUT, { recursive: true });
   // A longer stream generated before serves as well: its first MESSAGES lines.
   const longer = readdirSync(OUT)
@@ -127,176 +133,205 @@ async function main(): Promise<void> {
     });
     const admin = kafka.admin();
     await admin.connect();
-    const run = `bench-${Date.now().toString(36)}`;
-    const input = `${run}.news`;
-    const group = `${run}-group`;
-    await admin.createTopics({ topics: [{ topic: input, numPartitions: PARTITIONS }], waitForLeaders: true });
-    const configFile = join(OUT, `${run}.json`);
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        consumer: {
-          inputs: [{ topic: input, format: 'json' }],
-          groupId: group,
-          namespace: run,
-          concurrency: CONCURRENCY,
-        },
-      }),
-    );
-    process.stdout.write(
-      `bench:e2e: ${lines.length} messages (${Math.round(bytes / lines.length)} bytes on average), ${PARTITIONS} partitions, ` +
-        `${CONSUMERS} ${PASSTHROUGH ? 'Kafka-only pass-through (no signing, no store)' : 'news'} consumer process(es) x ${CONCURRENCY} partitions at a time, ${cpus().length} cores, broker ${brokers}, ${redisUrl}\n`,
-    );
-    for (let i = 0; i < CONSUMERS; i++) {
-      const nodeArgs = process.env.BENCH_CONSUMER_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
-      const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, CONSUMER_ENTRY)], {
-        env: {
-          ...process.env,
-          DOPPEL_CONFIG: configFile,
-          DOPPEL_KAFKA_BROKERS: brokers,
-          DOPPEL_REDIS_URL: redisUrl,
-          DOPPEL_LOG_LEVEL: 'warn',
-          DOPPEL_METRICS_PORT: '0',
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
+    /** One pass of the stream through a fresh topic and group: the news consumer or the baseline. */
+    const measure = async (passthrough: boolean) => {
+      const run = `bench-${Date.now().toString(36)}`;
+      const input = `${run}.news`;
+      const group = `${run}-group`;
+      await admin.createTopics({
+        topics: [{ topic: input, numPartitions: PARTITIONS }],
+        waitForLeaders: true,
       });
-      children.push(child);
-    }
-    // Wait for the group to be up (output topics created, members joined) before producing.
-    for (;;) {
-      const topics = await admin.listTopics();
-      const groups = await admin.describeGroups([group]);
-      const members = groups.groups[0]?.members.length ?? 0;
-      if (topics.includes(`${input}.tagged`) && members === CONSUMERS && groups.groups[0]?.state === 'Stable')
-        break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      const configFile = join(OUT, `${run}.json`);
+      writeFileSync(
+        configFile,
+        JSON.stringify({
+          consumer: {
+            inputs: [{ topic: input, format: 'json' }],
+            groupId: group,
+            namespace: run,
+            concurrency: CONCURRENCY,
+            ...(SIGN_THREADS !== undefined && !passthrough ? { signThreads: Number(SIGN_THREADS) } : {}),
+          },
+        }),
+      );
+      process.stdout.write(
+        `bench:e2e: ${lines.length} messages (${Math.round(bytes / lines.length)} bytes on average), ${PARTITIONS} partitions, ` +
+          `${CONSUMERS} ${passthrough ? 'Kafka-only pass-through (no signing, no store)' : 'news'} consumer process(es) x ${CONCURRENCY} partitions at a time, ${cpus().length} cores, broker ${brokers}, ${redisUrl}\n`,
+      );
+      for (let i = 0; i < CONSUMERS; i++) {
+        const nodeArgs = process.env.BENCH_CONSUMER_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+        const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, entryOf(passthrough))], {
+          env: {
+            ...process.env,
+            DOPPEL_CONFIG: configFile,
+            DOPPEL_KAFKA_BROKERS: brokers,
+            DOPPEL_REDIS_URL: redisUrl,
+            DOPPEL_LOG_LEVEL: 'warn',
+            DOPPEL_METRICS_PORT: '0',
+          },
+          stdio: ['ignore', 'inherit', 'inherit'],
+        });
+        children.push(child);
+      }
+      // Wait for the group to be up (output topics created, members joined) before producing.
+      for (;;) {
+        const topics = await admin.listTopics();
+        const groups = await admin.describeGroups([group]);
+        const members = groups.groups[0]?.members.length ?? 0;
+        if (
+          topics.includes(`${input}.tagged`) &&
+          members === CONSUMERS &&
+          groups.groups[0]?.state === 'Stable'
+        )
+          break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
 
-    const producer = kafka.producer({ allowAutoTopicCreation: false });
-    await producer.connect();
-    // Where the CPU goes, per process (the 2 cores are shared by all of them): snapshots now and
-    // when the group has committed everything.
-    const cpuNow = () => ({
-      consumers: children.reduce((s, c) => s + cpuSecondsOf(c.pid), 0),
-      broker: cpuSecondsOf(localKafka?.pid),
-      redis: cpuSecondsOf(localRedis?.pid),
-      bench: cpuSecondsOfThisProcess(),
-    });
-    const cpuBefore = cpuNow();
-    const started = Date.now();
-    const chunk = 500;
-    for (let i = 0; i < lines.length; i += chunk) {
-      const slice = lines.slice(i, i + chunk);
-      await producer.send({
-        topic: input,
-        acks: -1,
-        messages: slice.map((value, j) => ({ value, partition: (i + j) % PARTITIONS })),
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      // Where the CPU goes, per process (the 2 cores are shared by all of them): snapshots now and
+      // when the group has committed everything.
+      const cpuNow = () => ({
+        consumers: children.reduce((s, c) => s + cpuSecondsOf(c.pid), 0),
+        broker: cpuSecondsOf(localKafka?.pid),
+        redis: cpuSecondsOf(localRedis?.pid),
+        bench: cpuSecondsOfThisProcess(),
       });
-      if (RATE > 0) {
-        const due = started + ((i + slice.length) / RATE) * 1000;
-        const wait = due - Date.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const cpuBefore = cpuNow();
+      const started = Date.now();
+      const chunk = 500;
+      for (let i = 0; i < lines.length; i += chunk) {
+        const slice = lines.slice(i, i + chunk);
+        await producer.send({
+          topic: input,
+          acks: -1,
+          messages: slice.map((value, j) => ({ value, partition: (i + j) % PARTITIONS })),
+        });
+        if (RATE > 0) {
+          const due = started + ((i + slice.length) / RATE) * 1000;
+          const wait = due - Date.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        }
       }
-    }
-    const produced = Date.now();
-    await producer.disconnect();
-    process.stdout.write(
-      `produced ${lines.length} in ${((produced - started) / 1000).toFixed(1)} s (${Math.round(lines.length / ((produced - started) / 1000))}/s)\n`,
-    );
-    let lastReport = Date.now();
-    for (;;) {
-      const done = await committedSum(admin, group, input);
-      if (done >= lines.length) break;
-      if (Date.now() - lastReport > 10_000) {
-        lastReport = Date.now();
-        process.stdout.write(
-          `  committed ${done}/${lines.length} after ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
-        );
+      const produced = Date.now();
+      await producer.disconnect();
+      process.stdout.write(
+        `produced ${lines.length} in ${((produced - started) / 1000).toFixed(1)} s (${Math.round(lines.length / ((produced - started) / 1000))}/s)\n`,
+      );
+      let lastReport = Date.now();
+      for (;;) {
+        const done = await committedSum(admin, group, input);
+        if (done >= lines.length) break;
+        if (Date.now() - lastReport > 10_000) {
+          lastReport = Date.now();
+          process.stdout.write(
+            `  committed ${done}/${lines.length} after ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 250));
       }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const committedAt = Date.now();
-    const cpuAfter = cpuNow();
-    const cpuMicrosPerMessage = Object.fromEntries(
-      (Object.keys(cpuAfter) as (keyof typeof cpuAfter)[]).map((k) => [
-        k,
-        Math.round(((cpuAfter[k] - cpuBefore[k]) * 1e6) / lines.length),
-      ]),
-    );
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
-    );
+      const committedAt = Date.now();
+      const cpuAfter = cpuNow();
+      const cpuMicrosPerMessage = Object.fromEntries(
+        (Object.keys(cpuAfter) as (keyof typeof cpuAfter)[]).map((k) => [
+          k,
+          Math.round(((cpuAfter[k] - cpuBefore[k]) * 1e6) / lines.length),
+        ]),
+      );
+      for (const child of children) child.kill('SIGTERM');
+      await Promise.all(
+        children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
+      );
+      children.length = 0;
 
-    // Read back every output.
-    const latencies = new Float64Array(lines.length);
-    let nLatency = 0;
-    const seen = new Uint8Array(lines.length);
-    const perPartition = new Map<number, number>();
-    const offsetsBase: number[] = [];
-    const ends = await admin.fetchTopicOffsets(input);
-    for (const e of ends) perPartition.set(e.partition, Number(e.high));
-    // Map (partition, offset) to one index: partitions' offsets laid end to end.
-    let base = 0;
-    for (let p = 0; p < PARTITIONS; p++) {
-      offsetsBase[p] = base;
-      base += perPartition.get(p) ?? 0;
-    }
-    let outputs = 0;
-    let duplicated = 0;
-    let lastOutput = 0;
-    const verdicts: Record<string, number> = {};
-    let stories = 0;
-    await readAll(
-      kafka,
-      [`${input}.tagged`, `${input}.duplicates`, `${input}.dlq`, `${input}.stories`],
-      lines.length,
-      (topic, headers, timestamp) => {
-        if (topic.endsWith('.stories')) {
-          stories++;
-          return;
-        }
-        outputs++;
-        const p = Number(headers[HEADER.sourcePartition]);
-        const index = (offsetsBase[p] ?? 0) + Number(headers[HEADER.sourceOffset]);
-        if (seen[index]) duplicated++;
-        else {
-          seen[index] = 1;
-          latencies[nLatency++] = timestamp - Number(headers[HEADER.sourceTimestamp]);
-        }
-        const verdict = headers[HEADER.verdict] ?? '?';
-        verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
-        if (timestamp > lastOutput) lastOutput = timestamp;
-      },
-    );
-    await admin.disconnect();
-    const lost = seen.reduce((s, v) => s + (v ? 0 : 1), 0);
-    const sorted = latencies.subarray(0, nLatency).sort();
-    const seconds = (lastOutput - started) / 1000;
-    const summary = {
-      messages: lines.length,
-      consumers: CONSUMERS,
-      consumer: PASSTHROUGH ? 'passthrough' : 'news',
-      concurrency: CONCURRENCY,
-      rate: RATE || 'max',
-      produceSeconds: (produced - started) / 1000,
-      endToEndSeconds: seconds,
-      committedSeconds: (committedAt - started) / 1000,
-      throughput: Math.round(lines.length / seconds),
-      latencyMs: { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] },
-      outputs,
-      lost,
-      duplicated,
-      verdicts,
-      storyEvents: stories,
-      cpuMicrosPerMessage,
+      // Read back every output.
+      const latencies = new Float64Array(lines.length);
+      let nLatency = 0;
+      const seen = new Uint8Array(lines.length);
+      const perPartition = new Map<number, number>();
+      const offsetsBase: number[] = [];
+      const ends = await admin.fetchTopicOffsets(input);
+      for (const e of ends) perPartition.set(e.partition, Number(e.high));
+      // Map (partition, offset) to one index: partitions' offsets laid end to end.
+      let base = 0;
+      for (let p = 0; p < PARTITIONS; p++) {
+        offsetsBase[p] = base;
+        base += perPartition.get(p) ?? 0;
+      }
+      let outputs = 0;
+      let duplicated = 0;
+      let lastOutput = 0;
+      const verdicts: Record<string, number> = {};
+      let stories = 0;
+      await readAll(
+        kafka,
+        [`${input}.tagged`, `${input}.duplicates`, `${input}.dlq`, `${input}.stories`],
+        lines.length,
+        (topic, headers, timestamp) => {
+          if (topic.endsWith('.stories')) {
+            stories++;
+            return;
+          }
+          outputs++;
+          const p = Number(headers[HEADER.sourcePartition]);
+          const index = (offsetsBase[p] ?? 0) + Number(headers[HEADER.sourceOffset]);
+          if (seen[index]) duplicated++;
+          else {
+            seen[index] = 1;
+            latencies[nLatency++] = timestamp - Number(headers[HEADER.sourceTimestamp]);
+          }
+          const verdict = headers[HEADER.verdict] ?? '?';
+          verdicts[verdict] = (verdicts[verdict] ?? 0) + 1;
+          if (timestamp > lastOutput) lastOutput = timestamp;
+        },
+      );
+      const lost = seen.reduce((s, v) => s + (v ? 0 : 1), 0);
+      const sorted = latencies.subarray(0, nLatency).sort();
+      const seconds = (lastOutput - started) / 1000;
+      const summary = {
+        messages: lines.length,
+        consumers: CONSUMERS,
+        consumer: passthrough ? 'passthrough' : 'news',
+        concurrency: CONCURRENCY,
+        rate: RATE || 'max',
+        produceSeconds: (produced - started) / 1000,
+        endToEndSeconds: seconds,
+        committedSeconds: (committedAt - started) / 1000,
+        throughput: Math.round(lines.length / seconds),
+        latencyMs: {
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          max: sorted[sorted.length - 1],
+        },
+        outputs,
+        lost,
+        duplicated,
+        verdicts,
+        storyEvents: stories,
+        cpuMicrosPerMessage,
+      };
+      process.stdout.write(
+        `\nbench:e2e: ${lines.length} messages end to end in ${seconds.toFixed(1)} s = ${summary.throughput} messages/s; ` +
+          `latency produce -> output p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
+          `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n` +
+          `CPU µs per message (user + system, produce start to last commit): ${JSON.stringify(cpuMicrosPerMessage)}\n`,
+      );
+      return summary;
     };
-    process.stdout.write(
-      `\nbench:e2e: ${lines.length} messages end to end in ${seconds.toFixed(1)} s = ${summary.throughput} messages/s; ` +
-        `latency produce -> output p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
-        `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n` +
-        `CPU µs per message (user + system, produce start to last commit): ${JSON.stringify(cpuMicrosPerMessage)}\n`,
-    );
+    const baseline = PASSTHROUGH || BASELINE ? await measure(true) : null;
+    const news = PASSTHROUGH ? null : await measure(false);
+    await admin.disconnect();
+    const summary = news ?? (baseline as NonNullable<typeof baseline>);
+    if (news && baseline) {
+      // Both passes in this run, so the machine's load is (about) the same for both.
+      const ratio = news.throughput / baseline.throughput;
+      Object.assign(summary, { baseline, ratioToBaseline: Number(ratio.toFixed(3)) });
+      process.stdout.write(
+        `\nbench:e2e: news consumer ${news.throughput} messages/s = ${(100 * ratio).toFixed(1)}% of the Kafka-only ` +
+          `baseline (${baseline.throughput} messages/s) in this run; lost ${news.lost} (baseline ${baseline.lost})\n`,
+      );
+    }
     writeFileSync(join(OUT, 'e2e-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');

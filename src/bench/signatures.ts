@@ -9,7 +9,7 @@ import { initHashing, xxh64Hex } from '../hash/xxhash.js';
 import { parseMessageObject } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import { type CanonicalDoc, canonicalize } from '../text/canonical.js';
 import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 
@@ -82,14 +82,14 @@ async function main(): Promise<void> {
   const bytes = corpus.reduce((n, d) => n + Buffer.byteLength(d.text, 'utf8'), 0);
   const base = signatureConfigSchema.parse({});
   const lexicons = LexiconSet.defaults();
-  const engine = new SignatureEngine(base, lexicons);
+  const signer = new Signer(base, lexicons);
   const docs: CanonicalDoc[] = corpus.map((d) =>
     canonicalize({ text: d.text, kind: 'text' }, base.canonical, d.lang),
   );
   for (const d of docs) lexicons.get(d.lang); // load lexicons outside the timed loops
 
   const only = (method: 'simhash' | 'minhash' | 'imatch' | 'lexical') =>
-    new SignatureEngine(
+    new Signer(
       signatureConfigSchema.parse({
         simhash: { enabled: method === 'simhash' },
         minhash: { enabled: method === 'minhash' },
@@ -133,13 +133,13 @@ async function main(): Promise<void> {
     ['minhash 84 + 6 super + 15 mega', docs.length, bytes, () => computeAll(engines.minhash, docs)],
     ['i-match (1 + 3 randomized)', docs.length, bytes, () => computeAll(engines.imatch, docs)],
     ['lexical + longest/heaviest sentences', docs.length, bytes, () => computeAll(engines.lexical, docs)],
-    ['all signatures (from canonical text)', docs.length, bytes, () => computeAll(engine, docs)],
+    ['all signatures (from canonical text)', docs.length, bytes, () => computeAll(signer, docs)],
     [
       'end to end: decode + canonicalize + all',
       messages.length,
       bytes,
       async () => {
-        for (const m of messages) await signMessage(m, engine);
+        for (const m of messages) await signMessage(m, signer);
       },
     ],
     [
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       short.length,
       shortBytes,
       async () => {
-        for (const m of short) await signMessage(m, engine);
+        for (const m of short) await signMessage(m, signer);
       },
     ],
   ];
@@ -168,8 +168,8 @@ async function main(): Promise<void> {
   }
 }
 
-function computeAll(engine: SignatureEngine, docs: CanonicalDoc[]): void {
-  for (const d of docs) engine.compute(d);
+function computeAll(signer: Signer, docs: CanonicalDoc[]): void {
+  for (const d of docs) signer.compute(d);
 }
 
 await main();

@@ -1,13 +1,12 @@
 import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
 import { DoppelError, isInputError } from '../errors.js';
-import { decodeTextMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
+import { MessageFlow } from '../pipeline/flow.js';
 import { type PreparedChunk, unpackItem } from '../pipeline/prepared-wire.js';
-import { signDecoded, signMessage } from '../pipeline/sign.js';
 import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
 import { LineWriter, readLineBatches } from './jsonl.js';
@@ -57,12 +56,12 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     throw new DoppelError('USAGE', `--threads takes 0 (one per core) to 256, not ${values.threads}`);
   const { config, lexicons } = await engineSetup(values);
   const threads = resolveThreads(threadsFlag ?? config.threads);
-  const signer = new SignatureEngine(config.signatures, lexicons);
+  const signer = new Signer(config.signatures, lexicons);
   const store: DedupStore = await openStore(
     values.store,
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
-  const engine = new DedupEngine(config, store);
+  const flow = new MessageFlow(new DedupEngine(config, store), signer);
   let pool: SignPool | null = null;
   if (threads > 1) {
     try {
@@ -89,13 +88,17 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   const flush = async () => {
     const inputs: IndexRequest[] = [];
     for (const p of batch) if ('input' in p) inputs.push(p.input);
-    const verdicts = inputs.length > 0 ? await engine.processPrepared(inputs) : [];
+    const verdicts = await flow.process(inputs);
     let v = 0;
     let due = false;
     for (const p of batch) {
       const record = 'record' in p ? p.record : verdictRecord(verdicts[v++]!);
-      if ('input' in p && stories)
-        for (const e of verdicts[v - 1]!.events) await stories.write(JSON.stringify(e));
+      if ('input' in p && stories) {
+        // A replay's event (the cluster as it is now, DedupEngine.process) says so, as on Kafka.
+        const verdict = verdicts[v - 1]!;
+        for (const e of verdict.events)
+          await stories.write(JSON.stringify(verdict.replay ? { ...e, replay: true } : e));
+      }
       tally[record.verdict]++;
       // Flushed once per batch: an await per line was a promise and a microtask per message.
       if (out.add(JSON.stringify(record))) due = true;
@@ -155,6 +158,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       for (const line of lines) {
         lineNo++;
         if (typeof line !== 'string') {
+          // Output keeps input order: the lines before it still in the workers are admitted first.
+          submit();
+          while (inflight.length > 0) await admitOldest();
           batch.push({ line: lineNo, record: invalidRecord(salvageId(line.head), lineNo, line.error()) });
           if (batch.length >= config.batchSize) await flush();
           continue;
@@ -173,11 +179,12 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         try {
           const message = parseMessageLine(line);
           id = message.id;
-          const text = decodeTextMessage(message);
-          const signed = text ? signDecoded(message, text, signer) : await signMessage(message, signer);
-          const ts = eventTime(message.ts);
-          // Prepared now, so the batch holds keys and records, not texts (see DedupEngine.prepare).
-          batch.push({ line: lineNo, input: engine.prepare({ signed, ts }) });
+          // Prepared now, so the batch holds keys and records, not texts (DedupEngine.indexRequest);
+          // a text message without a promise. The latest time moves on only once it is prepared.
+          const prepared = flow.prepare(message, message.ts ?? lastTs ?? runStart);
+          const input = prepared instanceof Promise ? await prepared : prepared;
+          eventTime(message.ts);
+          batch.push({ line: lineNo, input });
         } catch (error) {
           // Input errors become invalid records; anything else is a bug and stops the run.
           if (!isInputError(error)) throw error;
@@ -216,7 +223,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
-          `${stats.hotBucketEvents} hot-bucket skips; ${stats.messages} messages in the window; ` +
+          `${stats.hotBuckets} hot buckets (${stats.hotBucketEvents} messages past their cap); ${stats.messages} messages in the window; ` +
           `${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s; ` +
           `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB${heap}\n`,
       );

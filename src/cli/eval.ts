@@ -7,8 +7,8 @@ import {
   runVariant,
   type StoryPairResult,
 } from '../eval/run.js';
-import { parseJsonText } from '../input/json.js';
 import { type Message, parseMessageLine, parseMessageObject } from '../input/message.js';
+import { parseJsonText } from '../json.js';
 import { engineSetup, parseCommandArgs } from './common.js';
 import { readLines } from './jsonl.js';
 

@@ -4,12 +4,12 @@ import { signatureRecord } from '../engine/engine.js';
 import { chooseStory } from '../engine/story.js';
 import { compareRecords } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
-import { parseJsonText } from '../input/json.js';
 import { parseMessageObject } from '../input/message.js';
+import { parseJsonText } from '../json.js';
 import { signRecord } from '../output/sign-record.js';
 import { type SignedMessage, signMessage } from '../pipeline/sign.js';
-import { SignatureEngine } from '../signatures/compute.js';
 import { factsRelation, formatDate } from '../signatures/facts.js';
+import { Signer } from '../signatures/signer.js';
 import { stopMask } from '../text/canonical.js';
 import { engineSetup, parseCommandArgs } from './common.js';
 
@@ -62,7 +62,7 @@ export async function explainCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 2)
     throw new DoppelError('USAGE', 'explain takes two message files: A.json B.json');
   const { config, lexicons } = await engineSetup(values);
-  const signer = new SignatureEngine(config.signatures, lexicons);
+  const signer = new Signer(config.signatures, lexicons);
   const [a, b] = await Promise.all(positionals.map((p) => signMessage(readMessage(p), signer)));
   if (!a || !b) throw new DoppelError('INTERNAL', 'unreachable');
   const ra = signatureRecord(a.signatures, a.doc.lang);

@@ -5,7 +5,7 @@ import { createApiServer } from '../api/server.js';
 import { DedupEngine } from '../engine/engine.js';
 import { DoppelError } from '../errors.js';
 import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { instrumentStore } from '../telemetry/instrument.js';
 import { createLogger } from '../telemetry/log.js';
@@ -76,7 +76,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
   const server = createApiServer({
     config,
     engine,
-    signer: new SignatureEngine(config.signatures, lexicons),
+    signer: new Signer(config.signatures, lexicons),
     pool,
     ops,
     metrics: telemetry.metrics,

@@ -2,7 +2,7 @@ import { isDoppelError, toDoppelError } from '../errors.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { signErrorRecord, signRecord } from '../output/sign-record.js';
 import { signMessage } from '../pipeline/sign.js';
-import { createSignatureEngine } from '../signatures/engine-factory.js';
+import { createSigner } from '../signatures/create.js';
 import { IO_OPTIONS, parseCommandArgs, parseLexiconFlags, signatureSection } from './common.js';
 import { LineWriter, readLines } from './jsonl.js';
 
@@ -18,7 +18,7 @@ export async function signCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${SIGN_USAGE}\n`);
     return 0;
   }
-  const engine = await createSignatureEngine({
+  const signer = await createSigner({
     signatures: signatureSection(values.config),
     lexicons: parseLexiconFlags(values.lexicon),
   });
@@ -37,7 +37,7 @@ export async function signCommand(argv: string[]): Promise<number> {
     try {
       const message = parseMessageLine(line);
       try {
-        await out.write(JSON.stringify(signRecord(await signMessage(message, engine))));
+        await out.write(JSON.stringify(signRecord(await signMessage(message, signer))));
         signed++;
       } catch (error) {
         if (!isDoppelError(error)) throw error;

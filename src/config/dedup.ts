@@ -37,6 +37,14 @@ export const thresholdsSchema = z
     cosine: z.number().min(0).max(1).nullable(),
     /** ...when the Jaccard estimate is also at least this (shared word sequences, not only shared topic). */
     cosineMinJaccard: z.number().min(0).max(1),
+    /**
+     * Containment (the smaller side's shingles found in the larger, engine/verify.ts) at or above
+     * which the level is met; null or absent: not used. A short spam quoted whole in a templated
+     * copy (greeting, tracking link, hash-buster words added) has a low Jaccard but is contained...
+     */
+    containment: z.number().min(0).max(1).nullable().optional(),
+    /** ...when the Jaccard estimate is also at least this (the larger side is not mostly other text). */
+    containmentMinJaccard: z.number().min(0).max(1).optional(),
   })
   .strict();
 
@@ -60,6 +68,11 @@ export const decisionSchema = z
      * shared: signatures/facts.ts) counts against the story, not for it.
      */
     storyFacts: z.boolean(),
+    /**
+     * `duplicateOf` prefers a near-duplicate with at least this Jaccard estimate to an earlier one
+     * with less (engine/choose.ts); absent: 1, the earliest near-duplicate.
+     */
+    strongJaccard: z.number().min(0).max(1).optional(),
     /** Messages with fewer tokens than this are never near-duplicates (only exact duplicates). */
     minTokensForNear: z.number().int().min(1),
   })

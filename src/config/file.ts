@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DoppelError } from '../errors.js';
-import { jsonErrorMessage } from '../input/json.js';
+import { jsonErrorMessage } from '../json.js';
 
 /** Reads a JSON config file; the caller validates it with its schema. */
 export function readConfigFile(path: string): unknown {

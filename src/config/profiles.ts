@@ -49,6 +49,8 @@ const PROFILES: Record<ProfileName, unknown> = {
       storyMinShare: 0.5,
       storyWindowMs: 2 * DAY,
       storyFacts: true,
+      // duplicateOf: the earliest near-duplicate at this Jaccard or more before weaker ones.
+      strongJaccard: 0.7,
       minTokensForNear: 8,
     },
     window: { windowMs: 3 * DAY, generationMs: 3 * HOUR, maxMessages: 0 },
@@ -78,6 +80,10 @@ const PROFILES: Record<ProfileName, unknown> = {
         imatchMinJaccard: 0.2,
         cosine: 0.8,
         cosineMinJaccard: 0.15,
+        // A short spam quoted whole in a campaign copy (greeting, tracking link, reference and
+        // hash-buster words added): word-set Jaccard 0.4-0.5 but containment ~1 (docs/quality.md).
+        containment: 0.85,
+        containmentMinJaccard: 0.3,
       },
       // Word-set Jaccard (shingleSize 1) runs higher than 3-shingle Jaccard: 0.45, not 0.3.
       story: {
@@ -92,6 +98,7 @@ const PROFILES: Record<ProfileName, unknown> = {
       storyMinShare: 0.5,
       storyWindowMs: DAY,
       storyFacts: true,
+      strongJaccard: 0.7,
       minTokensForNear: 5,
     },
     window: { windowMs: DAY, generationMs: HOUR, maxMessages: 0 },

@@ -5,7 +5,7 @@ export type MatchLevel = 'duplicate' | 'near_duplicate' | 'story' | 'none';
 
 export interface Match {
   level: MatchLevel;
-  /** Which evidence decided: exact, minhash, simhash or imatch. */
+  /** Which evidence decided: exact, minhash, simhash, imatch, cosine or containment. */
   method: string;
   /** The similarity that decided (Jaccard estimate, or 1 - Hamming/64 for SimHash). */
   similarity: number;
@@ -31,6 +31,16 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
     (e.jaccard === null || e.jaccard >= t.cosineMinJaccard)
   ) {
     return { method: 'cosine', similarity: e.cosine };
+  }
+  if (
+    t.containment !== undefined &&
+    t.containment !== null &&
+    e.containment !== undefined &&
+    e.containment >= t.containment &&
+    e.jaccard !== null &&
+    e.jaccard >= (t.containmentMinJaccard ?? 0)
+  ) {
+    return { method: 'containment', similarity: e.containment };
   }
   return null;
 }

@@ -1,10 +1,10 @@
 import type { DedupConfig, IndexMethod } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
-import type { SignedMessage } from '../pipeline/sign.js';
-import type { Signatures } from '../signatures/compute.js';
 import { factsRelation } from '../signatures/facts.js';
+import type { Signatures } from '../signatures/signer.js';
+import { chooseDuplicateOf, joinsOf } from './choose.js';
 import { matchLevel } from './decide.js';
-import { KeyBuilder } from './keys.js';
+import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
 import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
 import {
@@ -47,10 +47,17 @@ export interface EngineOptions {
   collectEvidence?: boolean;
 }
 
-export interface EngineInput {
-  signed: SignedMessage;
-  /** Event time (epoch ms). */
+/**
+ * What the engine takes of a message: its id, signatures, language and event time (epoch ms),
+ * and the title stores keep for display. Nothing of its text: decoding and signing are the
+ * flow's stages before (src/pipeline/flow.ts).
+ */
+export interface EngineMessage {
+  id: string;
+  signatures: Signatures;
+  lang: string;
   ts: number;
+  title?: string;
 }
 
 /** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
@@ -67,6 +74,8 @@ interface Decided {
   matches?: EngineVerdict['matches'];
 }
 
+export { joinsOf } from './choose.js';
+
 export interface Scored {
   candidate: Candidate;
   evidence: Evidence;
@@ -82,31 +91,37 @@ export interface Scored {
  * worker (pipeline/sign-pool.ts) runs, without a store.
  */
 export class RequestPreparer {
-  readonly keys: KeyBuilder;
+  readonly keys: IndexKeyBuilder;
 
   constructor(config: DedupConfig) {
-    this.keys = new KeyBuilder(
+    this.keys = new IndexKeyBuilder(
       config.signatures,
       new Set<IndexMethod>(config.index.methods),
       config.index.topicKeys,
     );
   }
 
-  prepare(input: EngineInput): IndexRequest {
+  /**
+   * What the engine keeps of a message: its index keys, stored record and display title. A
+   * caller that collects a batch makes this as each message is signed and holds only it, not the
+   * text, canonical form and full signatures: a batch of those outlived young-generation
+   * collections and was copied by every one of them (most of the dedup CLI's GC time).
+   */
+  indexRequest(message: EngineMessage): IndexRequest {
     const request: IndexRequest = {
-      id: input.signed.message.id,
-      ts: input.ts,
-      keys: this.keys.keys(input.signed.signatures),
-      record: signatureRecord(input.signed.signatures, input.signed.doc.lang),
+      id: message.id,
+      ts: message.ts,
+      keys: this.keys.keys(message.signatures),
+      record: signatureRecord(message.signatures, message.lang),
     };
-    const title = displayTitle(input.signed.decoded.title ?? input.signed.message.title);
+    const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;
     return request;
   }
 }
 
 export class DedupEngine {
-  private readonly keys: KeyBuilder;
+  private readonly keys: IndexKeyBuilder;
   private readonly preparer: RequestPreparer;
   private readonly verifier = new Verifier();
 
@@ -119,22 +134,28 @@ export class DedupEngine {
     this.keys = this.preparer.keys;
   }
 
+  /** RequestPreparer.indexRequest: the index keys, stored record and title of a message. */
+  indexRequest(message: EngineMessage): IndexRequest {
+    return this.preparer.indexRequest(message);
+  }
+
+  /** `process` of messages not yet through `indexRequest`. */
+  async processMessages(messages: readonly EngineMessage[]): Promise<EngineVerdict[]> {
+    return this.process(messages.map((m) => this.indexRequest(m)));
+  }
+
   /**
-   * What the engine needs of a signed message: its index keys and stored record. A caller that
-   * collects a batch can prepare each message as it is signed and hold only this, not the text,
-   * canonical form and full signatures: a batch of those outlived young-generation collections
-   * and was copied by every one of them (most of the dedup CLI's GC time).
+   * Index and decide one batch: store.index, verification and the decision rule, store.commit.
+   * A replay (an id decided before, or repeated in the batch) gets its first verdict and, from
+   * the store, the story event its first decision made (replayStoryEvents).
    */
-  prepare(input: EngineInput): IndexRequest {
-    return this.preparer.prepare(input);
+  async process(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
+    const verdicts = await this.indexAndJudge(inputs);
+    await this.replayStoryEvents(verdicts);
+    return verdicts;
   }
 
-  async processBatch(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
-    return this.processPrepared(inputs.map((input) => this.prepare(input)));
-  }
-
-  /** processBatch for messages already through `prepare`. */
-  async processPrepared(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
+  private async indexAndJudge(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     // A second occurrence of an id in one batch is a replay of the first.
     const firstIndex = new Map<string, number>();
     const requests: IndexRequest[] = [];
@@ -165,7 +186,7 @@ export class DedupEngine {
       if (result.status === 'decided') return;
       const request = requests[r] as IndexRequest;
       const story = stories[r] ?? null;
-      const { decision, best } = this.decide(request, result.seq, scoredOf[r] as Scored[], story);
+      const { decision, best } = this.judge(request, result.seq, scoredOf[r] as Scored[], story);
       decisions.push(decision);
       const decided: Decided = {
         decision,
@@ -216,16 +237,11 @@ export class DedupEngine {
 
   /**
    * The verdict each message would get, without indexing it (the HTTP API's /v1/check): the same
-   * keys, candidates and decision rule as processBatch, through the store's read-only query, so
+   * keys, candidates and decision rule as process, through the store's read-only query, so
    * nothing is written. `clusterId` is the cluster it would join (its own id when it would start
    * one); there are no story events. An id decided before gets its stored verdict (`replay`).
    */
-  async check(inputs: readonly EngineInput[]): Promise<EngineVerdict[]> {
-    return this.checkPrepared(inputs.map((input) => this.prepare(input)));
-  }
-
-  /** check for messages already through `prepare` (e.g. by a sign worker). */
-  async checkPrepared(requests: readonly IndexRequest[]): Promise<EngineVerdict[]> {
+  async check(requests: readonly IndexRequest[]): Promise<EngineVerdict[]> {
     const results = await this.store.query(requests);
     const scoredOf = results.map((result, r) =>
       result.status === 'decided' ? [] : this.score(requests[r] as IndexRequest, result.candidates),
@@ -242,7 +258,7 @@ export class DedupEngine {
           return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
         }
         const story = stories[i] ?? null;
-        const { decision, best } = this.decide(
+        const { decision, best } = this.judge(
           request,
           Number.POSITIVE_INFINITY,
           scoredOf[i] as Scored[],
@@ -318,6 +334,35 @@ export class DedupEngine {
     });
   }
 
+  /**
+   * A replayed message (decided before: a crash after the store commit but before its outputs
+   * were acknowledged, a Kafka rebalance, a file run twice) gets its verdict again from the
+   * store, but the store keeps no story events. So that a stream of story events never misses a
+   * cluster change, a replay gets the event its first decision made, with the cluster as it is
+   * now: `created` when the message roots its cluster, else `grown` (its verdict says `replay`).
+   * Replays are rare: one store read each, in parallel. Not recoverable: the `mergedFrom` list of
+   * a merge the lost batch made (docs/kafka.md).
+   */
+  private async replayStoryEvents(verdicts: EngineVerdict[]): Promise<void> {
+    const replayed = verdicts.filter((v) => v.replay === true && v.events.length === 0);
+    if (replayed.length === 0) return;
+    const views = await Promise.all(replayed.map((v) => this.store.cluster(v.clusterId)));
+    replayed.forEach((v, i) => {
+      const c = views[i];
+      // No cluster (expired from the window since): nothing current to report.
+      if (!c) return;
+      v.events.push({
+        type: c.id === v.id ? 'created' : 'grown',
+        clusterId: c.id,
+        messageId: v.id,
+        size: c.size,
+        firstSeen: c.firstSeen,
+        lastSeen: c.lastSeen,
+        representative: c.representative,
+      });
+    });
+  }
+
   private toVerdict(
     d: Decision,
     best: Scored | null,
@@ -364,34 +409,29 @@ export class DedupEngine {
   }
 
   /**
-   * Verdict from the scored candidates: the earliest match at the strongest level; clusters of
-   * all duplicate-level matches, or of the story `story` accepted (engine/story.ts).
+   * Verdict from the scored candidates: `duplicateOf` and the clusters joined as engine/choose.ts
+   * says, or the story `story` accepted (engine/story.ts).
    */
-  private decide(
+  private judge(
     request: IndexRequest,
     seq: number,
     scored: readonly Scored[],
     storyLink: StoryLink | null,
   ): { decision: Decision; best: Scored | null } {
-    const earliest = (level: string) =>
-      scored.filter((s) => s.level.level === level).sort((a, b) => a.candidate.seq - b.candidate.seq)[0] ??
-      null;
-    const duplicate = earliest('duplicate');
-    const near = duplicate ? null : earliest('near_duplicate');
+    const match = chooseDuplicateOf(scored, this.config.decision.strongJaccard ?? 1);
+    const duplicate = match?.level.level === 'duplicate' ? match : null;
+    const near = match?.level.level === 'near_duplicate' ? match : null;
     const story =
-      duplicate || near || !storyLink?.joined
-        ? null
-        : (scored.find((s) => s.candidate.id === storyLink.via) ?? null);
+      match || !storyLink?.joined ? null : (scored.find((s) => s.candidate.id === storyLink.via) ?? null);
     const best = duplicate ?? near ?? story;
     const decision: Decision = {
       id: request.id,
       seq,
       ts: request.ts,
       verdict: duplicate ? 'duplicate' : near ? 'near_duplicate' : 'unique',
-      joins: joinsOf(scored, story),
+      joins: joinsOf(scored, story, match),
     };
     if (request.title !== undefined) decision.title = request.title;
-    const match = duplicate ?? near;
     if (match) {
       decision.duplicateOf = match.candidate.id;
       decision.similarity = round(match.level.similarity);
@@ -419,17 +459,6 @@ function replayVerdict(first: StoredVerdict, clusterId: string): EngineVerdict {
   if (first.similarity !== undefined) out.similarity = first.similarity;
   if (first.method !== undefined) out.method = first.method;
   return out;
-}
-
-/**
- * Clusters a message joins: those of all its duplicate and near-duplicate matches (several
- * clusters merge), but of only its best story-level match when it has no closer one, so that
- * one message loosely related to two stories does not chain them together.
- */
-export function joinsOf(scored: readonly Scored[], bestStory: Scored | null): string[] {
-  const close = scored.filter((s) => s.level.level === 'duplicate' || s.level.level === 'near_duplicate');
-  if (close.length > 0) return close.map((s) => s.candidate.id);
-  return bestStory ? [bestStory.candidate.id] : [];
 }
 
 /**

@@ -1,6 +1,6 @@
-import { hex64, parseHex64 } from '../hash/mix.js';
-import type { Signatures } from '../signatures/compute.js';
+import { hex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
+import type { Signatures } from '../signatures/signer.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
 
@@ -15,11 +15,10 @@ import type { SignatureRecord } from './types.js';
  * - I-Match signatures keep 64 of their 128 bits (they are only compared for equality);
  * - term vector hashes keep 24 bits and weights 8 bits (relative to the heaviest term), and the
  *   weights are renormalized to a unit vector from those bytes.
- * Both stores hold exactly this form (`compactRecord` builds what `decodeRecord` returns), so
- * the in-memory and the Redis store give the same evidence and verdicts.
+ * Both stores hold exactly this form (`compactRecord` builds what the Redis codec's `decodeRecord`
+ * returns, src/store/redis/codec.ts), so the in-memory and the Redis store give the same evidence
+ * and verdicts.
  */
-
-export const RECORD_FORMAT_VERSION = 1;
 
 /** Bits kept of each min-hash. */
 export const MINHASH_BITS = 8;
@@ -33,6 +32,8 @@ export enum Flag {
   Heaviest = 32,
   /** Dates (facts) follow the term vector; records without the flag decode with no dates. */
   Dates = 64,
+  /** The distinct shingle count (u16) follows the dates; records without it decode without one. */
+  Shingles = 128,
 }
 
 /** Builds the record of a signed message in its stored form. */
@@ -55,6 +56,7 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     terms: s.terms ? quantizeTerms(s.terms) : null,
   };
   if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
+  if (s.minhash && s.shingles > 0) record.shingles = Math.min(s.shingles, 0xffff);
   record.packed = packRecord(record);
   return record;
 }
@@ -182,7 +184,7 @@ export function quantizeTerms(v: TermVector): TermVector {
 }
 
 /** Unit weights from 8-bit levels: the one function both `quantizeTerms` and decoding use. */
-function weightsOfLevels(levels: Uint8Array): Float32Array {
+export function weightsOfLevels(levels: Uint8Array): Float32Array {
   let norm = 0;
   for (let i = 0; i < levels.length; i++) norm += (levels[i] as number) ** 2;
   norm = Math.sqrt(norm) || 1;
@@ -200,198 +202,6 @@ export function jaccardEstimate(equal: number, length: number): number {
   const p = equal / length;
   return Math.min(1, Math.max(0, (p - chance) / (1 - chance)));
 }
-
-/** Upper bound of an encoded record's size, for buffer allocation. */
-function encodedSizeBound(r: SignatureRecord): number {
-  return (
-    8 +
-    r.lang.length * 3 +
-    8 +
-    8 +
-    1 +
-    (r.minhash?.length ?? 0) +
-    1 +
-    r.imatch.length * 9 +
-    24 +
-    1 +
-    (r.terms?.hashes.length ?? 0) * 4 +
-    1 +
-    (r.dates?.length ?? 0) * 2
-  );
-}
-
-/**
- * Binary form (little-endian), version 1:
- * u8 version, u8 flags, u16 tokens, u8 lang length, lang (ASCII), 8 bytes exact,
- * [8 bytes simhash hi,lo], [u8 n, n min-hash bytes], u8 k, k x (u8 lexicon, 8 bytes I-Match),
- * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)],
- * [u8 d, d x u16 date]. The dates section was added later under its own flag: a record written
- * before it has no flag and decodes with no dates (and a decoder from before ignores it).
- */
-export function encodeRecord(r: SignatureRecord): Uint8Array {
-  const out = new Uint8Array(encodedSizeBound(r));
-  const view = new DataView(out.buffer);
-  let at = 0;
-  const putHex64 = (hex: string) => {
-    const { hi, lo } = parseHex64(hex.padStart(16, '0'));
-    view.setUint32(at, hi, true);
-    view.setUint32(at + 4, lo, true);
-    at += 8;
-  };
-  let flags = 0;
-  if (r.simhash) flags |= Flag.Simhash;
-  if (r.minhash) flags |= Flag.Minhash;
-  if (r.terms) flags |= Flag.Terms;
-  if (r.lexical !== null) flags |= Flag.Lexical;
-  if (r.longest !== null) flags |= Flag.Longest;
-  if (r.heaviest !== null) flags |= Flag.Heaviest;
-  const dates = r.dates ?? [];
-  if (dates.length > 0) flags |= Flag.Dates;
-  out[at++] = RECORD_FORMAT_VERSION;
-  out[at++] = flags;
-  view.setUint16(at, Math.min(r.tokens, 0xffff), true);
-  at += 2;
-  const lang = new TextEncoder().encode(r.lang);
-  out[at++] = lang.length;
-  out.set(lang, at);
-  at += lang.length;
-  putHex64(r.exact);
-  if (r.simhash) {
-    view.setUint32(at, r.simhash.hi >>> 0, true);
-    view.setUint32(at + 4, r.simhash.lo >>> 0, true);
-    at += 8;
-  }
-  if (r.minhash) {
-    out[at++] = r.minhash.length;
-    out.set(r.minhash, at);
-    at += r.minhash.length;
-  }
-  out[at++] = r.imatch.length;
-  for (const sig of r.imatch) {
-    const colon = sig.indexOf(':');
-    out[at++] = Number(sig.slice(0, colon));
-    putHex64(sig.slice(colon + 1));
-  }
-  if (r.lexical !== null) putHex64(r.lexical);
-  if (r.longest !== null) putHex64(r.longest);
-  if (r.heaviest !== null) putHex64(r.heaviest);
-  if (r.terms) {
-    const { hashes, weights } = r.terms;
-    let max = 0;
-    for (let i = 0; i < weights.length; i++) max = Math.max(max, weights[i] as number);
-    out[at++] = hashes.length;
-    for (let i = 0; i < hashes.length; i++) {
-      const h = hashes[i] as number;
-      out[at++] = h & 0xff;
-      out[at++] = (h >>> 8) & 0xff;
-      out[at++] = (h >>> 16) & 0xff;
-      out[at++] = max > 0 ? Math.max(1, Math.round(((weights[i] as number) / max) * 255)) : 1;
-    }
-  }
-  if (dates.length > 0) {
-    const n = Math.min(dates.length, MAX_DATES);
-    out[at++] = n;
-    for (let i = 0; i < n; i++) {
-      view.setUint16(at, (dates[i] as number) & 0xffff, true);
-      at += 2;
-    }
-  }
-  return out.subarray(0, at);
-}
-
-export class RecordFormatError extends Error {}
-
-/** The inverse of `encodeRecord`; throws RecordFormatError on a truncated or unknown record. */
-export function decodeRecord(bytes: Uint8Array): SignatureRecord {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
-  const need = (n: number) => {
-    if (at + n > bytes.length) throw new RecordFormatError(`record truncated at byte ${at}`);
-  };
-  const readHex64 = () => {
-    need(8);
-    const s = hex64(view.getUint32(at, true), view.getUint32(at + 4, true));
-    at += 8;
-    return s;
-  };
-  need(5);
-  if (bytes[0] !== RECORD_FORMAT_VERSION) throw new RecordFormatError(`unknown record version ${bytes[0]}`);
-  const flags = bytes[1] as number;
-  const tokens = view.getUint16(2, true);
-  const langLength = bytes[4] as number;
-  at = 5;
-  need(langLength);
-  const lang = new TextDecoder().decode(bytes.subarray(at, at + langLength));
-  at += langLength;
-  const exact = readHex64();
-  let simhash: SignatureRecord['simhash'] = null;
-  if (flags & Flag.Simhash) {
-    need(8);
-    simhash = { hi: view.getUint32(at, true), lo: view.getUint32(at + 4, true) };
-    at += 8;
-  }
-  let minhash: Uint8Array | null = null;
-  if (flags & Flag.Minhash) {
-    need(1);
-    const n = bytes[at++] as number;
-    need(n);
-    minhash = bytes.slice(at, at + n);
-    at += n;
-  }
-  need(1);
-  const k = bytes[at++] as number;
-  const imatch: string[] = [];
-  for (let i = 0; i < k; i++) {
-    need(1);
-    const lexicon = bytes[at++] as number;
-    imatch.push(`${lexicon}:${readHex64()}`);
-  }
-  const lexical = flags & Flag.Lexical ? readHex64() : null;
-  const longest = flags & Flag.Longest ? readHex64() : null;
-  const heaviest = flags & Flag.Heaviest ? readHex64() : null;
-  let terms: TermVector | null = null;
-  if (flags & Flag.Terms) {
-    need(1);
-    const m = bytes[at++] as number;
-    need(m * 4);
-    const hashes = new Uint32Array(m);
-    const levels = new Uint8Array(m);
-    for (let i = 0; i < m; i++) {
-      hashes[i] =
-        (bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16);
-      levels[i] = bytes[at + 3] as number;
-      at += 4;
-    }
-    terms = { hashes, weights: weightsOfLevels(levels) };
-  }
-  let dates: number[] | undefined;
-  if (flags & Flag.Dates) {
-    need(1);
-    const d = bytes[at++] as number;
-    need(d * 2);
-    dates = [];
-    for (let i = 0; i < d; i++) {
-      dates.push(view.getUint16(at, true));
-      at += 2;
-    }
-  }
-  const record: SignatureRecord = {
-    lang,
-    tokens,
-    exact,
-    simhash,
-    minhash,
-    imatch,
-    lexical,
-    longest,
-    heaviest,
-    terms,
-  };
-  if (dates !== undefined && dates.length > 0) record.dates = dates;
-  record.packed = packRecord(record);
-  return record;
-}
-
 /**
  * A record held only in its packed form (`packRecord`): what the memory store keeps per windowed
  * message. Verification reads `packed` and `tokens`; the other fields are rebuilt from the packed
@@ -406,6 +216,8 @@ export class PackedRecord implements SignatureRecord {
     readonly lang: string,
     /** The record's dates (facts for the story rule), kept beside the packed words: few records have them. */
     readonly dates?: number[],
+    /** The distinct shingle count (containment), kept beside the packed words like the dates. */
+    readonly shingles?: number,
   ) {}
 
   get exact(): string {
@@ -479,7 +291,6 @@ export function storedRecord(r: SignatureRecord): SignatureRecord {
   if (r instanceof PackedRecord) return r;
   const packed = r.packed === undefined ? packRecord(r) : r.packed;
   if (!packed) return r;
-  return r.dates !== undefined && r.dates.length > 0
-    ? new PackedRecord(packed, r.tokens, r.lang, r.dates)
-    : new PackedRecord(packed, r.tokens, r.lang);
+  const dates = r.dates !== undefined && r.dates.length > 0 ? r.dates : undefined;
+  return new PackedRecord(packed, r.tokens, r.lang, dates, r.shingles);
 }

@@ -1,6 +1,6 @@
 import type { Fingerprint64 } from '../signatures/simhash.js';
 import type { TermVector } from '../signatures/terms.js';
-import type { IndexKey } from './keys.js';
+import type { IndexKey } from './index-keys.js';
 
 /**
  * What the index keeps of a message to verify it as a candidate later: its signatures, not its
@@ -28,6 +28,11 @@ export interface SignatureRecord {
    */
   dates?: number[];
   /**
+   * Distinct shingles under the min-hashes (at most 65535): with both sides' counts the Jaccard
+   * estimate gives containment (engine/verify.ts). Absent in records written before the field.
+   */
+  shingles?: number;
+  /**
    * The fields above in the form verification reads (engine/record.ts `packRecord`): derived,
    * never stored or encoded. Set by compactRecord and decodeRecord; made on first comparison
    * for a record built otherwise; null when a field is not in its canonical form.
@@ -50,6 +55,11 @@ export interface Evidence {
   lexical: number;
   /** Cosine of the top tf*idf term vectors, null when either side has none. */
   cosine: number | null;
+  /**
+   * Share of the smaller side's shingles found in the larger one, from the Jaccard estimate and
+   * both distinct shingle counts; absent when either record has no count (written before it).
+   */
+  containment?: number;
 }
 
 /** A verdict as decided and stored (the first verdict of a message id; replays return it). */
@@ -193,7 +203,10 @@ export interface StoreStats {
   messages: number;
   clusters: number;
   buckets: number;
+  /** Messages that met a full bucket (each took the place of its oldest recent member: store/hot.ts). */
   hotBucketEvents: number;
+  /** Buckets that became full (hot): campaigns, syndicated stories, boilerplate. */
+  hotBuckets: number;
   expiredGenerations: number;
   roundTrips: number;
 }

@@ -131,7 +131,10 @@ export class Verifier {
       cosine = Math.round(dot * 10_000) / 10_000;
     }
     const exact = pa[Packed.ExactHi] === pb[Packed.ExactHi] && pa[Packed.ExactLo] === pb[Packed.ExactLo];
-    return { exact, hamming, jaccard, imatch, lexical, cosine };
+    const out: Evidence = { exact, hamming, jaccard, imatch, lexical, cosine };
+    const containment = containmentOf(jaccard, a.shingles, b.shingles);
+    if (containment !== null) out.containment = containment;
+    return out;
   }
 
   /** compare from the record's fields (a record without a packed form). */
@@ -165,8 +168,26 @@ export class Verifier {
       const dot = this.mergeCosine ? termCosine(a.terms, b.terms) : this.terms.cosine(b.terms);
       cosine = Math.round(dot * 10_000) / 10_000;
     }
-    return { exact: a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine };
+    const out: Evidence = { exact: a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine };
+    const containment = containmentOf(jaccard, a.shingles, b.shingles);
+    if (containment !== null) out.containment = containment;
+    return out;
   }
+}
+
+/**
+ * The share of the smaller shingle set inside the larger, from the Jaccard estimate J and the
+ * distinct counts: the intersection is J (|A| + |B|) / (1 + J), divided by the smaller count
+ * (clamped to 1: the estimate is noisy). Null without both counts.
+ */
+export function containmentOf(
+  jaccard: number | null,
+  a: number | undefined,
+  b: number | undefined,
+): number | null {
+  if (jaccard === null || a === undefined || b === undefined || a <= 0 || b <= 0) return null;
+  const shared = (jaccard * (a + b)) / (1 + jaccard);
+  return Math.round(Math.min(1, shared / Math.min(a, b)) * 10_000) / 10_000;
 }
 
 /** Open addressing over a term vector's hashes (at most a few dozen): hash -> weight. */

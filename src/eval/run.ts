@@ -2,14 +2,14 @@ import type { DedupConfig } from '../config/dedup.js';
 import { dedupConfigSchema } from '../config/dedup.js';
 import { deepMerge } from '../config/profiles.js';
 import { parseConfig } from '../config/validate.js';
-import { DedupEngine, type EngineInput, type EngineVerdict } from '../engine/engine.js';
-import type { Evidence } from '../engine/types.js';
+import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
+import type { Evidence, IndexRequest } from '../engine/types.js';
 import { isDoppelError } from '../errors.js';
 import type { Message } from '../input/message.js';
 import type { LexiconSet } from '../lexicon/lexicon.js';
-import { signMessage } from '../pipeline/sign.js';
-import { SignatureEngine } from '../signatures/compute.js';
-import { MemoryStore } from '../store/memory.js';
+import { MessageFlow } from '../pipeline/flow.js';
+import { Signer } from '../signatures/signer.js';
+import { MemoryStore } from '../store/memory/store.js';
 import {
   adjustedRandIndex,
   type DuplicateOfScores,
@@ -168,9 +168,9 @@ export async function runVariant(
   v: EvalVariant,
   lexicons: LexiconSet,
 ): Promise<EvalResult> {
-  const signer = new SignatureEngine(v.config.signatures, lexicons);
+  const signer = new Signer(v.config.signatures, lexicons);
   const store = new MemoryStore(v.config.window, v.config.index);
-  const engine = new DedupEngine(v.config, store, { collectEvidence: true });
+  const flow = new MessageFlow(new DedupEngine(v.config, store, { collectEvidence: true }), signer);
   const gold = new Map<string, string>();
   const storyGold = new Map<string, string>();
   const langOf = new Map<string, string>();
@@ -178,19 +178,19 @@ export async function runVariant(
   let invalid = 0;
   let lastTs = 0;
   const started = performance.now();
-  let batch: EngineInput[] = [];
+  let batch: IndexRequest[] = [];
   const flush = async () => {
-    if (batch.length > 0) for (const verdict of await engine.processBatch(batch)) verdicts.push(verdict);
+    if (batch.length > 0) for (const verdict of await flow.process(batch)) verdicts.push(verdict);
     batch = [];
   };
   for (const item of items) {
     try {
-      const signed = await signMessage(item.message, signer);
+      const request = await flow.prepare(item.message, item.message.ts ?? lastTs);
       lastTs = item.message.ts ?? lastTs;
       gold.set(item.message.id, item.gold);
       storyGold.set(item.message.id, item.story ?? item.gold);
-      langOf.set(item.message.id, signed.doc.lang);
-      batch.push({ signed, ts: lastTs });
+      langOf.set(item.message.id, request.record.lang);
+      batch.push(request);
     } catch (error) {
       if (!isDoppelError(error)) throw error;
       invalid++;
@@ -276,19 +276,17 @@ export async function runStoryPairs(
   config: DedupConfig,
   lexicons: LexiconSet,
 ): Promise<StoryPairResult> {
-  const signer = new SignatureEngine(config.signatures, lexicons);
+  const signer = new Signer(config.signatures, lexicons);
   let tp = 0;
   let fp = 0;
   let fn = 0;
   let correct = 0;
   for (const pair of pairs) {
-    const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
-    const a = await signMessage(pair.a, signer);
-    const b = await signMessage(pair.b, signer);
-    const [va, vb] = await engine.processBatch([
-      { signed: a, ts: 0 },
-      { signed: b, ts: 1 },
-    ]);
+    const flow = new MessageFlow(
+      new DedupEngine(config, new MemoryStore(config.window, config.index)),
+      signer,
+    );
+    const [va, vb] = await flow.process([await flow.prepare(pair.a, 0), await flow.prepare(pair.b, 1)]);
     const same = va!.clusterId === vb!.clusterId;
     if (same === pair.sameStory) correct++;
     if (same && pair.sameStory) tp++;

@@ -10,28 +10,29 @@ export interface DecodedMessage extends TextSource {
 
 /**
  * Text from whichever content field the message has: `text` first (already text), then `html`,
- * then `raw` bytes (legacy charset, HTML page or RFC 822 mail; async because MIME parsing is).
+ * then `raw` bytes (legacy charset, HTML page or RFC 822 mail). A `text` message is decoded
+ * synchronously, so a caller that signs one message at a time skips a promise and a microtask
+ * per message; the others return a promise (MIME parsing is async).
  */
-export async function decodeMessage(message: Message): Promise<DecodedMessage> {
-  const text = decodeTextMessage(message);
-  if (text) return text;
+export function decodeMessage(message: Message): DecodedMessage | Promise<DecodedMessage> {
+  return decodeText(message) ?? decodeContent(message);
+}
+
+/** A message with a `text` field (null for any other). */
+function decodeText(message: Message): DecodedMessage | null {
+  if (message.text === undefined || message.text.trim() === '') return null;
+  const decoded: DecodedMessage = { text: message.text, kind: 'text', charset: 'utf-8' };
+  if (message.title !== undefined) decoded.title = message.title;
+  return decoded;
+}
+
+async function decodeContent(message: Message): Promise<DecodedMessage> {
   let decoded: DecodedMessage;
   if (message.html !== undefined && message.html.trim() !== '') {
     decoded = toDecoded(decodeHtml(message.html));
   } else {
     decoded = toDecoded(await decodeRaw(message.raw ?? new Uint8Array()));
   }
-  if (message.title !== undefined) decoded.title = message.title;
-  return decoded;
-}
-
-/**
- * decodeMessage of a message with a `text` field (null for any other): synchronous, so a caller
- * that signs one message at a time skips a promise and a microtask per message.
- */
-export function decodeTextMessage(message: Message): DecodedMessage | null {
-  if (message.text === undefined || message.text.trim() === '') return null;
-  const decoded: DecodedMessage = { text: message.text, kind: 'text', charset: 'utf-8' };
   if (message.title !== undefined) decoded.title = message.title;
   return decoded;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DoppelError } from '../errors.js';
-import { parseJsonText } from './json.js';
+import { parseJsonText } from '../json.js';
 
 /**
  * The JSON Lines message format shared by `doppel sign`, `doppel dedup` and the consumers.

@@ -96,6 +96,11 @@ export const consumerSchema = z
       .optional(),
     /** Partitions processed at the same time by one process (kafkajs partitionsConsumedConcurrently). */
     concurrency: z.number().int().min(1).max(64).default(1),
+    /**
+     * Threads that canonicalize and sign a batch's messages (pipeline/sign-pool.ts): 1 signs on
+     * the event loop; 0 one per core. Verdicts do not depend on it.
+     */
+    signThreads: z.number().int().min(0).max(256).default(1),
     /** Exactly-once: outputs and offsets in one Kafka transaction (read_committed downstream). */
     exactlyOnce: z.boolean().default(false),
     /** Transactional id (exactly-once); default `<groupId>-<hostname>`; unique per running process. */
@@ -260,6 +265,9 @@ export function envOverrides(env: Env): {
   });
   set('DOPPEL_CONCURRENCY', (v) => {
     consumer.concurrency = int('DOPPEL_CONCURRENCY', v);
+  });
+  set('DOPPEL_SIGN_THREADS', (v) => {
+    consumer.signThreads = int('DOPPEL_SIGN_THREADS', v);
   });
   set('DOPPEL_EXACTLY_ONCE', (v) => {
     consumer.exactlyOnce = bool('DOPPEL_EXACTLY_ONCE', v);

@@ -1,6 +1,6 @@
 import { DoppelError } from '../errors.js';
-import { parseJsonText } from '../input/json.js';
 import { type Message, parseMessageObject, salvageId } from '../input/message.js';
+import { parseJsonText } from '../json.js';
 import { looksLikeMail } from '../text/decode/index.js';
 import type { InputFormat } from './config.js';
 

@@ -1,12 +1,12 @@
-import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
+import type { EngineVerdict } from '../engine/engine.js';
 import type { IndexRequest, StoryEvent } from '../engine/types.js';
 import { type DoppelError, isInputError } from '../errors.js';
-import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
-import { signDecoded } from '../pipeline/sign.js';
-import type { SignatureEngine } from '../signatures/compute.js';
+import type { DecodedMessage } from '../input/decode-message.js';
+import type { MessageFlow } from '../pipeline/flow.js';
 import type { InputFormat, OutputTopics } from './config.js';
 import { errorHeaders, type Headers, verdictHeaders } from './headers.js';
 import { type InputRecord, type ParsedInput, parseInput, salvageInputId } from './input.js';
+import type { PoolSigner } from './pool-signer.js';
 
 /** One message to produce. */
 export interface OutputMessage {
@@ -36,7 +36,7 @@ export interface BatchResult {
   /** The engine's verdicts (valid messages, in order) and the error codes of the invalid ones. */
   verdicts: EngineVerdict[];
   invalidCodes: string[];
-  /** Milliseconds in the store (engine.processBatch: index + commit round trips and verification). */
+  /** Milliseconds in the store (flow.process: index + commit round trips and verification). */
   engineMs: number;
   /** Milliseconds decoding and signing. */
   signMs: number;
@@ -47,6 +47,8 @@ export interface ProcessorOptions {
   formatOf(topic: string): InputFormat;
   outputsOf(topic: string): OutputTopics;
   maxMessageBytes: number;
+  /** Sign in worker threads (consumer.signThreads > 1); absent: on the calling thread. */
+  pool?: PoolSigner;
 }
 
 export function emptyCounts(): VerdictCounts {
@@ -55,7 +57,7 @@ export function emptyCounts(): VerdictCounts {
 
 /**
  * One message after the sign stage: what the engine needs of it (keys and stored record, made as
- * it is signed so a batch holds no texts or full signatures: DedupEngine.prepare), or the error
+ * it is signed so a batch holds no texts or full signatures: MessageFlow.request), or the error
  * that dead-letters it.
  */
 export type Slot =
@@ -78,14 +80,14 @@ function inputError(error: unknown): DoppelError {
 }
 
 /**
- * One consumed batch -> every output it produces. Input errors become dead letters (never
- * thrown); store errors and bugs are thrown and nothing is produced, so the caller can retry the
- * whole batch (the store's replays make the retry give the same verdicts) or stop.
+ * One consumed batch -> every output it produces: the message flow (src/pipeline/flow.ts) with
+ * Kafka records in and Kafka messages out. Input errors become dead letters (never thrown);
+ * store errors and bugs are thrown and nothing is produced, so the caller can retry the whole
+ * batch (the store's replays make the retry give the same verdicts) or stop.
  */
 export class BatchProcessor {
   constructor(
-    private readonly engine: DedupEngine,
-    private readonly signer: SignatureEngine,
+    private readonly flow: MessageFlow,
     private readonly options: ProcessorOptions,
   ) {}
 
@@ -95,7 +97,7 @@ export class BatchProcessor {
    */
   async prepare(records: readonly InputRecord[]): Promise<{ slots: Slot[]; signMs: number }> {
     const started = performance.now();
-    const slots = this.sign(await this.decode(records));
+    const slots = await this.sign(await this.decode(records));
     return { slots, signMs: performance.now() - started };
   }
 
@@ -106,7 +108,7 @@ export class BatchProcessor {
       const format = this.options.formatOf(record.topic);
       try {
         const parsed = parseInput(record, format, this.options.maxMessageBytes);
-        out.push({ record, parsed, decoded: await decodeMessage(parsed.message) });
+        out.push({ record, parsed, decoded: await this.flow.decode(parsed.message) });
       } catch (error) {
         out.push({ record, error: inputError(error), id: salvageInputId(record, format) });
       }
@@ -115,7 +117,12 @@ export class BatchProcessor {
   }
 
   /** Stage 2: canonicalization and signatures (errors of stage 1 pass through). */
-  sign(decoded: readonly DecodedSlot[]): Slot[] {
+  async sign(decoded: readonly DecodedSlot[]): Promise<Slot[]> {
+    const { pool } = this.options;
+    return pool ? pool.sign(decoded, this.options.formatOf) : this.signHere(decoded);
+  }
+
+  private signHere(decoded: readonly DecodedSlot[]): Slot[] {
     const slots: Slot[] = [];
     for (const slot of decoded) {
       if ('error' in slot) {
@@ -124,14 +131,12 @@ export class BatchProcessor {
       }
       const { record, parsed } = slot;
       try {
-        const signed = signDecoded(parsed.message, slot.decoded, this.signer);
-        if (parsed.idSource === 'position' && signed.decoded.messageId) {
-          signed.message.id = signed.decoded.messageId.slice(0, 1024);
-        }
-        slots.push({
-          record,
-          request: this.engine.prepare({ signed, ts: parsed.message.ts ?? Date.now() }),
-        });
+        // A mail without an id of its own (named by its position) goes by its Message-ID.
+        const message =
+          parsed.idSource === 'position' && slot.decoded.messageId
+            ? { ...parsed.message, id: slot.decoded.messageId.slice(0, 1024) }
+            : parsed.message;
+        slots.push({ record, request: this.flow.request(message, slot.decoded, message.ts ?? Date.now()) });
       } catch (error) {
         const format = this.options.formatOf(record.topic);
         slots.push({ record, error: inputError(error), id: salvageInputId(record, format) });
@@ -140,13 +145,12 @@ export class BatchProcessor {
     return slots;
   }
 
-  /** The store part: one engine batch (index + commit), then the outputs. */
-  async decide(slots: readonly Slot[], signMs = 0): Promise<BatchResult> {
+  /** The store part: one engine batch (index + commit, replays' story events), then the outputs. */
+  async run(slots: readonly Slot[], signMs = 0): Promise<BatchResult> {
     const requests: IndexRequest[] = [];
     for (const slot of slots) if ('request' in slot) requests.push(slot.request);
     const started = performance.now();
-    const verdicts = requests.length > 0 ? await this.engine.processPrepared(requests) : [];
-    await this.replayStoryEvents(verdicts);
+    const verdicts = await this.flow.process(requests);
     const engineMs = performance.now() - started;
     const counts = emptyCounts();
     const invalidCodes: string[] = [];
@@ -187,37 +191,9 @@ export class BatchProcessor {
     };
   }
 
-  /**
-   * A replayed message (decided before: a crash after the store commit but before its outputs
-   * were acknowledged, or a rebalance) gets its verdict again from the store, but the store keeps
-   * no story events. So that the stories topic never misses a cluster change, a replay re-emits the
-   * event its first decision made, with the cluster as it is now: `created` when the message roots
-   * its cluster, else `grown` (marked as a replay). Replays are rare: one store read each, in
-   * parallel. Not recoverable: the `mergedFrom` list of a merge the lost batch made (docs/kafka.md).
-   */
-  private async replayStoryEvents(verdicts: EngineVerdict[]): Promise<void> {
-    const replayed = verdicts.filter((v) => v.replay === true && v.events.length === 0);
-    if (replayed.length === 0) return;
-    const views = await Promise.all(replayed.map((v) => this.engine.store.cluster(v.clusterId)));
-    replayed.forEach((v, i) => {
-      const c = views[i];
-      // No cluster (expired from the window since): nothing current to report.
-      if (!c) return;
-      v.events.push({
-        type: c.id === v.id ? 'created' : 'grown',
-        clusterId: c.id,
-        messageId: v.id,
-        size: c.size,
-        firstSeen: c.firstSeen,
-        lastSeen: c.lastSeen,
-        representative: c.representative,
-      });
-    });
-  }
-
   async process(records: readonly InputRecord[]): Promise<BatchResult> {
     const { slots, signMs } = await this.prepare(records);
-    return this.decide(slots, signMs);
+    return this.run(slots, signMs);
   }
 }
 

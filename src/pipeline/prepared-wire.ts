@@ -1,10 +1,10 @@
-import type { IndexKey } from '../engine/keys.js';
-import { decodeRecord, encodeRecord } from '../engine/record.js';
+import type { IndexKey } from '../engine/index-keys.js';
+import { decodeRecord, encodeRecord } from '../engine/record-bytes.js';
 import type { IndexRequest } from '../engine/types.js';
 import { DoppelError, type ErrorCode } from '../errors.js';
 
 /**
- * A chunk of prepared messages (index keys and stored record, DedupEngine.prepare) in the form a
+ * A chunk of prepared messages (index keys and stored record, RequestPreparer.indexRequest) in the form a
  * sign worker sends back: a few typed arrays moved, not copied (transferable), plus the ids. A
  * structured clone of the IndexRequest objects themselves cost ~30 heap objects a message on
  * both sides; this costs a handful of arrays a chunk.

@@ -9,11 +9,12 @@ import type { DedupConfig } from '../config/dedup.js';
 import { RequestPreparer } from '../engine/engine.js';
 import { isInputError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
-import { type DecodedMessage, decodeTextMessage } from '../input/decode-message.js';
+import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
 import { type Message, parseMessageLine, salvageId } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { Signer } from '../signatures/signer.js';
 import type { Language } from '../text/language.js';
+import { engineMessage } from './flow.js';
 import { type PreparedItem, packChunk } from './prepared-wire.js';
 import { type SignedMessage, signDecoded, signMessage } from './sign.js';
 
@@ -35,11 +36,12 @@ export type SignJob =
 
 const data = workerData as SignWorkerData;
 await initHashing();
-const signer = new SignatureEngine(data.config.signatures, LexiconSet.defaults(data.lexicons));
+const signer = new Signer(data.config.signatures, LexiconSet.defaults(data.lexicons));
 const preparer = new RequestPreparer(data.config);
 
 function item(signed: SignedMessage): PreparedItem {
-  const request = preparer.prepare({ signed, ts: 0 });
+  // The flow's prepare stage (MessageFlow.request), on this thread; the time is set on admission.
+  const request = preparer.indexRequest(engineMessage(signed, 0));
   return {
     status: 0,
     id: request.id,
@@ -65,8 +67,8 @@ async function run(job: SignJob): Promise<PreparedItem[]> {
       try {
         const message = parseMessageLine(line);
         id = message.id;
-        const text = decodeTextMessage(message);
-        out.push(item(text ? signDecoded(message, text, signer) : await signMessage(message, signer)));
+        const decoded = decodeMessage(message);
+        out.push(item(signDecoded(message, decoded instanceof Promise ? await decoded : decoded, signer)));
       } catch (error) {
         out.push(failed(error, id ?? salvageId(line)));
       }

@@ -1,6 +1,6 @@
 import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
 import type { Message } from '../input/message.js';
-import type { SignatureEngine, Signatures } from '../signatures/compute.js';
+import type { Signatures, Signer } from '../signatures/signer.js';
 import { type CanonicalDoc, canonicalize } from '../text/canonical.js';
 
 export interface SignedMessage {
@@ -11,19 +11,15 @@ export interface SignedMessage {
 }
 
 /** Decode, canonicalize and sign one message. Throws DoppelError for input that cannot be used. */
-export async function signMessage(message: Message, engine: SignatureEngine): Promise<SignedMessage> {
-  return signDecoded(message, await decodeMessage(message), engine);
+export async function signMessage(message: Message, signer: Signer): Promise<SignedMessage> {
+  return signDecoded(message, await decodeMessage(message), signer);
 }
 
 /**
  * The CPU part after decoding: canonicalize and sign. Separate so a caller that times (or traces)
  * decoding and signing as two stages can run them as two passes over a batch.
  */
-export function signDecoded(
-  message: Message,
-  decoded: DecodedMessage,
-  engine: SignatureEngine,
-): SignedMessage {
-  const doc = canonicalize(decoded, engine.config.canonical, message.lang);
-  return { message, decoded, doc, signatures: engine.compute(doc) };
+export function signDecoded(message: Message, decoded: DecodedMessage, signer: Signer): SignedMessage {
+  const doc = canonicalize(decoded, signer.config.canonical, message.lang);
+  return { message, decoded, doc, signatures: signer.compute(doc) };
 }

@@ -2,7 +2,7 @@ import type { DedupConfig } from '../config/dedup.js';
 import type { DedupStore } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
 import { redactUrl } from '../redact.js';
-import { MemoryStore } from './memory.js';
+import { MemoryStore } from './memory/store.js';
 import { RedisStore } from './redis/store.js';
 import { RedisClusterStore } from './redis-cluster/store.js';
 

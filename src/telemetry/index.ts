@@ -10,7 +10,7 @@
  *   ops.addReadinessCheck('redis', async () => { await store.resolveCluster('readyz'); return true; });
  *   await ops.listen(Number(process.env.DOPPEL_METRICS_PORT ?? config.telemetry.metricsPort));
  *
- *   // per batch: DoppelConsumer (src/consumer/consumer.ts, tracing.ts) runs it under a
+ *   // per batch: DoppelConsumer (src/kafka/consumer.ts, tracing.ts) runs it under a
  *   // `doppel.batch` span linked to each message's traceparent (when tracingActive()), with
  *   // `decode`, `signatures`, `store.*` (instrumentStore) and `produce` children, and writes the
  *   // batch span's traceparent into every output's headers (stampTraceContext).

@@ -8,6 +8,7 @@ import { withSpan } from './trace.js';
  * telemetry and the engine is unchanged: `new DedupEngine(config, instrumentStore(store, m))`.
  */
 export function instrumentStore(store: DedupStore, metrics: DoppelMetrics | null): DedupStore {
+  metrics?.observeStore(store);
   const timed = <T>(op: string, call: () => Promise<T>): Promise<T> =>
     withSpan(
       `store.${op}`,

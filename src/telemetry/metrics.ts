@@ -3,10 +3,12 @@ import {
   type Counter,
   type Histogram,
   type Meter,
+  type ObservableCounter,
   type ObservableGauge,
   ValueType,
 } from '@opentelemetry/api';
 import type { EngineVerdict } from '../engine/engine.js';
+import type { DedupStore } from '../engine/types.js';
 
 /**
  * Every instrument doppel records, by its OpenTelemetry name. Prometheus (/metrics) shows
@@ -21,6 +23,7 @@ export const METRIC_NAMES = {
   candidates: 'doppel_candidates',
   storeRoundTrip: 'doppel_store_round_trip_seconds',
   hotBuckets: 'doppel_hot_buckets',
+  hotBucketsFilled: 'doppel_hot_buckets_filled',
   clustersCreated: 'doppel_clusters_created',
   clustersMerged: 'doppel_clusters_merged',
   consumerLag: 'doppel_consumer_lag',
@@ -45,6 +48,9 @@ export class DoppelMetrics {
   private readonly httpRequests: Counter;
   private readonly httpDuration: Histogram;
   private readonly lagGauge: ObservableGauge;
+  private readonly filled: ObservableCounter;
+  /** Stores whose filled (hot) buckets are reported at each collection. */
+  private readonly stores = new Set<DedupStore>();
   /** Latest lag per `topic|partition|group`, reported at each collection. */
   private readonly lag = new Map<string, { value: number; attributes: Attributes }>();
 
@@ -74,7 +80,20 @@ export class DoppelMetrics {
     });
     this.hot = meter.createCounter(METRIC_NAMES.hotBuckets, {
       valueType: ValueType.INT,
-      description: 'Full (hot) buckets met by messages: boilerplate or empty bodies; not scanned further',
+      description:
+        "Full (hot) buckets met by messages: campaigns, syndication, boilerplate; each newcomer replaces the oldest of the bucket's recent members",
+    });
+    this.filled = meter.createObservableCounter(METRIC_NAMES.hotBucketsFilled, {
+      valueType: ValueType.INT,
+      description: 'Buckets that became full (hot): a campaign or a widely copied story, by store kind',
+    });
+    this.filled.addCallback(async (result) => {
+      const byKind = new Map<string, number>();
+      for (const store of this.stores) {
+        const stats = await store.stats().catch(() => null);
+        if (stats) byKind.set(store.kind, (byKind.get(store.kind) ?? 0) + stats.hotBuckets);
+      }
+      for (const [kind, value] of byKind) result.observe(value, { store: kind });
     });
     this.created = meter.createCounter(METRIC_NAMES.clustersCreated, {
       valueType: ValueType.INT,
@@ -116,6 +135,11 @@ export class DoppelMetrics {
         else if (e.type === 'merged') this.merged.add(e.mergedFrom?.length ?? 1, base);
       }
     }
+  }
+
+  /** Reports the store's filled (hot) buckets (doppel_hot_buckets_filled) from now on. */
+  observeStore(store: DedupStore): void {
+    this.stores.add(store);
   }
 
   /** An input that became an `invalid` verdict (counted in doppel_messages too). */

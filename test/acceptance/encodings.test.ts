@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseMessageObject } from '../../src/input/message.js';
 import { signRecord } from '../../src/output/sign-record.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
-import { createSignatureEngine } from '../../src/signatures/engine-factory.js';
+import { createSigner } from '../../src/signatures/create.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { type Charset, decodeBytes, encodeText } from '../../src/text/decode/charset.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/shared-data.js';
 
@@ -15,9 +15,9 @@ import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/s
  * UTF-8 text after an encode/decode round trip through that charset.
  */
 
-let engine: SignatureEngine;
+let engine: Signer;
 beforeAll(async () => {
-  engine = await createSignatureEngine();
+  engine = await createSigner();
 });
 
 const CYRILLIC: Charset[] = ['windows-1251', 'koi8-r', 'ibm866', 'iso-8859-5'];

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseMessageObject } from '../../src/input/message.js';
 import { signRecord } from '../../src/output/sign-record.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
-import { createSignatureEngine } from '../../src/signatures/engine-factory.js';
+import { createSigner } from '../../src/signatures/create.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { type Charset, encodeText } from '../../src/text/decode/charset.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/shared-data.js';
 
@@ -16,9 +16,9 @@ import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/s
  * 150 copies matched. Bytes are detected, never declared.
  */
 
-let engine: SignatureEngine;
+let engine: Signer;
 beforeAll(async () => {
-  engine = await createSignatureEngine();
+  engine = await createSigner();
 });
 
 const UKRAINIAN: Charset[] = ['koi8-u', 'cp1125', 'windows-1251', 'utf-8'];

@@ -18,7 +18,7 @@ import type { DedupStore } from '../../src/engine/types.js';
 import { ERROR_CODES } from '../../src/errors.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
+import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
 import { OpsServer } from '../../src/telemetry/ops-server.js';
 import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
@@ -55,7 +55,7 @@ async function startApi(storeSpec: string, namespace?: string, bodyLimitBytes = 
   const server = createApiServer({
     config,
     engine: new DedupEngine(config, store),
-    signer: new SignatureEngine(config.signatures, LexiconSet.defaults({})),
+    signer: new Signer(config.signatures, LexiconSet.defaults({})),
     ops: new OpsServer(),
     metrics: null,
     logger: null,

@@ -8,8 +8,8 @@ import { DedupEngine } from '../../src/engine/engine.js';
 import type { DedupStore } from '../../src/engine/types.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { Signer } from '../../src/signatures/signer.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import type { DoppelMetrics } from '../../src/telemetry/metrics.js';
 import { OpsServer } from '../../src/telemetry/ops-server.js';
 
@@ -57,7 +57,7 @@ async function start(
   const server = createApiServer({
     config,
     engine: new DedupEngine(config, store),
-    signer: new SignatureEngine(config.signatures, LexiconSet.defaults({})),
+    signer: new Signer(config.signatures, LexiconSet.defaults({})),
     ops: options.ops ?? new OpsServer(),
     metrics,
     logger: null,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -76,6 +76,34 @@ describe('doppel dedup --store redis://', () => {
       { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
       { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
     ]);
+  });
+
+  it("writes a replay's story event (the cluster as it is now, marked replay) when a file runs again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-replay-'));
+    const namespace = uniqueNamespace('replay');
+    const input = `${feed().lines.slice(0, 6).join('\n')}\n`;
+    const runs = [];
+    for (const name of ['first', 'again']) {
+      const stories = join(dir, `${name}.jsonl`);
+      const run = await runCli(
+        ['dedup', '--quiet', '--store', redisUrl(), '--namespace', namespace, '--stories', stories],
+        input,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      runs.push({ verdicts: jsonLines(run.stdout), stories: jsonLines(readFileSync(stories, 'utf8')) });
+    }
+    const [first, again] = runs as [(typeof runs)[number], (typeof runs)[number]];
+    // The first verdicts again (a replay carries no evidence: the store keeps none).
+    expect(again.verdicts.map(({ replay, ...v }) => v)).toEqual(
+      first.verdicts.map(({ evidence, ...v }) => v),
+    );
+    expect(again.verdicts.every((v) => v.replay === true)).toBe(true);
+    // One event per replayed message, created for cluster roots and grown for the others.
+    expect(again.stories).toHaveLength(6);
+    expect(again.stories.every((e) => e.replay === true)).toBe(true);
+    expect(again.stories.filter((e) => e.type === 'created').map((e) => e.messageId)).toEqual(
+      first.verdicts.filter((v) => v.clusterId === v.id).map((v) => v.id),
+    );
   });
 
   it('stops with a retryable STORE_UNAVAILABLE error, and no verdicts, when Redis is down', async () => {

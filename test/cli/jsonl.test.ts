@@ -116,8 +116,9 @@ describe('the CLI on a line over the limit (issue 12)', () => {
     const input = join(dir, 'in.jsonl');
     const big = `{"id":"huge","text":"${'word '.repeat(1_000_000)}"}`;
     writeFileSync(input, `{"id":"a","text":"one two three"}\r\n${big}\n{"id":"b","text":"four five six"}\n`);
-    for (const command of ['dedup', 'sign']) {
-      const result = await runCli([command, '--input', input]);
+    // dedup with sign workers too: an over-limit line must not overtake the lines still in them.
+    for (const args of [['dedup'], ['dedup', '--threads', '2'], ['dedup', '--threads', '1'], ['sign']]) {
+      const result = await runCli([...args, '--input', input]);
       expect(result.code).toBe(0);
       const lines = jsonLines(result.stdout);
       expect(lines).toHaveLength(3);

@@ -187,6 +187,7 @@ const METRIC_KINDS: Record<keyof typeof METRIC_NAMES, 'counter' | 'histogram' | 
   candidates: 'histogram',
   storeRoundTrip: 'histogram',
   hotBuckets: 'counter',
+  hotBucketsFilled: 'counter',
   clustersCreated: 'counter',
   clustersMerged: 'counter',
   consumerLag: 'gauge',
@@ -282,8 +283,8 @@ describe('Helm chart and Kubernetes manifests', () => {
       ].sort(),
     );
     const deps = deployments(list);
-    expect(deps.get('doppel-news')?.container.args).toEqual(['dist/consumers/news.js']);
-    expect(deps.get('doppel-mail')?.container.args).toEqual(['dist/consumers/mail.js']);
+    expect(deps.get('doppel-news')?.container.args).toEqual(['consumers/news.js']);
+    expect(deps.get('doppel-mail')?.container.args).toEqual(['consumers/mail.js']);
     // `doppel serve` defaults to 127.0.0.1; in a pod it must listen on the pod's address.
     expect(deps.get('doppel-api')?.container.args).toEqual([
       'bin/doppel.js',
@@ -321,7 +322,7 @@ describe('Helm chart and Kubernetes manifests', () => {
       // Autoscaled: the HPA owns the replica count.
       expect(spec.replicas, name).toBeUndefined();
     }
-    // The topic names are the consumers' own defaults (src/consumer/main.ts), as in the docs.
+    // The topic names are the consumers' own defaults (src/kafka/main.ts), as in the docs.
     expect(envOf(deps.get('doppel-news')).get('DOPPEL_INPUT_TOPIC')?.value).toBe('news');
     expect(envOf(deps.get('doppel-mail')).get('DOPPEL_INPUT_TOPIC')?.value).toBe('mail');
     expect(envOf(deps.get('doppel-news')).get('DOPPEL_GROUP_ID')?.value).toBe('doppel-news');

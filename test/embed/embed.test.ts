@@ -69,7 +69,7 @@ describe("import { ... } from 'doppel'", () => {
       'RedisStore',
       'RedisClusterStore',
       'openStore',
-      'SignatureEngine',
+      'Signer',
       'signMessage',
       'parseMessageObject',
       'decodeMessage',

@@ -1,19 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
-import { DedupEngine, type EngineInput } from '../../src/engine/engine.js';
+import { DedupEngine, type EngineMessage } from '../../src/engine/engine.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { parseMessageObject } from '../../src/input/message.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { engineMessage } from '../../src/pipeline/flow.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { Signer } from '../../src/signatures/signer.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import { editWords, rng } from '../support/engine.js';
 
 const config = resolveDedupConfig('news');
-let signer: SignatureEngine;
+let signer: Signer;
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  signer = new Signer(config.signatures, LexiconSet.defaults());
 });
 
 const T0 = Date.UTC(2026, 10, 1);
@@ -28,9 +29,9 @@ const other =
   'trains for several hours. Emergency services said no one had been hurt, but hundreds of homes were left without ' +
   'power overnight and schools in three towns will stay closed until the water level drops.';
 
-async function input(id: string, text: string, minutes = 0): Promise<EngineInput> {
+async function input(id: string, text: string, minutes = 0): Promise<EngineMessage> {
   const signed = await signMessage(parseMessageObject({ id, text, lang: 'en' }), signer);
-  return { signed, ts: T0 + minutes * 60_000 };
+  return engineMessage(signed, T0 + minutes * 60_000);
 }
 
 function engine(): DedupEngine {
@@ -41,7 +42,7 @@ describe('DedupEngine', () => {
   it('finds exact and near duplicates, names the earliest match, and folds them into one cluster', async () => {
     const e = engine();
     const edited = editWords(rng(5), story.split(' '), 0.05).join(' ');
-    const v = await e.processBatch([
+    const v = await e.processMessages([
       await input('a', story),
       await input('b', `LONDON (Wire) - ${story} Read more on our business pages.`, 10),
       await input('c', story.toUpperCase(), 20),
@@ -69,7 +70,7 @@ describe('DedupEngine', () => {
       await input('c', other, 2),
       await input('d', story, 3),
     ];
-    const one = (await engine().processBatch(inputs)).map((v) => [
+    const one = (await engine().processMessages(inputs)).map((v) => [
       v.id,
       v.verdict,
       v.clusterId,
@@ -77,15 +78,15 @@ describe('DedupEngine', () => {
     ]);
     const e = engine();
     const split = [];
-    for (const i of inputs) split.push(...(await e.processBatch([i])));
+    for (const i of inputs) split.push(...(await e.processMessages([i])));
     expect(split.map((v) => [v.id, v.verdict, v.clusterId, v.duplicateOf])).toEqual(one);
   });
 
   it('replays an id with its first verdict and cluster, and adds nothing', async () => {
     const e = engine();
-    await e.processBatch([await input('a', story), await input('b', `${story} Read more.`, 1)]);
+    await e.processMessages([await input('a', story), await input('b', `${story} Read more.`, 1)]);
     const stats = await e.store.stats();
-    const [again] = await e.processBatch([await input('b', other, 2)]);
+    const [again] = await e.processMessages([await input('b', other, 2)]);
     expect(again).toMatchObject({
       id: 'b',
       verdict: 'near_duplicate',
@@ -96,18 +97,36 @@ describe('DedupEngine', () => {
     expect(await e.store.stats()).toMatchObject({ messages: stats.messages, buckets: stats.buckets });
   });
 
+  it('gives a replay the story event of its first decision, with the cluster as it is now', async () => {
+    const e = engine();
+    const first = await e.processMessages([
+      await input('a', story),
+      await input('b', `${story} Read more.`, 1),
+    ]);
+    expect(first.map((v) => v.events.map((x) => x.type))).toEqual([['created'], ['grown']]);
+    const again = await e.processMessages([await input('b', story, 2), await input('a', story, 2)]);
+    expect(again.map((v) => v.replay)).toEqual([true, true]);
+    const cluster = { clusterId: 'a', size: 2, representative: 'a' };
+    expect(again[0]!.events).toEqual([
+      expect.objectContaining({ type: 'grown', messageId: 'b', ...cluster }),
+    ]);
+    expect(again[1]!.events).toEqual([
+      expect.objectContaining({ type: 'created', messageId: 'a', ...cluster }),
+    ]);
+  });
+
   it('treats a repeated id inside one batch as a replay of its first occurrence', async () => {
-    const v = await engine().processBatch([await input('a', story), await input('a', other, 1)]);
+    const v = await engine().processMessages([await input('a', story), await input('a', other, 1)]);
     expect(v[1]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
   });
 
   it('answers an id repeated in a batch, decided in an earlier batch, with that first decision (issue 12)', async () => {
     const e = engine();
-    const [a, b] = await e.processBatch([
+    const [a, b] = await e.processMessages([
       await input('a', story),
       await input('b', `${story} Read more.`, 1),
     ]);
-    const v = await e.processBatch([
+    const v = await e.processMessages([
       await input('b', other, 2),
       await input('c', other, 3),
       await input('b', 'again', 4),
@@ -124,7 +143,7 @@ describe('DedupEngine', () => {
   });
 
   it('never calls short texts near-duplicates, only exact ones', async () => {
-    const v = await engine().processBatch([
+    const v = await engine().processMessages([
       await input('a', 'ok thanks'),
       await input('b', 'ok thanks!', 1),
       await input('c', 'ok thank you', 2),
@@ -137,7 +156,7 @@ describe('DedupEngine', () => {
     const first = half.slice(0, 40).join(' ');
     const second = half.slice(40).join(' ');
     const e = engine();
-    const v = await e.processBatch([
+    const v = await e.processMessages([
       await input('p1', first),
       await input('p2', second, 1),
       await input('both', `${first} ${second}`, 2),

@@ -5,12 +5,13 @@ import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { RequestPreparer } from '../../src/engine/engine.js';
 import { PackedRecord, storedRecord } from '../../src/engine/record.js';
 import { parseMessageObject } from '../../src/input/message.js';
+import { engineMessage } from '../../src/pipeline/flow.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import { createSignatureEngine } from '../../src/signatures/engine-factory.js';
+import { createSigner } from '../../src/signatures/create.js';
 
 describe('PackedRecord (the memory store keeps records packed only)', () => {
   it('gives back every field of the record it was made from', async () => {
-    const engine = await createSignatureEngine();
+    const engine = await createSigner();
     const preparer = new RequestPreparer(resolveDedupConfig('news', {}, 'profile'));
     const fixtures = readFileSync(resolve(import.meta.dirname, '../fixtures/articles.jsonl'), 'utf8')
       .split('\n')
@@ -18,7 +19,7 @@ describe('PackedRecord (the memory store keeps records packed only)', () => {
     expect(fixtures.length).toBeGreaterThan(3);
     for (const line of fixtures) {
       const signed = await signMessage(parseMessageObject(JSON.parse(line)), engine);
-      const { record } = preparer.prepare({ signed, ts: 0 });
+      const { record } = preparer.indexRequest(engineMessage(signed, 0));
       const stored = storedRecord(record);
       expect(stored).toBeInstanceOf(PackedRecord);
       for (const field of [
@@ -32,9 +33,13 @@ describe('PackedRecord (the memory store keeps records packed only)', () => {
         'longest',
         'heaviest',
         'terms',
+        // Added later: the story facts and the containment count must survive packing too.
+        'dates',
+        'shingles',
       ] as const)
         expect(stored[field], field).toEqual(record[field]);
       expect(stored.packed).toBe(record.packed);
+      expect(record.shingles).toBeGreaterThan(0);
     }
   });
 

@@ -115,14 +115,15 @@ describe('story clustering in the engine (regression: single-link chaining, issu
   async function run(storyMinShare: number): Promise<string[]> {
     const { initHashing } = await import('../../src/hash/xxhash.js');
     const { LexiconSet } = await import('../../src/lexicon/lexicon.js');
-    const { SignatureEngine } = await import('../../src/signatures/compute.js');
+    const { Signer } = await import('../../src/signatures/signer.js');
     const { signMessage } = await import('../../src/pipeline/sign.js');
+    const { engineMessage } = await import('../../src/pipeline/flow.js');
     const { parseMessageObject } = await import('../../src/input/message.js');
     const { DedupEngine } = await import('../../src/engine/engine.js');
-    const { MemoryStore } = await import('../../src/store/memory.js');
+    const { MemoryStore } = await import('../../src/store/memory/store.js');
     await initHashing();
     const config = resolveDedupConfig('news', { decision: { storyMinShare } });
-    const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+    const signer = new Signer(config.signatures, LexiconSet.defaults());
     const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
     const clusters: string[] = [];
     for (const [k, id] of ['a', 'b', 'c', 'd'].entries()) {
@@ -130,7 +131,7 @@ describe('story clustering in the engine (regression: single-link chaining, issu
         parseMessageObject({ id, text: text(100 + 20 * k, k), lang: 'en' }),
         signer,
       );
-      const [v] = await engine.processBatch([{ signed, ts: Date.UTC(2026, 0, 1) + k * HOUR }]);
+      const [v] = await engine.processMessages([engineMessage(signed, Date.UTC(2026, 0, 1) + k * HOUR)]);
       clusters.push(await engine.store.resolveCluster(v!.clusterId));
     }
     return clusters;
@@ -157,19 +158,20 @@ describe('story facts in the engine (regression: forecasts for two dates joined 
   async function clustersOf(texts: string[], storyFacts: boolean): Promise<string[]> {
     const { initHashing } = await import('../../src/hash/xxhash.js');
     const { LexiconSet } = await import('../../src/lexicon/lexicon.js');
-    const { SignatureEngine } = await import('../../src/signatures/compute.js');
+    const { Signer } = await import('../../src/signatures/signer.js');
     const { signMessage } = await import('../../src/pipeline/sign.js');
+    const { engineMessage } = await import('../../src/pipeline/flow.js');
     const { parseMessageObject } = await import('../../src/input/message.js');
     const { DedupEngine } = await import('../../src/engine/engine.js');
-    const { MemoryStore } = await import('../../src/store/memory.js');
+    const { MemoryStore } = await import('../../src/store/memory/store.js');
     await initHashing();
     const config = resolveDedupConfig('news', { decision: { storyFacts } });
-    const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+    const signer = new Signer(config.signatures, LexiconSet.defaults());
     const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
     const out: string[] = [];
     for (const [k, text] of texts.entries()) {
       const signed = await signMessage(parseMessageObject({ id: `m${k}`, text, lang: 'en' }), signer);
-      const [v] = await engine.processBatch([{ signed, ts: Date.UTC(2026, 0, 1) + k * HOUR }]);
+      const [v] = await engine.processMessages([engineMessage(signed, Date.UTC(2026, 0, 1) + k * HOUR)]);
       expect(v!.verdict).toBe('unique');
       out.push(await engine.store.resolveCluster(v!.clusterId));
     }

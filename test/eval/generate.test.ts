@@ -21,7 +21,7 @@ import {
 import { adjustedRandIndex, pairwiseScores } from '../../src/eval/metrics.js';
 import { Random } from '../../src/eval/random.js';
 import { parseMessageObject } from '../../src/input/message.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { decodeBytes } from '../../src/text/decode/charset.js';
 import { htmlToText } from '../../src/text/decode/html.js';
 import { signText, testEngine } from '../support/engine.js';
@@ -379,7 +379,7 @@ describe('generateVariants on fixtures', () => {
   });
 
   describe('with signatures', () => {
-    let engine: SignatureEngine;
+    let engine: Signer;
     beforeAll(async () => {
       engine = await testEngine();
     });

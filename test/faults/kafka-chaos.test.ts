@@ -22,7 +22,7 @@ import { faultSeed } from './support/seed.js';
  * verdicts are the ones the stream was built to get.
  */
 
-const ENTRY = resolve(import.meta.dirname, '../../dist/consumers/news.js');
+const ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
 const SEED = faultSeed('kafka chaos', 12_012);
 const SCALE = Number(process.env.DOPPEL_FAULTS_CHAOS_SCALE ?? 1);
 const PARTITIONS = 4;

@@ -143,21 +143,19 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 (async () => {
   const load = (m) => import(workerData.dist + m);
-  const [{ resolveDedupConfig }, { DedupEngine }, { initHashing }, { decodeTextMessage }, { parseMessageLine }, { LexiconSet }, { signDecoded, signMessage }, { SignatureEngine }, { MemoryStore }] =
-    await Promise.all(['/config/profiles.js', '/engine/engine.js', '/hash/xxhash.js', '/input/decode-message.js', '/input/message.js', '/lexicon/lexicon.js', '/pipeline/sign.js', '/signatures/compute.js', '/store/memory.js'].map(load));
+  const [{ resolveDedupConfig }, { DedupEngine }, { initHashing }, { parseMessageLine }, { LexiconSet }, { MessageFlow }, { Signer }, { MemoryStore }] =
+    await Promise.all(['/config/profiles.js', '/engine/engine.js', '/hash/xxhash.js', '/input/message.js', '/lexicon/lexicon.js', '/pipeline/flow.js', '/signatures/signer.js', '/store/memory/store.js'].map(load));
   await initHashing();
   const config = resolveDedupConfig('news');
-  const signer = new SignatureEngine(config.signatures, LexiconSet.defaults({}));
-  const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+  const signer = new Signer(config.signatures, LexiconSet.defaults({}));
+  const flow = new MessageFlow(new DedupEngine(config, new MemoryStore(config.window, config.index)), signer);
   const decide = async (line) => {
     const started = performance.now();
     const cpu = process.cpuUsage();
     let outcome;
     try {
       const message = parseMessageLine(line);
-      const text = decodeTextMessage(message);
-      const signed = text ? signDecoded(message, text, signer) : await signMessage(message, signer);
-      const [verdict] = await engine.processPrepared([engine.prepare({ signed, ts: 1800000000000 })]);
+      const [verdict] = await flow.process([await flow.prepare(message, 1800000000000)]);
       outcome = verdict.verdict;
     } catch (error) {
       if (!error || error.name !== 'DoppelError') throw error;

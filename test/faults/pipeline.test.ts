@@ -2,15 +2,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
-import { DedupEngine, type EngineInput } from '../../src/engine/engine.js';
+import { DedupEngine, type EngineMessage } from '../../src/engine/engine.js';
 import type { DedupStore } from '../../src/engine/types.js';
 import { isDoppelError } from '../../src/errors.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { parseMessageLine, parseMessageObject } from '../../src/input/message.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { engineMessage } from '../../src/pipeline/flow.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { Signer } from '../../src/signatures/signer.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import { openStore } from '../../src/store/open.js';
 import { runCli } from '../support/cli.js';
 import { uniqueNamespace } from '../support/redis.js';
@@ -34,10 +35,10 @@ import { faultSeed } from './support/seed.js';
  */
 
 const config = resolveDedupConfig('news');
-let signer: SignatureEngine;
+let signer: Signer;
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults({}));
+  signer = new Signer(config.signatures, LexiconSet.defaults({}));
 });
 
 /** What `doppel sign` does with one line: its signature, or the code it fails with. */
@@ -109,10 +110,8 @@ describe('every supported charset, plain, as HTML and as a mail', () => {
   }
 });
 
-const signedInput = async (id: string, text: string, ts = 1_800_000_000_000): Promise<EngineInput> => ({
-  signed: await signMessage(parseMessageObject({ id, text, lang: 'en' }), signer),
-  ts,
-});
+const signedInput = async (id: string, text: string, ts = 1_800_000_000_000): Promise<EngineMessage> =>
+  engineMessage(await signMessage(parseMessageObject({ id, text, lang: 'en' }), signer), ts);
 
 /** A repeated id inside a batch, and a repeat of an id decided in an earlier batch. */
 async function checkRepeatedIds(store: DedupStore): Promise<void> {
@@ -123,7 +122,7 @@ async function checkRepeatedIds(store: DedupStore): Promise<void> {
   // Same id, other content: the id decides, the first verdict stands.
   const aOther = await signedInput('rep-a', SAMPLES.fa);
 
-  const first = await engine.processBatch([a, b, a, aOther, c, b]);
+  const first = await engine.processMessages([a, b, a, aOther, c, b]);
   expect(first.map((v) => v.id)).toEqual(['rep-a', 'rep-b', 'rep-a', 'rep-a', 'rep-c', 'rep-b']);
   const pick = (v: (typeof first)[number]) => [v.verdict, v.clusterId, v.duplicateOf];
   expect(pick(first[2]!)).toEqual(pick(first[0]!));
@@ -131,7 +130,7 @@ async function checkRepeatedIds(store: DedupStore): Promise<void> {
   expect(pick(first[5]!)).toEqual(pick(first[1]!));
 
   // The next batch: the ids again, one of them twice (the case that crashed).
-  const second = await engine.processBatch([c, a, a, b, aOther]);
+  const second = await engine.processMessages([c, a, a, b, aOther]);
   expect(second.map((v) => v.id)).toEqual(['rep-c', 'rep-a', 'rep-a', 'rep-b', 'rep-a']);
   const firstOf = new Map(first.map((v) => [v.id, pick(v)]));
   for (const v of second) {

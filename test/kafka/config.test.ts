@@ -18,6 +18,7 @@ describe('consumer config', () => {
     expect(news.kafka.tls.enabled).toBe(false);
     expect(news.consumer.groupId).toBe('doppel-news');
     expect(news.consumer.concurrency).toBe(1);
+    expect(news.consumer.signThreads).toBe(1);
     expect(news.consumer.exactlyOnce).toBe(false);
     expect(news.consumer.createTopics).toBe(true);
     expect(news.consumer.maxMessageBytes).toBe(1_000_000);
@@ -47,7 +48,13 @@ describe('consumer config', () => {
       batchSize: 100,
     };
     const config = loadConsumerConfig(
-      { ...BASE, DOPPEL_CONCURRENCY: '5', DOPPEL_INPUT_TOPICS: 'a:text,b', DOPPEL_EXACTLY_ONCE: 'true' },
+      {
+        ...BASE,
+        DOPPEL_CONCURRENCY: '5',
+        DOPPEL_INPUT_TOPICS: 'a:text,b',
+        DOPPEL_EXACTLY_ONCE: 'true',
+        DOPPEL_SIGN_THREADS: '0',
+      },
       { profile: 'news' },
       file,
     );
@@ -56,6 +63,7 @@ describe('consumer config', () => {
     expect(config.consumer.concurrency).toBe(5);
     expect(config.consumer.groupId).toBe('g-file');
     expect(config.consumer.exactlyOnce).toBe(true);
+    expect(config.consumer.signThreads).toBe(0);
     expect(config.consumer.inputs).toEqual([
       { topic: 'a', format: 'text' },
       { topic: 'b', format: 'json' },

@@ -1,16 +1,17 @@
 import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BatchStats, type ConsumerHooks, DoppelConsumer } from '../../src/consumer/consumer.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { loadConsumerConfig } from '../../src/kafka/config.js';
+import { type BatchStats, type ConsumerHooks, DoppelConsumer } from '../../src/kafka/consumer.js';
 import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor } from '../../src/kafka/processor.js';
 import { ensureTopics } from '../../src/kafka/topics.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
+import { MessageFlow } from '../../src/pipeline/flow.js';
+import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
 import {
   endOffsetSum,
@@ -500,8 +501,10 @@ describe('a crash between the store commit and the offset commit', () => {
     await initHashing();
     const store = await openStore(redisUrl(), { config: config.dedup, namespace });
     const processor = new BatchProcessor(
-      new DedupEngine(config.dedup, store),
-      new SignatureEngine(config.dedup.signatures, LexiconSet.defaults()),
+      new MessageFlow(
+        new DedupEngine(config.dedup, store),
+        new Signer(config.dedup.signatures, LexiconSet.defaults()),
+      ),
       {
         mode: 'tag',
         formatOf: () => 'json',

@@ -1,11 +1,11 @@
 import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DoppelConsumer } from '../../src/consumer/consumer.js';
 import type { DedupStore } from '../../src/engine/types.js';
 import { DoppelError } from '../../src/errors.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { type ConsumerConfig, loadConsumerConfig } from '../../src/kafka/config.js';
+import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import { openStore } from '../../src/store/open.js';
 import { kafkaBrokers, readTopic, testKafka, uniqueName, waitForCommitted } from '../support/kafka.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';

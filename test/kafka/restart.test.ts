@@ -16,7 +16,7 @@ import {
 import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
 
-const ENTRY = resolve(import.meta.dirname, '../../dist/consumers/news.js');
+const ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
 
 interface Running {
   child: ChildProcess;
@@ -278,7 +278,7 @@ describe('the consumer process', () => {
       [{ DOPPEL_KAFKA_BROKERS: 'x:1', DOPPEL_INPUT_TOPICS: 'news:yaml' }, 'inputs.0.format'],
       [{ DOPPEL_KAFKA_BROKERS: 'x:1', DOPPEL_CONCURRENCY: 'lots' }, 'DOPPEL_CONCURRENCY'],
     ] as const) {
-      const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../dist/consumers/mail.js')], {
+      const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../consumers/mail.js')], {
         env: { ...env, ...extra },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -295,7 +295,7 @@ describe('the consumer process', () => {
 
 describe('the consumer process, stopped while it starts', () => {
   it('exits 0 on SIGTERM while it cannot reach the broker yet', async () => {
-    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../dist/consumers/news.js')], {
+    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../consumers/news.js')], {
       env: {
         ...process.env,
         DOPPEL_CONFIG: '',

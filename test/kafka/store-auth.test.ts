@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DoppelConsumer } from '../../src/consumer/consumer.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import type { DoppelError } from '../../src/errors.js';
 import { loadConsumerConfig } from '../../src/kafka/config.js';
+import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import {
   endOffsetSum,
   kafkaBrokers,

@@ -6,8 +6,9 @@ import { readHeaders } from '../../src/kafka/headers.js';
 import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor, type ProcessorOptions } from '../../src/kafka/processor.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MessageFlow } from '../../src/pipeline/flow.js';
+import { Signer } from '../../src/signatures/signer.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
 
 /**
@@ -19,7 +20,10 @@ async function memoryProcessor(options: ProcessorOptions): Promise<BatchProcesso
   await initHashing();
   const config = resolveDedupConfig('news');
   const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
-  return new BatchProcessor(engine, new SignatureEngine(config.signatures, LexiconSet.defaults()), options);
+  return new BatchProcessor(
+    new MessageFlow(engine, new Signer(config.signatures, LexiconSet.defaults())),
+    options,
+  );
 }
 
 /** Records of topic "in" from stream messages, offsets counted per partition by `offsets`. */

@@ -8,10 +8,11 @@ import { generateVariants } from '../../src/eval/generate.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { parseMessageLine } from '../../src/input/message.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { engineMessage } from '../../src/pipeline/flow.js';
 import { unpackItem } from '../../src/pipeline/prepared-wire.js';
 import { signMessage } from '../../src/pipeline/sign.js';
 import { SignPool } from '../../src/pipeline/sign-pool.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
+import { Signer } from '../../src/signatures/signer.js';
 import { REPO_ROOT, runCli } from '../support/cli.js';
 
 const demo = resolve(REPO_ROOT, 'demo/feed.jsonl');
@@ -109,7 +110,7 @@ describe('SignPool (in process)', () => {
 
   it('prepares messages exactly as the engine does on the calling thread (keys, record, title)', async () => {
     await initHashing();
-    const signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+    const signer = new Signer(config.signatures, LexiconSet.defaults());
     const preparer = new RequestPreparer(config);
     const lines = readFileSync(demo, 'utf8')
       .split('\n')
@@ -131,7 +132,7 @@ describe('SignPool (in process)', () => {
       } catch {
         continue;
       }
-      const local = preparer.prepare({ signed: await signMessage(message, signer), ts: 1 });
+      const local = preparer.indexRequest(engineMessage(await signMessage(message, signer), 1));
       const item = unpackItem(chunk, compared++);
       expect(item.ok, `line ${i}`).toBe(true);
       if (!item.ok) continue;

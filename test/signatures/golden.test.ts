@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseMessageObject } from '../../src/input/message.js';
 import { signRecord } from '../../src/output/sign-record.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
-import { createSignatureEngine } from '../../src/signatures/engine-factory.js';
+import { createSigner } from '../../src/signatures/create.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { encodeText } from '../../src/text/decode/charset.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/shared-data.js';
 
@@ -17,9 +17,9 @@ import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/s
  * new signature scheme (stored signatures of the old one no longer match).
  */
 
-let engine: SignatureEngine;
+let engine: Signer;
 beforeAll(async () => {
-  engine = await createSignatureEngine();
+  engine = await createSigner();
 });
 
 const fixtures = readFileSync(resolve(import.meta.dirname, '../fixtures/articles.jsonl'), 'utf8')

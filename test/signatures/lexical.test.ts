@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LEXICON_FORMAT, LexiconSet, parseLexicon } from '../../src/lexicon/lexicon.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { signText, testEngine } from '../support/engine.js';
 
 // idf 5 for "rare*" words, 1 for the rest: the top tf*idf words are the rare ones.
@@ -30,7 +30,7 @@ function lexicons(): LexiconSet {
   return set;
 }
 
-let engine: SignatureEngine;
+let engine: Signer;
 beforeAll(async () => {
   engine = await testEngine(lexicons());
 });

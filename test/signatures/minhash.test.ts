@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
 import {
   exactJaccard,
   jaccardEstimate,
@@ -8,10 +7,11 @@ import {
   minhashValuesScalar,
   shingleHashes,
 } from '../../src/signatures/minhash.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { INFO_LO, INFO_STRIDE, Vocabulary } from '../../src/signatures/vocabulary.js';
 import { editWords, rng, signText, syntheticDoc, testEngine } from '../support/engine.js';
 
-let engine: SignatureEngine;
+let engine: Signer;
 const vocab = new Vocabulary(null, new Set());
 beforeAll(async () => {
   engine = await testEngine();

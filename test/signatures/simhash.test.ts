@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hamming64 } from '../../src/hash/mix.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import {
   blockTablePlan,
   simhashDistance,
@@ -10,7 +10,7 @@ import {
 } from '../../src/signatures/simhash.js';
 import { editWords, rng, signText, syntheticDoc, testEngine } from '../support/engine.js';
 
-let engine: SignatureEngine;
+let engine: Signer;
 beforeAll(async () => {
   engine = await testEngine();
 });

@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../src/eval/random.js';
 import { parseMessageObject } from '../../src/input/message.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
-import { createSignatureEngine } from '../../src/signatures/engine-factory.js';
+import { createSigner } from '../../src/signatures/create.js';
+import type { Signer } from '../../src/signatures/signer.js';
 
-let engine: SignatureEngine;
+let engine: Signer;
 beforeAll(async () => {
-  engine = await createSignatureEngine();
+  engine = await createSigner();
 });
 
 /** `n` distinct made-up words, each once: every term ties at the cut of the term vector. */

@@ -190,6 +190,43 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(d.candidates.map((c) => c.id).sort()).toEqual(['a', 'b']);
       expect(d.hotBuckets).toBe(1);
       expect((await store.stats()).hotBucketEvents).toBeGreaterThanOrEqual(2);
+      expect((await store.stats()).hotBuckets).toBe(1);
+    });
+
+    it('links a new member of a hot bucket to its first and its newest members (a campaign)', async () => {
+      // maxBucketSize 16: a full bucket keeps its first 14 members and a rolling tail of 2.
+      await open(WINDOW, { maxBucketSize: 16, maxCandidates: 64 });
+      const ids = Array.from({ length: 24 }, (_, i) => `m${i}`);
+      for (const id of ids) await store.index([request(id, ['t=7'])]);
+      const [next] = await store.index([request('next', ['t=7'])]);
+      if (next?.status !== 'new') throw new Error('expected new');
+      const seen = next.candidates.map((c) => c.id);
+      expect(seen).toHaveLength(16);
+      // The campaign's start (what duplicateOf names) and its latest copies.
+      expect(seen).toContain('m0');
+      expect(seen).toContain('m13');
+      expect(seen).toContain('m23');
+      expect(seen).not.toContain('m14');
+      expect(next.hotBuckets).toBe(1);
+      const stats = await store.stats();
+      expect(stats.hotBuckets).toBe(1);
+      expect(stats.hotBucketEvents).toBe(9);
+      // A bucket at its cap and one of one member: no tail kept below 8 (the newcomer only counted).
+      await open(WINDOW, { maxBucketSize: 4, maxCandidates: 16 });
+      for (const id of ids.slice(0, 6)) await store.index([request(id, ['t=7'])]);
+      const [small] = await store.index([request('small', ['t=7'])]);
+      if (small?.status !== 'new') throw new Error('expected new');
+      expect(small.candidates.map((c) => c.id).sort()).toEqual(['m0', 'm1', 'm2', 'm3']);
+    });
+
+    it('expires the members of a hot bucket with their generation', async () => {
+      await open(WINDOW, { maxBucketSize: 8, maxCandidates: 64 });
+      for (let i = 0; i < 10; i++) await store.index([request(`e${i}`, ['t=9'], T0 + i * HOUR)]);
+      // At T0 + 12h the first two hours have left the 10-hour window; e7 and e8 were replaced in
+      // the tail (one member at maxBucketSize 8) by e9.
+      const [late] = await store.index([request('late', ['t=9'], T0 + 12 * HOUR)]);
+      if (late?.status !== 'new') throw new Error('expected new');
+      expect(late.candidates.map((c) => c.id).sort()).toEqual(['e2', 'e3', 'e4', 'e5', 'e6', 'e9']);
     });
 
     it('creates, grows and merges clusters; the older cluster keeps its id', async () => {

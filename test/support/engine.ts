@@ -1,8 +1,8 @@
 import { type SignatureConfig, signatureConfigSchema } from '../../src/config/signatures.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
-import type { Signatures } from '../../src/signatures/compute.js';
-import { SignatureEngine } from '../../src/signatures/compute.js';
+import type { Signatures } from '../../src/signatures/signer.js';
+import { Signer } from '../../src/signatures/signer.js';
 import { canonicalize } from '../../src/text/canonical.js';
 
 export function defaultSignatureConfig(
@@ -15,12 +15,12 @@ export function defaultSignatureConfig(
 export async function testEngine(
   lexicons: LexiconSet = LexiconSet.fromFiles({}),
   config = defaultSignatureConfig(),
-): Promise<SignatureEngine> {
+): Promise<Signer> {
   await initHashing();
-  return new SignatureEngine(config, lexicons);
+  return new Signer(config, lexicons);
 }
 
-export function signText(engine: SignatureEngine, text: string, lang?: string): Signatures {
+export function signText(engine: Signer, text: string, lang?: string): Signatures {
   return engine.compute(canonicalize({ text, kind: 'text' }, engine.config.canonical, lang));
 }
 

@@ -2,7 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telemetrySchema } from '../../src/config/ops.js';
 import type { EngineVerdict } from '../../src/engine/engine.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
 import { instrumentStore } from '../../src/telemetry/instrument.js';
 import { OpsServer } from '../../src/telemetry/ops-server.js';
 import { startTelemetry, type Telemetry } from '../../src/telemetry/sdk.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseMessageObject } from '../../src/input/message.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { canonicalize } from '../../src/text/canonical.js';
 import { DOCUMENT_TAG, htmlToText, tidy } from '../../src/text/decode/html.js';
 import { parseMail, squeezeBlankLines } from '../../src/text/decode/mail.js';
@@ -150,7 +150,7 @@ describe('rewritten regexes give the old results', () => {
 const MiB = 1024 * 1024;
 const BUDGET_MS = 4000;
 
-async function timed(engine: SignatureEngine, message: Record<string, unknown>): Promise<number> {
+async function timed(engine: Signer, message: Record<string, unknown>): Promise<number> {
   const started = performance.now();
   try {
     await signMessage(parseMessageObject({ id: 'x', ...message }), engine);

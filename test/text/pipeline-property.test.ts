@@ -4,7 +4,7 @@ import { DoppelError } from '../../src/errors.js';
 import { parseMessageObject } from '../../src/input/message.js';
 import { signRecord } from '../../src/output/sign-record.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { testEngine } from '../support/engine.js';
 
 /**
@@ -12,7 +12,7 @@ import { testEngine } from '../support/engine.js';
  * DoppelError (a typed, non-retryable input error), and does the same thing every time.
  */
 
-let engine: SignatureEngine;
+let engine: Signer;
 beforeAll(async () => {
   engine = await testEngine();
 });

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Cluster, type ClusterNode, type ClusterOptions, Command } from 'ioredis';
 import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
-import { decodeRecord, encodeRecord } from '../../engine/record.js';
 import type {
   Candidate,
   ClusterListPage,
@@ -16,26 +15,34 @@ import type {
   IndexRequest,
   IndexResult,
   QueryResult,
-  SignatureRecord,
   StoredVerdict,
   StoreStats,
-  StoryEvent,
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { redactUrl } from '../../redact.js';
+import { hotTail } from '../hot.js';
 import { HitCounter } from '../rank.js';
+import {
+  parseCluster,
+  parseCommitReply,
+  parseRecordBlob,
+  parseVerdict,
+  type StoredRecord,
+  writeRecordBlob,
+} from '../redis/codec.js';
 import { storeError } from '../redis/errors.js';
 import {
   bucketAddressesMaxBytes,
   ID_FIELD_BYTES,
   idAddress,
+  luaKeyConstants,
   writeBucketAddresses,
   writeIdField,
 } from '../redis/keys.js';
 import { addMembers } from '../redis/members.js';
 import { RespWriter } from '../redis/resp.js';
-import { loadScript } from '../redis/scripts.js';
+import { loadScript, scriptSource } from '../redis/scripts.js';
 import { type ClusterLayout, clusterLayout, parseClusterUrl } from './layout.js';
 
 export interface RedisClusterStoreOptions {
@@ -52,7 +59,8 @@ export interface RedisClusterStoreOptions {
 /** Layout version of a spread namespace (the home's buckets-less layout plus the slot shards). */
 const LAYOUT_VERSION = 'c7';
 
-const LUA_DIR = new URL('../../../src/store/redis-cluster/lua/', import.meta.url);
+// Next to this module: the build copies src/**/*.lua to dist/ (scripts/copy-assets.mjs).
+const LUA_DIR = new URL('./lua/', import.meta.url);
 
 interface Script {
   lua: string;
@@ -63,20 +71,19 @@ function script(lua: string): Script {
   return { lua, sha: createHash('sha1').update(lua).digest('hex') };
 }
 
-/** A script of lua/ here, with the single-node scripts' shared chunks pasted in (scripts.ts). */
+/**
+ * A script of lua/ here, as scripts.ts sends the single-node ones: the key name constants of
+ * keys.ts, then the file with the single-node scripts' shared chunks pasted in.
+ */
 function clusterScript(file: string): Script {
   const text = readFileSync(new URL(file, LUA_DIR), 'utf8').replace(
     /^--- @include (\w+)\s*$/gm,
     (_, name: string) => loadScript(`${name}.lua`),
   );
-  return script(text);
+  return script(luaKeyConstants() + text);
 }
 
-interface CachedRecord {
-  id: string;
-  ts: number;
-  record: SignatureRecord;
-}
+type CachedRecord = StoredRecord;
 
 /** An EVALSHA encoded by RespWriter; `keys` lets ioredis route it to the slot's node. */
 class EncodedCommand extends Command {
@@ -113,14 +120,14 @@ export class RedisClusterStore implements DedupStore {
   private addresses = Buffer.allocUnsafe(4096);
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
   private readonly scripts = {
-    index: script(loadScript('index-1.lua')),
-    commit: script(loadScript('commit-1.lua')),
-    read: script(loadScript('read-1.lua')),
-    records: script(loadScript('records-1.lua')),
-    query: script(loadScript('query-1.lua')),
-    members: script(loadScript('members-1.lua')),
-    clusters: script(loadScript('clusters-1.lua')),
-    open: script(loadScript('open-1.lua')),
+    index: scriptSource('index'),
+    commit: scriptSource('commit'),
+    read: scriptSource('read'),
+    records: scriptSource('records'),
+    query: scriptSource('query'),
+    members: scriptSource('members'),
+    clusters: scriptSource('clusters'),
+    open: scriptSource('open'),
     buckets: clusterScript('buckets-1.lua'),
     shardOpen: clusterScript('shard-open-1.lua'),
   };
@@ -380,7 +387,8 @@ export class RedisClusterStore implements DedupStore {
       .int(window.windowMs)
       .int(window.generationMs)
       .int(limits.maxBucketSize)
-      .int(limits.maxCandidates)
+      // No bucket is on the home shard: the hot tail is buckets-1.lua's to apply.
+      .int(hotTail(limits.maxBucketSize))
       .int(window.maxMessages)
       .int(redis.shards)
       .int(redis.clusterShards)
@@ -509,6 +517,7 @@ export class RedisClusterStore implements DedupStore {
         .string(meta)
         .string(base)
         .int(limits.maxBucketSize)
+        .int(hotTail(limits.maxBucketSize))
         .int(redis.shards)
         .int(this.layout.units)
         .int(this.layout.firstUnit[k] as number)
@@ -676,23 +685,7 @@ export class RedisClusterStore implements DedupStore {
       this.send(this.scripts.commit, this.homeMeta, encoded, 'utf8'),
     )) as string[];
     if (redis.recordCacheSize === 0) this.cache.clear();
-    return replies.map((reply, i) => {
-      const d = decisions[i] as Decision;
-      if (reply === '') {
-        const created: StoryEvent = {
-          type: 'created',
-          clusterId: d.id,
-          messageId: d.id,
-          size: 1,
-          firstSeen: d.ts,
-          lastSeen: d.ts,
-          representative: d.id,
-        };
-        return { id: d.id, clusterId: d.id, events: [created] };
-      }
-      const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never> };
-      return { id: d.id, clusterId: parsed.c, events: Array.isArray(parsed.e) ? parsed.e : [] };
-    });
+    return replies.map((reply, i) => parseCommitReply(reply, decisions[i] as Decision));
   }
 
   private async read(mode: 'verdict' | 'cluster' | 'resolve', id: string): Promise<string | null> {
@@ -773,20 +766,23 @@ export class RedisClusterStore implements DedupStore {
     );
     const shards = await Promise.all(
       this.layout.shards.map((base) =>
-        this.run('stats', () => this.client.hmget(`${base}meta`, 'hot', 'buckets')),
+        this.run('stats', () => this.client.hmget(`${base}meta`, 'hot', 'buckets', 'hotb')),
       ),
     );
     let hot = 0;
     let buckets = 0;
-    for (const [h, b] of shards) {
+    let hotBuckets = 0;
+    for (const [h, b, filled] of shards) {
       hot += Number(h ?? 0);
       buckets += Number(b ?? 0);
+      hotBuckets += Number(filled ?? 0);
     }
     return {
       messages: Math.max(0, Number(seq ?? 0) - Number(live ?? 1) + 1),
       clusters: Number(clusters ?? 0),
       buckets,
       hotBucketEvents: hot,
+      hotBuckets,
       expiredGenerations: Number(expired ?? 0),
       roundTrips: this.roundTrips,
     };
@@ -805,8 +801,6 @@ export class RedisClusterStore implements DedupStore {
   }
 }
 
-const U48 = 2 ** 48;
-
 /** How many buckets an addresses argument holds (keys.ts bucketAddresses: d, d digits, flag, 2 bytes). */
 function entries(addresses: Buffer): number {
   let count = 0;
@@ -818,74 +812,4 @@ const DECIDED = 0x64;
 function statusOf(reply: ReadonlyArray<Buffer | number>): number {
   const status = reply[0];
   return Buffer.isBuffer(status) ? (status[0] as number) : -1;
-}
-
-/** store.ts writeRecordBlob (the same record format: records-1.lua and commit-1.lua read it). */
-function writeRecordBlob(w: RespWriter, request: IndexRequest): void {
-  const idLength = Buffer.byteLength(request.id, 'utf8');
-  if (idLength > 0xffff) throw new DoppelError('INVALID_MESSAGE', 'message id longer than 65,535 bytes');
-  const record = encodeRecord(request.record);
-  const ts = request.ts;
-  const double = !(Number.isInteger(ts) && ts >= 0 && ts < U48);
-  const longId = idLength >= 127;
-  const head = 1 + (longId ? 2 : 0) + (double ? 8 : 6);
-  const start = w.reserve(head + idLength + record.length);
-  const blob = w.buffer;
-  let at = start + 1 + (longId ? 2 : 0);
-  blob[start] = (double ? 128 : 0) | (longId ? 127 : idLength);
-  if (longId) blob.writeUInt16LE(idLength, start + 1);
-  if (double) blob.writeDoubleLE(ts, at);
-  else blob.writeUIntLE(ts, at, 6);
-  at = start + head;
-  blob.write(request.id, at, 'utf8');
-  blob.set(record, at + idLength);
-}
-
-function parseRecordBlob(blob: Buffer): CachedRecord {
-  const b0 = blob[0] as number;
-  let length = b0 & 127;
-  let at = 1;
-  if (length === 127) {
-    length = blob.readUInt16LE(1);
-    at = 3;
-  }
-  let ts: number;
-  if (b0 & 128) {
-    ts = blob.readDoubleLE(at);
-    at += 8;
-  } else {
-    ts = blob.readUIntLE(at, 6);
-    at += 6;
-  }
-  const id = blob.toString('utf8', at, at + length);
-  return { id, ts, record: decodeRecord(blob.subarray(at + length)) };
-}
-
-function parseVerdict(id: string, json: string): StoredVerdict {
-  const v = JSON.parse(json) as {
-    k: StoredVerdict['verdict'];
-    s: number;
-    t: number;
-    c?: string;
-    d?: string;
-    y?: number;
-    m?: string;
-  };
-  const verdict: StoredVerdict = { id, seq: v.s, ts: v.t, verdict: v.k, clusterId: v.c ?? id };
-  if (v.d !== undefined) verdict.duplicateOf = v.d;
-  if (v.y !== undefined) verdict.similarity = v.y;
-  if (v.m !== undefined) verdict.method = v.m;
-  return verdict;
-}
-
-function parseCluster(json: string): ClusterView {
-  const c = JSON.parse(json) as { i: string; z: number; f: number; l: number; t?: string };
-  return {
-    id: c.i,
-    size: c.z,
-    firstSeen: c.f,
-    lastSeen: c.l,
-    representative: c.i,
-    title: typeof c.t === 'string' ? c.t : null,
-  };
 }

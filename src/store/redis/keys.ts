@@ -1,10 +1,11 @@
-import type { IndexKey } from '../../engine/keys.js';
+import type { IndexKey } from '../../engine/index-keys.js';
 import { fmix32, type U64 } from '../../hash/mix.js';
 import { xxh64 } from '../../hash/xxhash.js';
 
 /**
  * Every Redis key name and hash field of the store, in one place (the Lua scripts build the same
- * names from the base this module gives them; docs/redis.md draws the layout).
+ * names from the constants this module gives them, `luaKeyConstants`; docs/redis.md draws the
+ * layout).
  *
  *   <prefix>:{<ns>}:meta        hash   clock, sequence, live bound, counters, sweep cursor
  *   <prefix>:{<ns>}:gens        hash   generation -> first sequence number of the generation
@@ -13,6 +14,9 @@ import { xxh64 } from '../../hash/xxhash.js';
  *   <prefix>:{<ns>}:r:<block>   hash   seq mod 64 -> record (ts, id, signatures; binary)
  *   <prefix>:{<ns>}:v:<block>   hash   seq mod 64 -> verdict (JSON)
  *   <prefix>:{<ns>}:c:<shard>   hash   root seq -> cluster (JSON), clusters of two or more
+ *   <prefix>:{<ns>}:t:<block>   hash   seq mod 64 -> the message's display title
+ *   <prefix>:{<ns>}:m:<shard>   hash   root seq -> the cluster's decided members (packed)
+ *   <prefix>:{<ns>}:cs, :cr     zset   stories by size, by last seen (the API's cluster list)
  *
  * `{<ns>}` is the hash tag: a namespace lives in one slot, so every script's keys are in one
  * slot on Redis Cluster and one batch is one atomic script call. Scale across slots with more
@@ -32,13 +36,45 @@ export function namespaceBase(prefix: string, namespace: string): string {
   return `${prefix}:{${namespace}}:`;
 }
 
-export const metaKey = (base: string) => `${base}meta`;
-export const gensKey = (base: string) => `${base}gens`;
-export const shardKey = (base: string, shard: number) => `${base}k:${shard}`;
-export const recordKey = (base: string, seq: number) => `${base}r:${Math.floor(seq / BLOCK_SIZE)}`;
-export const verdictKey = (base: string, seq: number) => `${base}v:${Math.floor(seq / BLOCK_SIZE)}`;
-export const clusterKey = (base: string, rootSeq: number, clusterShards: number) =>
-  `${base}c:${rootSeq % clusterShards}`;
+/**
+ * The key families under a namespace's base: the one definition of the names. The client builds
+ * the meta key (the scripts' KEYS[1], which routes a call to the namespace's slot); the scripts
+ * build the others from the same parts, given to them as constants (`luaKeyConstants`), by
+ * appending a shard or block number the client computed (its bucket and id addresses).
+ */
+export const KEY_PARTS = {
+  meta: 'meta',
+  gens: 'gens',
+  shard: 'k:',
+  record: 'r:',
+  verdict: 'v:',
+  cluster: 'c:',
+  title: 't:',
+  members: 'm:',
+  bySize: 'cs',
+  byRecency: 'cr',
+} as const;
+
+export const metaKey = (base: string) => `${base}${KEY_PARTS.meta}`;
+
+/** Every key name a namespace may hold, for tests and tools that inspect a database. */
+export function namespaceKeyPattern(base: string): RegExp {
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const { meta, gens, bySize, byRecency, shard, record, verdict, cluster, title, members } = KEY_PARTS;
+  const numbered = [shard, record, verdict, cluster, title, members].join('|');
+  return new RegExp(`^${escaped}(?:${meta}|${gens}|${bySize}|${byRecency}|(?:${numbered})\\d+)$`);
+}
+
+/** The Lua constants every script starts with (scripts.ts prepends them): KEY_PARTS and BLOCK_SIZE. */
+export function luaKeyConstants(): string {
+  const { gens, shard, record, verdict, cluster, title, members, bySize, byRecency } = KEY_PARTS;
+  return [
+    `local KEY_GENS, KEY_SHARD, KEY_RECORD, KEY_VERDICT, KEY_CLUSTER = '${gens}', '${shard}', '${record}', '${verdict}', '${cluster}'`,
+    `local KEY_TITLE, KEY_MEMBERS, KEY_BY_SIZE, KEY_BY_RECENCY = '${title}', '${members}', '${bySize}', '${byRecency}'`,
+    `local BLOCK_SIZE = ${BLOCK_SIZE}`,
+    '',
+  ].join('\n');
+}
 
 const codes = new Map<string, number>();
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
+import { luaKeyConstants } from './keys.js';
 
 /**
  * The store's Lua scripts: one file per script in lua/, named `<name>-<numkeys>.lua`, each with a
@@ -9,7 +10,9 @@ import type { Redis } from 'ioredis';
  * by EVALSHA and falls back to EVAL once after a server restart (NOSCRIPT).
  */
 
-const LUA_DIR = new URL('../../../src/store/redis/lua/', import.meta.url);
+// Next to this module: src/store/redis/lua in the sources, dist/store/redis/lua once built (the build
+// copies the scripts, scripts/copy-assets.mjs).
+const LUA_DIR = new URL('./lua/', import.meta.url);
 
 export const SCRIPT_NAMES = [
   'index',
@@ -44,13 +47,18 @@ export function loadScript(file: string): string {
   return text.replace(/^--- @include (\w+)\s*$/gm, (_, name: string) => loadScript(`${name}.lua`));
 }
 
+/** A script as sent: the key name constants of keys.ts, then lua/<name>-1.lua with its includes. */
+export function scriptText(name: ScriptName): string {
+  return luaKeyConstants() + loadScript(`${name}-1.lua`);
+}
+
 function commandName(name: ScriptName): string {
   return `doppel${name[0]?.toUpperCase()}${name.slice(1)}`;
 }
 
 export function defineScripts(redis: Redis): ScriptCommands {
   for (const name of SCRIPT_NAMES) {
-    const lua = loadScript(`${name}-1.lua`);
+    const lua = scriptText(name);
     redis.defineCommand(commandName(name), { numberOfKeys: 1, lua });
   }
   return redis as unknown as ScriptCommands;
@@ -63,6 +71,6 @@ export interface ScriptSource {
 }
 
 export function scriptSource(name: ScriptName): ScriptSource {
-  const lua = loadScript(`${name}-1.lua`);
+  const lua = scriptText(name);
   return { lua, sha: createHash('sha1').update(lua).digest('hex') };
 }

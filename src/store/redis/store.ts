@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
-import { decodeRecord, encodeRecord } from '../../engine/record.js';
 import type {
   Candidate,
   ClusterListPage,
@@ -15,15 +14,22 @@ import type {
   IndexRequest,
   IndexResult,
   QueryResult,
-  SignatureRecord,
   StoredVerdict,
   StoreStats,
-  StoryEvent,
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { redactUrl } from '../../redact.js';
+import { hotTail } from '../hot.js';
 import { HitCounter } from '../rank.js';
+import {
+  parseCluster,
+  parseCommitReply,
+  parseRecordBlob,
+  parseVerdict,
+  type StoredRecord,
+  writeRecordBlob,
+} from './codec.js';
 import { storeError } from './errors.js';
 import {
   bucketAddresses,
@@ -54,23 +60,6 @@ export interface RedisStoreOptions {
   resetLost?: boolean;
 }
 
-interface CachedRecord {
-  id: string;
-  ts: number;
-  record: SignatureRecord;
-}
-
-type StoredVerdictJson = {
-  k: StoredVerdict['verdict'];
-  r: number;
-  t: number;
-  s: number;
-  c?: string;
-  d?: string;
-  y?: number;
-  m?: string;
-};
-
 /** Layout settings a namespace is created with; opening it with others would scramble it. */
 const LAYOUT_VERSION = 7;
 
@@ -83,7 +72,7 @@ export class RedisStore implements DedupStore {
   readonly kind = 'redis';
   private readonly base: string;
   private readonly meta: string;
-  private readonly cache = new Map<number, CachedRecord>();
+  private readonly cache = new Map<number, StoredRecord>();
   private readonly hits = new HitCounter();
   private roundTrips = 0;
   /** index and commit run every batch: their calls are encoded here (resp.ts), not by ioredis. */
@@ -245,7 +234,7 @@ export class RedisStore implements DedupStore {
       .int(window.windowMs)
       .int(window.generationMs)
       .int(limits.maxBucketSize)
-      .int(limits.maxCandidates)
+      .int(hotTail(limits.maxBucketSize))
       .int(window.maxMessages)
       .int(redis.shards)
       .int(redis.clusterShards)
@@ -344,7 +333,7 @@ export class RedisStore implements DedupStore {
     });
   }
 
-  private remember(seq: number, record: CachedRecord): void {
+  private remember(seq: number, record: StoredRecord): void {
     const capacity = this.options.redis.recordCacheSize;
     if (capacity === 0) return;
     this.cache.set(seq, record);
@@ -400,28 +389,7 @@ export class RedisStore implements DedupStore {
       sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),
     )) as string[];
     if (redis.recordCacheSize === 0) this.cache.clear();
-    return replies.map((reply, i) => {
-      const d = decisions[i] as Decision;
-      if (reply === '') {
-        // A cluster of its own, created now (commit-1.lua leaves this most common reply out).
-        const created: StoryEvent = {
-          type: 'created',
-          clusterId: d.id,
-          messageId: d.id,
-          size: 1,
-          firstSeen: d.ts,
-          lastSeen: d.ts,
-          representative: d.id,
-        };
-        return { id: d.id, clusterId: d.id, events: [created] };
-      }
-      const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never> };
-      return {
-        id: d.id,
-        clusterId: parsed.c,
-        events: Array.isArray(parsed.e) ? parsed.e : [],
-      };
-    });
+    return replies.map((reply, i) => parseCommitReply(reply, decisions[i] as Decision));
   }
 
   private async read(mode: 'verdict' | 'cluster' | 'resolve', id: string): Promise<string | null> {
@@ -503,8 +471,8 @@ export class RedisStore implements DedupStore {
   }
 
   async stats(): Promise<StoreStats> {
-    const [seq, live, hot, expired, buckets, clusters] = await this.run('stats', () =>
-      this.client.hmget(this.meta, 'seq', 'live', 'hot', 'expired', 'buckets', 'clusters'),
+    const [seq, live, hot, expired, buckets, clusters, hotBuckets] = await this.run('stats', () =>
+      this.client.hmget(this.meta, 'seq', 'live', 'hot', 'expired', 'buckets', 'clusters', 'hotb'),
     );
     const last = Number(seq ?? 0);
     return {
@@ -512,6 +480,7 @@ export class RedisStore implements DedupStore {
       clusters: Number(clusters ?? 0),
       buckets: Number(buckets ?? 0),
       hotBucketEvents: Number(hot ?? 0),
+      hotBuckets: Number(hotBuckets ?? 0),
       expiredGenerations: Number(expired ?? 0),
       roundTrips: this.roundTrips,
     };
@@ -532,81 +501,10 @@ export class RedisStore implements DedupStore {
   }
 }
 
-const U48 = 2 ** 48;
-
 /** A script reply's status letter ('n', 'p', 'u' or 'd') as a byte: no string per reply. */
 const NEW = 0x6e;
 const DECIDED = 0x64;
 function statusOf(reply: ReadonlyArray<Buffer | number>): number {
   const status = reply[0];
   return Buffer.isBuffer(status) ? (status[0] as number) : -1;
-}
-
-/**
- * Record as stored: a header byte (bit 7: the time is a double, else 6 bytes of unsigned
- * milliseconds; low 7 bits: the id's UTF-8 length, 127 when a u16le length follows), the time,
- * the id, the signature record (little-endian). 7 bytes before the id for the usual integer
- * millisecond times and short ids, not 10: every message has a record (lua/_verdict.lua
- * recordHeader reads the same).
- */
-function writeRecordBlob(w: RespWriter, request: IndexRequest): void {
-  const idLength = Buffer.byteLength(request.id, 'utf8');
-  if (idLength > 0xffff) throw new DoppelError('INVALID_MESSAGE', 'message id longer than 65,535 bytes');
-  const record = encodeRecord(request.record);
-  const ts = request.ts;
-  const double = !(Number.isInteger(ts) && ts >= 0 && ts < U48);
-  const longId = idLength >= 127;
-  const head = 1 + (longId ? 2 : 0) + (double ? 8 : 6);
-  // Written in place into the command (resp.ts): no Buffer per message.
-  const start = w.reserve(head + idLength + record.length);
-  const blob = w.buffer;
-  let at = start + 1 + (longId ? 2 : 0);
-  blob[start] = (double ? 128 : 0) | (longId ? 127 : idLength);
-  if (longId) blob.writeUInt16LE(idLength, start + 1);
-  if (double) blob.writeDoubleLE(ts, at);
-  else blob.writeUIntLE(ts, at, 6);
-  at = start + head;
-  blob.write(request.id, at, 'utf8');
-  blob.set(record, at + idLength);
-}
-
-function parseRecordBlob(blob: Buffer): CachedRecord {
-  const b0 = blob[0] as number;
-  let length = b0 & 127;
-  let at = 1;
-  if (length === 127) {
-    length = blob.readUInt16LE(1);
-    at = 3;
-  }
-  let ts: number;
-  if (b0 & 128) {
-    ts = blob.readDoubleLE(at);
-    at += 8;
-  } else {
-    ts = blob.readUIntLE(at, 6);
-    at += 6;
-  }
-  const id = blob.toString('utf8', at, at + length);
-  return { id, ts, record: decodeRecord(blob.subarray(at + length)) };
-}
-
-function parseVerdict(id: string, json: string): StoredVerdict {
-  const v = JSON.parse(json) as StoredVerdictJson;
-  const verdict: StoredVerdict = { id, seq: v.s, ts: v.t, verdict: v.k, clusterId: v.c ?? id };
-  if (v.d !== undefined) verdict.duplicateOf = v.d;
-  if (v.y !== undefined) verdict.similarity = v.y;
-  if (v.m !== undefined) verdict.method = v.m;
-  return verdict;
-}
-
-function parseCluster(json: string): ClusterView {
-  const c = JSON.parse(json) as { i: string; z: number; f: number; l: number; t?: string };
-  return {
-    id: c.i,
-    size: c.z,
-    firstSeen: c.f,
-    lastSeen: c.l,
-    representative: c.i,
-    title: typeof c.t === 'string' ? c.t : null,
-  };
 }

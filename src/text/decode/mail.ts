@@ -449,12 +449,37 @@ export function squeezeBlankLines(bytes: Uint8Array, from: number): Uint8Array {
   return out.subarray(0, length);
 }
 
+/**
+ * Boundary-like lines ("--" at a line start) read before the rest of the mail is dropped. postal-mime
+ * spends ~10 us per MIME part (a 4 MiB mail of 600k empty parts took ~26 s); real mail has a handful
+ * of parts, and a mail-list signature ("-- ") or a few rules of dashes stay far below this.
+ */
+export const MAX_DELIMITER_LINES = 1000;
+
+/**
+ * The mail cut before its (MAX_DELIMITER_LINES + 1)th line that starts with "--" after its header
+ * block: a hostile mail of countless parts costs what its first thousand do, and keeps their text.
+ */
+export function capDelimiterLines(bytes: Uint8Array, from: number): Uint8Array {
+  let seen = 0;
+  for (let start = from; start < bytes.length; ) {
+    if (bytes[start] === 0x2d && bytes[start + 1] === 0x2d && ++seen > MAX_DELIMITER_LINES) {
+      return bytes.subarray(0, start);
+    }
+    const nl = bytes.indexOf(0x0a, start);
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return bytes;
+}
+
 async function parseMailAt(input: Uint8Array, depth: number): Promise<DecodedMail> {
   const scan = scanHeaders(input);
   if (scan.lines === 0) {
     throw new DoppelError('INVALID_MAIL', 'mail does not start with an RFC 822 header line');
   }
-  const bytes = scan.bodyStart < 0 ? input : squeezeBlankLines(input, scan.bodyStart);
+  const bytes =
+    scan.bodyStart < 0 ? input : capDelimiterLines(squeezeBlankLines(input, scan.bodyStart), scan.bodyStart);
   const parser = new PostalMime();
   fastPassThrough(parser);
   let email: Email;

@@ -2,14 +2,15 @@ import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../../src/config/profiles.js';
 import { type LocalRedisCluster, startLocalRedisCluster } from '../../../src/dev/redis-cluster.js';
-import { DedupEngine, type EngineInput } from '../../../src/engine/engine.js';
+import { DedupEngine, type EngineMessage } from '../../../src/engine/engine.js';
 import type { DedupStore } from '../../../src/engine/types.js';
 import { initHashing } from '../../../src/hash/xxhash.js';
 import { parseMessageObject } from '../../../src/input/message.js';
 import { LexiconSet } from '../../../src/lexicon/lexicon.js';
+import { engineMessage } from '../../../src/pipeline/flow.js';
 import { signMessage } from '../../../src/pipeline/sign.js';
-import { SignatureEngine } from '../../../src/signatures/compute.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { Signer } from '../../../src/signatures/signer.js';
+import { MemoryStore } from '../../../src/store/memory/store.js';
 import { storedMembers } from '../../../src/store/redis/members.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { clusterLayout, keySlot } from '../../../src/store/redis-cluster/layout.js';
@@ -21,13 +22,13 @@ const HOUR = 3_600_000;
 const REDIS = { shards: 256, clusterShards: 32, slotShards: 6 };
 const config = resolveDedupConfig('news', { redis: REDIS });
 const T0 = Date.UTC(2026, 10, 1);
-let signer: SignatureEngine;
+let signer: Signer;
 let cluster: LocalRedisCluster;
 const stores: DedupStore[] = [];
 
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  signer = new Signer(config.signatures, LexiconSet.defaults());
   cluster = await startLocalRedisCluster(3);
 });
 afterAll(async () => {
@@ -52,7 +53,7 @@ async function clusterStore(
 }
 
 /** Stories with syndicated copies (word edits, headers, exact repeats), shuffled, in stream order. */
-async function stream(seed: number, stories: number, hoursApart: number): Promise<EngineInput[]> {
+async function stream(seed: number, stories: number, hoursApart: number): Promise<EngineMessage[]> {
   const random = rng(seed);
   const texts: Array<{ id: string; text: string }> = [];
   for (let s = 0; s < stories; s++) {
@@ -74,10 +75,10 @@ async function stream(seed: number, stories: number, hoursApart: number): Promis
     const j = Math.floor(random() * (i + 1));
     [texts[i], texts[j]] = [texts[j]!, texts[i]!];
   }
-  const out: EngineInput[] = [];
+  const out: EngineMessage[] = [];
   for (const [i, t] of texts.entries()) {
     const signed = await signMessage(parseMessageObject({ id: t.id, text: t.text, lang: 'en' }), signer);
-    out.push({ signed, ts: T0 + i * hoursApart * HOUR });
+    out.push(engineMessage(signed, T0 + i * hoursApart * HOUR));
   }
   return out;
 }
@@ -97,10 +98,10 @@ function rec() {
   };
 }
 
-async function run(engine: DedupEngine, inputs: EngineInput[], batch: number) {
+async function run(engine: DedupEngine, inputs: EngineMessage[], batch: number) {
   const out = [];
   for (let i = 0; i < inputs.length; i += batch)
-    out.push(...(await engine.processBatch(inputs.slice(i, i + batch))));
+    out.push(...(await engine.processMessages(inputs.slice(i, i + batch))));
   return out.map((v) => ({
     id: v.id,
     verdict: v.verdict,
@@ -138,10 +139,54 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     expect(stats.buckets).toBeGreaterThan(0);
     expect(memory.filter((v) => v.verdict !== 'unique').length).toBeGreaterThan(40);
     // Replays: ids still in the window give their first verdicts.
-    const again = await new DedupEngine(config, store).processBatch(inputs.slice(-40));
+    const again = await new DedupEngine(config, store).processMessages(inputs.slice(-40));
     expect(again.every((v) => v.replay)).toBe(true);
     expect(again.map((v) => [v.id, v.verdict, v.duplicateOf])).toEqual(
       spread.slice(-40).map((v) => [v.id, v.verdict, v.duplicateOf]),
+    );
+  });
+
+  it('fills buckets as campaigns (first members plus a rolling tail) with the verdicts of one Redis and the memory store', async () => {
+    // maxBucketSize 16: a campaign of 40 edited copies fills its buckets (store/hot.ts).
+    const c = resolveDedupConfig('news', { redis: REDIS, index: { maxBucketSize: 16 } });
+    const random = rng(21);
+    const base = syntheticDoc(random, 200, 3000);
+    const inputs = await stream(22, 30, 0.05);
+    for (let i = 0; i < 40; i++) {
+      const words = editWords(random, base, 0.05 + random() * 0.1);
+      const signed = await signMessage(
+        parseMessageObject({ id: `camp${i}`, text: words.join(' '), lang: 'en' }),
+        signer,
+      );
+      inputs.push(engineMessage(signed, inputs.at(-1)!.ts + 1000));
+    }
+    const memoryStore = new MemoryStore(c.window, c.index);
+    const memory = await run(new DedupEngine(c, memoryStore), inputs, 16);
+    const single = await RedisStore.open({
+      url: redisUrl(),
+      namespace: uniqueNamespace('hot1'),
+      window: c.window,
+      limits: c.index,
+      redis: c.redis,
+    });
+    stores.push(single);
+    const one = await run(new DedupEngine(c, single), inputs, 16);
+    const store = await RedisClusterStore.open({
+      url: cluster.url,
+      namespace: uniqueNamespace('hot'),
+      window: c.window,
+      limits: c.index,
+      redis: c.redis,
+    });
+    stores.push(store);
+    const spread = await run(new DedupEngine(c, store), inputs, 16);
+    expect((await memoryStore.stats()).hotBuckets).toBeGreaterThan(0);
+    expect((await store.stats()).hotBuckets).toBeGreaterThan(0);
+    expect((await store.stats()).hotBucketEvents).toBe((await single.stats()).hotBucketEvents);
+    expect(one).toEqual(memory);
+    expect(spread).toEqual(memory);
+    expect(spread.filter((v) => v.id.startsWith('camp') && v.verdict !== 'unique').length).toBeGreaterThan(
+      30,
     );
   });
 
@@ -182,13 +227,14 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     ];
     const engines = clients.map((s) => new DedupEngine(config, s));
     const random = rng(9);
-    const triples: Array<[EngineInput, EngineInput, EngineInput]> = [];
+    const triples: Array<[EngineMessage, EngineMessage, EngineMessage]> = [];
     for (let i = 0; i < 40; i++) {
       const base = syntheticDoc(random, 150, 3000);
-      const make = async (id: string, words: string[]) => ({
-        signed: await signMessage(parseMessageObject({ id, text: words.join(' '), lang: 'en' }), signer),
-        ts: T0 + i * 1000,
-      });
+      const make = async (id: string, words: string[]) =>
+        engineMessage(
+          await signMessage(parseMessageObject({ id, text: words.join(' '), lang: 'en' }), signer),
+          T0 + i * 1000,
+        );
       triples.push([
         await make(`r${i}a`, base),
         await make(`r${i}b`, editWords(random, base, 0.03)),
@@ -198,7 +244,7 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     const verdicts = [];
     for (let b = 0; b < triples.length; b += 4) {
       const rounds = triples.slice(b, b + 4);
-      const results = await Promise.all(engines.map((e, k) => e.processBatch(rounds.map((t) => t[k]!))));
+      const results = await Promise.all(engines.map((e, k) => e.processMessages(rounds.map((t) => t[k]!))));
       for (let r = 0; r < rounds.length; r++) verdicts.push(results.map((res) => res[r]!));
     }
     for (const triple of verdicts) {
@@ -237,7 +283,7 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     const more = (await stream(6, 4, 0.01)).map((x) => ({
       ...x,
       ts: inputs.at(-1)!.ts + 1,
-      signed: { ...x.signed, message: { ...x.signed.message, id: `m-${x.signed.message.id}` } },
+      id: `m-${x.id}`,
     }));
     const t = Date.now();
     await run(engine, more, 8);
@@ -283,13 +329,14 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     const inputs = await stream(3, 60, 0.25);
     await run(engine, inputs, 8);
     expect((await store.stats()).messages).toBeLessThanOrEqual(28);
-    expect(await store.verdict(inputs[0]!.signed.message.id)).toBeNull();
+    expect(await store.verdict(inputs[0]!.id)).toBeNull();
     const layout = clusterLayout('doppel', namespace, 6, c.redis.homeShardWeight);
     const admin = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]!.port }]);
     try {
       const before = Number(await admin.hget(`${layout.home}meta`, 'live'));
       const more = (await stream(4, 110, 0)).map((x, i) => ({
-        signed: { ...x.signed, message: { ...x.signed.message, id: `more-${x.signed.message.id}` } },
+        ...x,
+        id: `more-${x.id}`,
         ts: inputs.at(-1)!.ts + i,
       }));
       await run(engine, more, 8);
@@ -355,7 +402,7 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     } finally {
       admin.disconnect();
     }
-    await expect(engine.processBatch(inputs.slice(5))).rejects.toMatchObject({ code: 'STORE_DATA_LOST' });
+    await expect(engine.processMessages(inputs.slice(5))).rejects.toMatchObject({ code: 'STORE_DATA_LOST' });
     await expect(clusterStore(namespace)).rejects.toMatchObject({ code: 'STORE_DATA_LOST' });
     // An operator accepts the loss: the namespace starts anew.
     const c = resolveDedupConfig('news', { redis: REDIS });
@@ -369,7 +416,7 @@ describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 mas
     });
     stores.push(fresh);
     expect((await fresh.stats()).messages).toBe(0);
-    const verdicts = await new DedupEngine(config, fresh).processBatch(inputs.slice(5));
+    const verdicts = await new DedupEngine(config, fresh).processMessages(inputs.slice(5));
     expect(verdicts).toHaveLength(inputs.length - 5);
     expect(verdicts.every((v) => v.replay === undefined)).toBe(true);
     // Nothing of the old namespace is left: the failed batch's ids were sequenced anew.

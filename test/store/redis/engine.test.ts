@@ -1,13 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../../src/config/profiles.js';
-import { DedupEngine, type EngineInput } from '../../../src/engine/engine.js';
+import { DedupEngine, type EngineMessage } from '../../../src/engine/engine.js';
 import { initHashing } from '../../../src/hash/xxhash.js';
 import { parseMessageObject } from '../../../src/input/message.js';
 import { LexiconSet } from '../../../src/lexicon/lexicon.js';
+import { engineMessage } from '../../../src/pipeline/flow.js';
 import { signMessage } from '../../../src/pipeline/sign.js';
-import { SignatureEngine } from '../../../src/signatures/compute.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { Signer } from '../../../src/signatures/signer.js';
+import { MemoryStore } from '../../../src/store/memory/store.js';
 import { ID_FIELD_BYTES } from '../../../src/store/redis/keys.js';
 import { storedMembers } from '../../../src/store/redis/members.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
@@ -17,12 +18,12 @@ import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 const HOUR = 3_600_000;
 const config = resolveDedupConfig('news', { redis: { shards: 256, clusterShards: 32 } });
 const T0 = Date.UTC(2026, 10, 1);
-let signer: SignatureEngine;
+let signer: Signer;
 const stores: RedisStore[] = [];
 
 beforeAll(async () => {
   await initHashing();
-  signer = new SignatureEngine(config.signatures, LexiconSet.defaults());
+  signer = new Signer(config.signatures, LexiconSet.defaults());
 });
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
@@ -42,7 +43,7 @@ async function redisStore(namespace: string, overrides = {}): Promise<RedisStore
 }
 
 /** Base stories with syndicated copies (word edits, headers) and exact repeats, in stream order. */
-async function stream(seed: number, stories: number, hoursApart = 0.05): Promise<EngineInput[]> {
+async function stream(seed: number, stories: number, hoursApart = 0.05): Promise<EngineMessage[]> {
   const random = rng(seed);
   const texts: Array<{ id: string; text: string }> = [];
   for (let s = 0; s < stories; s++) {
@@ -65,18 +66,18 @@ async function stream(seed: number, stories: number, hoursApart = 0.05): Promise
     const j = Math.floor(random() * (i + 1));
     [texts[i], texts[j]] = [texts[j]!, texts[i]!];
   }
-  const out: EngineInput[] = [];
+  const out: EngineMessage[] = [];
   for (const [i, t] of texts.entries()) {
     const signed = await signMessage(parseMessageObject({ id: t.id, text: t.text, lang: 'en' }), signer);
-    out.push({ signed, ts: T0 + i * hoursApart * HOUR });
+    out.push(engineMessage(signed, T0 + i * hoursApart * HOUR));
   }
   return out;
 }
 
-async function run(engine: DedupEngine, inputs: EngineInput[], batch: number) {
+async function run(engine: DedupEngine, inputs: EngineMessage[], batch: number) {
   const out = [];
   for (let i = 0; i < inputs.length; i += batch)
-    out.push(...(await engine.processBatch(inputs.slice(i, i + batch))));
+    out.push(...(await engine.processMessages(inputs.slice(i, i + batch))));
   return out.map((v) => ({
     id: v.id,
     verdict: v.verdict,
@@ -163,7 +164,7 @@ describe('the engine on the Redis store', () => {
     const engine = new DedupEngine(config, store);
     const first = await run(engine, inputs, 16);
     const before = await store.stats();
-    const again = await engine.processBatch(inputs);
+    const again = await engine.processMessages(inputs);
     expect(again.map((v) => v.replay)).toEqual(inputs.map(() => true));
     expect(again.map((v) => [v.id, v.verdict, v.duplicateOf])).toEqual(
       first.map((v) => [v.id, v.verdict, v.duplicateOf]),
@@ -180,14 +181,11 @@ describe('the engine on the Redis store', () => {
     const memory = new DedupEngine(config, new MemoryStore(config.window, config.index));
     await run(memory, inputs, 8);
     // Every earlier id twice more, mixed with new ones: replays of an earlier batch's decision.
-    const fresh = (await stream(4, 3)).map((x) => ({
-      ...x,
-      signed: { ...x.signed, message: { ...x.signed.message, id: `n-${x.signed.message.id}` } },
-    }));
+    const fresh = (await stream(4, 3)).map((x) => ({ ...x, id: `n-${x.id}` }));
     const mixed = [...inputs, ...fresh, ...inputs];
     const expected = first.map((v) => [v.id, v.verdict, v.duplicateOf, v.clusterId, true]);
     for (const e of [engine, memory]) {
-      const again = await e.processBatch(mixed);
+      const again = await e.processMessages(mixed);
       const pick = (v: (typeof again)[number]) => [v.id, v.verdict, v.duplicateOf, v.clusterId, v.replay];
       expect(again.slice(0, inputs.length).map(pick)).toEqual(expected);
       expect(again.slice(-inputs.length).map(pick)).toEqual(expected);
@@ -204,13 +202,14 @@ describe('the engine on the Redis store', () => {
     ];
     const engines = [one, two, three].map((s) => new DedupEngine(config, s));
     const random = rng(9);
-    const triples: Array<[EngineInput, EngineInput, EngineInput]> = [];
+    const triples: Array<[EngineMessage, EngineMessage, EngineMessage]> = [];
     for (let i = 0; i < 40; i++) {
       const base = syntheticDoc(random, 150, 3000);
-      const make = async (id: string, words: string[]) => ({
-        signed: await signMessage(parseMessageObject({ id, text: words.join(' '), lang: 'en' }), signer),
-        ts: T0 + i * 1000,
-      });
+      const make = async (id: string, words: string[]) =>
+        engineMessage(
+          await signMessage(parseMessageObject({ id, text: words.join(' '), lang: 'en' }), signer),
+          T0 + i * 1000,
+        );
       // Edits small enough that every two copies are near-duplicates of each other, whichever
       // is indexed first (5% and 8% edits made b and c only borderline matches of each other,
       // so an order in which b and c came first could leave one of them unique by the data, not by a race).
@@ -225,7 +224,7 @@ describe('the engine on the Redis store', () => {
     for (let b = 0; b < triples.length; b += 4) {
       const rounds = triples.slice(b, b + 4);
       const results = await Promise.all(
-        engines.map((e, k) => e.processBatch(rounds.map((t) => t[k] as EngineInput))),
+        engines.map((e, k) => e.processMessages(rounds.map((t) => t[k] as EngineMessage))),
       );
       for (let r = 0; r < rounds.length; r++) verdicts.push(results.map((res) => res[r]!));
     }
@@ -248,16 +247,16 @@ describe('the engine on the Redis store', () => {
     const stats = await store.stats();
     // A 6-hour window at one message per 15 minutes holds about 24-28 messages.
     expect(stats.messages).toBeLessThanOrEqual(28);
-    expect(await store.verdict(inputs[0]!.signed.message.id)).toBeNull();
+    expect(await store.verdict(inputs[0]!.id)).toBeNull();
     // The sweep goes round every shard once per window's worth of messages (256 at least):
     // after that many more messages, nothing that was dead before them is left.
     const client = new Redis(redisUrl());
     const before = await client.hget(`doppel:{${namespace}}:meta`, 'live');
     const more = (await stream(4, 110, 0)).map((x, i) => ({
-      signed: x.signed,
+      ...x,
+      id: `more-${x.id}`,
       ts: inputs.at(-1)!.ts + i,
     }));
-    for (const m of more) m.signed.message.id = `more-${m.signed.message.id}`;
     await run(engine, more, 8);
     try {
       const keys = await client.keys(`doppel:{${namespace}}:r:*`);

@@ -1,7 +1,10 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { redisSchema } from '../../../src/config/dedup.js';
-import { loadScript } from '../../../src/store/redis/scripts.js';
+import { DoppelError } from '../../../src/errors.js';
+import { storeError } from '../../../src/store/redis/errors.js';
+import { metaKey, namespaceBase, namespaceKeyPattern } from '../../../src/store/redis/keys.js';
+import { defineScripts, loadScript } from '../../../src/store/redis/scripts.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 import { request } from '../conformance.js';
@@ -129,6 +132,85 @@ describe('Redis stored forms', () => {
     } finally {
       admin.disconnect();
       await store.close();
+    }
+  });
+
+  it('holds only keys that keys.ts names (the scripts build theirs from its constants)', async () => {
+    const namespace = uniqueNamespace('keys');
+    const store = await RedisStore.open({
+      url: redisUrl(),
+      namespace,
+      window: { windowMs: 2 ** 60, generationMs: 2 ** 59, maxMessages: 0 },
+      limits: { maxBucketSize: 8, maxCandidates: 16 },
+      redis: redisSchema.parse({ shards: 8, clusterShards: 4 }),
+    });
+    const admin = new Redis(redisUrl());
+    try {
+      const ids = ['a', 'b', 'c'];
+      const indexed = await store.index(ids.map((id) => request(id, ['b0=1f', 't=2'], 1_000)));
+      await store.commit(
+        indexed.map((r, i) => {
+          if (r.status !== 'new') throw new Error('not new');
+          const id = ids[i] as string;
+          return i === 0
+            ? { id, seq: r.seq, ts: 1_000, verdict: 'unique' as const, joins: [] }
+            : { id, seq: r.seq, ts: 1_000, verdict: 'duplicate' as const, duplicateOf: 'a', joins: ['a'] };
+        }),
+      );
+      const base = namespaceBase('doppel', namespace);
+      const keys = await admin.keys(`${base.replace(/[{}]/g, '\\$&')}*`);
+      // meta, gens, id and bucket shards, a record and a verdict block, a cluster shard.
+      expect(keys.length).toBeGreaterThanOrEqual(6);
+      expect(keys).toContain(metaKey(base));
+      const pattern = namespaceKeyPattern(base);
+      expect(keys.filter((k) => !pattern.test(k))).toEqual([]);
+    } finally {
+      admin.disconnect();
+      await store.close();
+    }
+  });
+
+  it("maps the scripts' own failures and Redis' refusals to error codes, writing nothing", async () => {
+    const redis = new Redis(redisUrl());
+    const scripts = defineScripts(redis);
+    const base = namespaceBase('doppel', uniqueNamespace('errors'));
+    try {
+      const calls: Array<[string, () => Promise<unknown>]> = [
+        // n = 2 requests announced, none given (and no epoch, the last argument of every call).
+        ['index', () => scripts.doppelIndexBuffer(metaKey(base), base, 1, 1, 8, 16, 0, 8, 4, 2)],
+        ['commit', () => scripts.doppelCommit(metaKey(base), base, 4, 1)],
+        ['query', () => scripts.doppelQueryBuffer(metaKey(base), base, 1, 8)],
+        ['read', () => scripts.doppelRead(metaKey(base), base, 4, 'everything', 0, 'x', 'x')],
+        ['records', () => scripts.doppelRecordsBuffer(metaKey(base), base, 'seven', 'epoch')],
+      ];
+      for (const [name, call] of calls) {
+        const error = storeError(
+          await call().then(
+            () => null,
+            (e: unknown) => e,
+          ),
+          name,
+        );
+        expect(error).toBeInstanceOf(DoppelError);
+        expect(error.code).toBe('STORE_ERROR');
+        expect(error.retryable).toBe(false);
+        expect(error.message).toContain(`DOPPEL_ARGS ${name}:`);
+        expect(error.message).toContain('arguments of another layout');
+      }
+      expect(await redis.keys(`${base.replace(/[{}]/g, '\\$&')}*`)).toEqual([]);
+      // A key of the namespace that holds another type: Redis' WRONGTYPE, named.
+      await redis.set(metaKey(base), 'not a hash');
+      const wrong = storeError(
+        await scripts.doppelRead(metaKey(base), base, 4, 'verdict', 0, 'x', 'x', 'epoch').then(
+          () => null,
+          (e: unknown) => e,
+        ),
+        'read',
+      );
+      expect(wrong.code).toBe('STORE_ERROR');
+      expect(wrong.message).toContain('holds another type');
+    } finally {
+      redis.disconnect();
     }
   });
 });

@@ -2,7 +2,12 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { isDoppelError } from '../../../src/errors.js';
 import { type Charset, encodeText } from '../../../src/text/decode/charset.js';
-import { looksLikeMail, parseMail } from '../../../src/text/decode/mail.js';
+import {
+  capDelimiterLines,
+  looksLikeMail,
+  MAX_DELIMITER_LINES,
+  parseMail,
+} from '../../../src/text/decode/mail.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../../support/shared-data.js';
 
 // Mails are assembled from byte pieces: strings are ASCII/UTF-8 header and structure lines,
@@ -423,5 +428,26 @@ describe.skipIf(!hasSharedData())('parseMail on real text (../shared/data)', () 
       // line folding of the HTML source may only add white space
       expect(parsed.text.replace(/\s+/g, '')).toBe(text.replace(/\s+/g, ''));
     }
+  });
+});
+
+describe('mails of countless MIME parts (issue 12 fault suite: 600k empty parts took ~26 s)', () => {
+  it('reads the first MAX_DELIMITER_LINES boundary lines and keeps those parts text', async () => {
+    const head = 'From: a@example.com\r\nSubject: s\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n';
+    const part = (i: number) => `--b\r\nContent-Type: text/plain\r\n\r\npart${i}\r\n`;
+    const mail = `${head}${part(1)}${part(2)}${'--b\r\n'.repeat(50_000)}${part(3)}--b--\r\n`;
+    const bytes = Buffer.from(mail);
+    const capped = capDelimiterLines(bytes, head.length);
+    // Cut at the first boundary line past the cap: two real parts and 998 empty ones kept.
+    expect(capped.length).toBe(head.length + part(1).length + part(2).length + 5 * (MAX_DELIMITER_LINES - 2));
+    const started = performance.now();
+    const decoded = await parseMail(bytes);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(decoded.text).toContain('part1');
+    expect(decoded.text).toContain('part2');
+    expect(decoded.text).not.toContain('part3');
+    // An ordinary mail is untouched.
+    const small = Buffer.from(`${head}${part(1)}--b--\r\n`);
+    expect(capDelimiterLines(small, head.length)).toBe(small);
   });
 });

@@ -8,13 +8,14 @@
   shared buckets sit on and whichever client reaches a shard first.
 
   KEYS[1]  <shard base>meta (hash): seq (applied: every sequence number up to it is applied
-           here), live, hot, buckets, sweep, epoch
+           here), live, hot, hotb (buckets that filled), buckets, sweep, epoch
   ARGV[1]  shard base, e.g. "doppel:{news:s3}:"   ARGV[2] maxBucketSize
-  ARGV[3]  shards (the namespace's bucket hashes)   ARGV[4] units (hash h is in unit h mod units)
-  ARGV[5]  this shard's first unit   ARGV[6] its unit count (layout.ts: it holds those units' hashes)
-  ARGV[7]  skip: 0, or a sequence number up to which a gap may be skipped (the client waited
+  ARGV[3]  hot tail: members a full bucket keeps as its rolling newest (store/hot.ts; 0: none)
+  ARGV[4]  shards (the namespace's bucket hashes)   ARGV[5] units (hash h is in unit h mod units)
+  ARGV[6]  this shard's first unit   ARGV[7] its unit count (layout.ts: it holds those units' hashes)
+  ARGV[8]  skip: 0, or a sequence number up to which a gap may be skipped (the client waited
            gapTimeoutMs: the gap's owner died between taking its numbers and calling the shards)
-  ARGV[8]  n, then per message (sorted by sequence number) one argument: its sequence number and
+  ARGV[9]  n, then per message (sorted by sequence number) one argument: its sequence number and
            live bound as two little-endian doubles, then this shard's share of its buckets
            (keys.ts bucketAddresses format). One argument, not three: Redis makes a Lua string of
            every argument, and each call carries every message of the batch.
@@ -27,24 +28,30 @@
   before (a retried call): it is only read, unless its number was skipped (then it is inserted
   late, and may miss a later near-duplicate that was applied in its place: docs/redis.md).
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local maxBucket = tonumber(ARGV[2])
-local shards = tonumber(ARGV[3])
-local units = tonumber(ARGV[4])
-local firstUnit = tonumber(ARGV[5])
-local unitCount = tonumber(ARGV[6])
-local skipTo = tonumber(ARGV[7])
-local n = tonumber(ARGV[8])
+local hotTail = tonumber(ARGV[3])
+local shards = tonumber(ARGV[4])
+local units = tonumber(ARGV[5])
+local firstUnit = tonumber(ARGV[6])
+local unitCount = tonumber(ARGV[7])
+local skipTo = tonumber(ARGV[8])
+local n = tonumber(ARGV[9])
+if n == nil or hotTail == nil or #ARGV ~= 10 + n then
+  return fail('ARGS', 'buckets', #ARGV .. ' arguments, not 10 + ' .. tostring(ARGV[9]))
+end
 --- @include _epoch
 local lost = epochLost(meta, ARGV[#ARGV])
 if lost then return lost end
-local m = redis.call('HMGET', meta, 'seq', 'live', 'hot', 'buckets', 'sweep')
+local m = redis.call('HMGET', meta, 'seq', 'live', 'hot', 'buckets', 'sweep', 'hotb')
 local applied = tonumber(m[1]) or 0
 local live = tonumber(m[2]) or 1
 local hotEvents = tonumber(m[3]) or 0
 local buckets = tonumber(m[4]) or 0
 local sweep = tonumber(m[5]) or -1
+local hotFilled = tonumber(m[6]) or 0
 local seq = applied
 
 -- Every number above `applied` in the call must follow on without a gap (or the gap be skippable).
@@ -53,7 +60,7 @@ local expect = applied
 local anyOld = false
 local seqs, lives = {}, {}
 for i = 1, n do
-  local s, l = struct.unpack('<dd', ARGV[8 + i])
+  local s, l = struct.unpack('<dd', ARGV[9 + i])
   seqs[i] = s
   lives[i] = l
   if s > expect then
@@ -96,7 +103,7 @@ local results = { 'o' }
 local o = 1
 local inserted = 0
 for r = 1, n do
-  local mySeq, addresses = seqs[r], ARGV[8 + r]
+  local mySeq, addresses = seqs[r], ARGV[9 + r]
   live = lives[r]
   local isNew = false
   if mySeq > applied then
@@ -154,6 +161,15 @@ for r = 1, n do
         written = withMember(v, size, stored, packed)
         redis.call('HSET', key, field, written)
         if v == nil and not changed then buckets = buckets + 1 end
+        if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
+      elseif isNew and hotTail > 0 then
+        -- A full bucket is a campaign (store/hot.ts), as index-1.lua keeps it: its first
+        -- maxBucket - tail members, its newest tail - 1, and this one.
+        hotEvents = hotEvents + 1
+        local from = size - (hotTail - 1)
+        if from < maxBucket - hotTail then from = maxBucket - hotTail end
+        written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+        redis.call('HSET', key, field, written)
       else
         if isNew then hotEvents = hotEvents + 1 end
         if changed then
@@ -227,5 +243,6 @@ if live > 1 and inserted > 0 then
   end
 end
 
-redis.call('HSET', meta, 'seq', applied, 'live', live, 'hot', hotEvents, 'buckets', buckets, 'sweep', sweep)
+redis.call('HSET', meta, 'seq', applied, 'live', live, 'hot', hotEvents, 'buckets', buckets, 'sweep', sweep,
+  'hotb', hotFilled)
 return results

@@ -4,18 +4,18 @@
   number: record and verdict blocks of 64, cluster shards by root sequence number.
 ]]
 local function blockOf(seq)
-  return math.floor(seq / 64), seq % 64
+  return math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE
 end
 
 local function verdictOf(seq)
   local b, slot = blockOf(seq)
-  return decodeVerdict(redis.call('HGET', base .. 'v:' .. b, slot), seq)
+  return decodeVerdict(redis.call('HGET', base .. KEY_VERDICT .. b, slot), seq)
 end
 
 -- id and event time of a message from its record's header (recordHeader in _verdict.lua).
 local function headerOf(seq)
   local b, slot = blockOf(seq)
-  local blob = redis.call('HGET', base .. 'r:' .. b, slot)
+  local blob = redis.call('HGET', base .. KEY_RECORD .. b, slot)
   if not blob then return nil, nil end
   return recordHeader(blob)
 end
@@ -24,7 +24,7 @@ end
 -- m = merged into, t = title}: e is a few digits where the last-seen time would be 13 again. Read
 -- as {i, z, f, l, m, t}.
 local function clusterGet(root)
-  local v = redis.call('HGET', base .. 'c:' .. (root % cshards), root)
+  local v = redis.call('HGET', base .. KEY_CLUSTER .. (root % cshards), root)
   if not v then return nil end
   local c = cjson.decode(v)
   c.l = c.f + c.e
@@ -41,21 +41,21 @@ end
 -- Writes a cluster and keeps the story indexes in step: a current cluster of two or more is in
 -- both, a merged one in neither.
 local function clusterPut(root, c)
-  redis.call('HSET', base .. 'c:' .. (root % cshards), root,
+  redis.call('HSET', base .. KEY_CLUSTER .. (root % cshards), root,
     cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m, t = c.t }))
   local member = storyMember(root)
   if c.m then
-    redis.call('ZREM', base .. 'cs', member)
-    redis.call('ZREM', base .. 'cr', member)
+    redis.call('ZREM', base .. KEY_BY_SIZE, member)
+    redis.call('ZREM', base .. KEY_BY_RECENCY, member)
   elseif c.z >= 2 then
-    redis.call('ZADD', base .. 'cs', c.z, member)
-    redis.call('ZADD', base .. 'cr', c.l, member)
+    redis.call('ZADD', base .. KEY_BY_SIZE, c.z, member)
+    redis.call('ZADD', base .. KEY_BY_RECENCY, c.l, member)
   end
 end
 
 -- The title a message was committed with (t:<block>), or nil.
 local function titleOf(s)
-  local t = redis.call('HGET', base .. 't:' .. math.floor(s / 64), s % 64)
+  local t = redis.call('HGET', base .. KEY_TITLE .. math.floor(s / BLOCK_SIZE), s % BLOCK_SIZE)
   if t then return t end
   return nil
 end
@@ -84,7 +84,7 @@ end
 -- The live members of root's list, ascending.
 local function membersGet(root)
   local out = {}
-  local v = redis.call('HGET', base .. 'm:' .. (root % cshards), root)
+  local v = redis.call('HGET', base .. KEY_MEMBERS .. (root % cshards), root)
   if not v then return out end
   for i = 1, #v, 4 do
     local s = memberSeq(v, i)
@@ -94,7 +94,7 @@ local function membersGet(root)
 end
 
 local function membersPut(root, list)
-  local key = base .. 'm:' .. (root % cshards)
+  local key = base .. KEY_MEMBERS .. (root % cshards)
   if #list == 0 then
     redis.call('HDEL', key, root)
     return
@@ -107,7 +107,7 @@ end
 -- Adds member s to root's list: an append when s is the newest and nothing expired (most joins),
 -- else the list is read, cut and written in order.
 local function membersAdd(root, s)
-  local key = base .. 'm:' .. (root % cshards)
+  local key = base .. KEY_MEMBERS .. (root % cshards)
   local v = redis.call('HGET', key, root)
   if v and #v >= 4 then
     local first, newest = memberSeq(v, 1), memberSeq(v, #v - 3)

@@ -44,7 +44,7 @@ end
 -- where the next one starts (keys.ts bucketAddresses): a byte n, the shard in n decimal digits
 -- (the key's own suffix: no number parsing and formatting per key in Lua, which cost twice as
 -- much), a flag byte and the 2-byte field.
-local kbase = base .. 'k:'
+local kbase = base .. KEY_SHARD
 local function bucketAt(addresses, at)
   local n = string.byte(addresses, at)
   return kbase .. string.sub(addresses, at + 1, at + n), string.sub(addresses, at + n + 2, at + n + 3),

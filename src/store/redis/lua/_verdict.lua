@@ -102,7 +102,7 @@ local function verdictForClient(raw, seq)
   local v = decodeVerdict(raw, seq)
   v.k = KIND_NAME[v.k]
   v.s = seq
-  local blob = redis.call('HGET', base .. 'r:' .. math.floor(seq / 64), seq % 64)
+  local blob = redis.call('HGET', base .. KEY_RECORD .. math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE)
   local _, ts = nil, 0
   if blob then _, ts = recordHeader(blob) end
   v.t = ts

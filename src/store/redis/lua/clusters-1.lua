@@ -10,8 +10,13 @@
   Returns {next, cluster1 ..., clusterk}: next is the cursor of the next page (-1: none), a
   position in the order over every story (in size order the clusters before `since` are skipped
   but counted; in recent order they all come last); each cluster as JSON {i, z, f, l, t}.
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read.
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything
+  is read.
 ]]
+--- @include _errors
+if #ARGV ~= 7 or (ARGV[3] ~= 'size' and ARGV[3] ~= 'recent') or tonumber(ARGV[4]) == nil then
+  return fail('ARGS', 'clusters', #ARGV .. ' arguments, order ' .. tostring(ARGV[3]))
+end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
@@ -34,22 +39,22 @@ local function add(member)
 end
 
 if order == 'recent' then
-  local page = redis.call('ZREVRANGEBYSCORE', base .. 'cr', '+inf', since, 'LIMIT', cursor, limit)
+  local page = redis.call('ZREVRANGEBYSCORE', base .. KEY_BY_RECENCY, '+inf', since, 'LIMIT', cursor, limit)
   for _, member in ipairs(page) do add(member) end
-  if cursor + limit < redis.call('ZCOUNT', base .. 'cr', since, '+inf') then out[1] = cursor + limit end
+  if cursor + limit < redis.call('ZCOUNT', base .. KEY_BY_RECENCY, since, '+inf') then out[1] = cursor + limit end
   return out
 end
 
-local total = redis.call('ZCARD', base .. 'cs')
+local total = redis.call('ZCARD', base .. KEY_BY_SIZE)
 local at = cursor
 local found = 0
 local chunk = math.max(limit * 4, 64)
 while at < total and found < limit do
-  local members = redis.call('ZREVRANGE', base .. 'cs', at, at + chunk - 1)
+  local members = redis.call('ZREVRANGE', base .. KEY_BY_SIZE, at, at + chunk - 1)
   if #members == 0 then break end
   for _, member in ipairs(members) do
     at = at + 1
-    local seen = tonumber(redis.call('ZSCORE', base .. 'cr', member))
+    local seen = tonumber(redis.call('ZSCORE', base .. KEY_BY_RECENCY, member))
     if seen and seen >= since then
       add(member)
       found = found + 1

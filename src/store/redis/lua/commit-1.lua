@@ -17,12 +17,17 @@
   Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
   the usual case of a message that formed a cluster of its own (cluster id = its id, one
   "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it).
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written (see index-1.lua).
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written (see index-1.lua).
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
+if n == nil or #ARGV < 4 + 8 * n then
+  return fail('ARGS', 'commit', #ARGV .. ' arguments, fewer than 4 + 8 x ' .. tostring(ARGV[3]))
+end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
@@ -47,7 +52,7 @@ for r = 1, n do
     ARGV[p + 7], tonumber(ARGV[p + 8])
   p = p + 9
   local b, slot = blockOf(seq)
-  local vkey = base .. 'v:' .. b
+  local vkey = base .. KEY_VERDICT .. b
   local existing, claimed = nil, nil
   if njoins == 0 and kind == 'unique' then
     -- Most decisions: a unique message that roots its own cluster. Claim the verdict slot with
@@ -69,7 +74,7 @@ for r = 1, n do
   else
     local roots, list = {}, {}
     for j = 1, njoins do
-      local joined = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[p], ARGV[p + 1]))
+      local joined = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[p], ARGV[p + 1]))
       p = p + 2
       if joined and joined >= live and joined ~= seq then
         local jv = verdictOf(joined)
@@ -156,7 +161,7 @@ for r = 1, n do
     end
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
     if verdict ~= claimed then redis.call('HSET', vkey, slot, verdict) end
-    if title ~= '' then redis.call('HSET', base .. 't:' .. b, slot, title) end
+    if title ~= '' then redis.call('HSET', base .. KEY_TITLE .. b, slot, title) end
     results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
   end
 end

@@ -6,10 +6,11 @@
   "First" is the sequence order, so two near-duplicates indexed at the same moment by two
   processes are ordered, and the later one always sees the earlier one (docs/redis.md).
 
-  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate
+  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate, hotb
   ARGV[1]  base: key prefix with the namespace hash tag, e.g. "doppel:{news}:"
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
-  ARGV[5]  (unused: the client ranks candidates)     ARGV[6] maxMessages (0: no cap)
+  ARGV[5]  hot tail: members a full bucket keeps as its rolling newest (store/hot.ts; 0: none)
+  ARGV[6]  maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
   then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
@@ -31,25 +32,31 @@
         that had any, as they were before it joined (the format above; empty buckets are left out). The client counts the
         shared buckets of each earlier member and ranks them (src/store/rank.ts, as the memory
         store does): Lua only reads and appends, the cheapest work per bucket.
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written; a wrong-type key gives Redis' WRONGTYPE error and nothing is written
-  after it (scripts stop at the first error; the batch is then retried as a replay).
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written; a wrong-type key gives Redis' WRONGTYPE error and nothing is written after it
+  (scripts stop at the first error; the batch is then retried as a replay).
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local windowMs = tonumber(ARGV[2])
 local genMs = tonumber(ARGV[3])
 local maxBucket = tonumber(ARGV[4])
+local hotTail = tonumber(ARGV[5])
 local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
 local n = tonumber(ARGV[9])
-local gens = base .. 'gens'
+if n == nil or #ARGV ~= 10 + 6 * n then
+  return fail('ARGS', 'index', #ARGV .. ' arguments, not 10 + 6 x ' .. tostring(ARGV[9]))
+end
+local gens = base .. KEY_GENS
 if n == 0 then return {} end
 
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
-local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate')
+local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb')
 local seq = tonumber(m[1]) or 0
 local now = tonumber(m[2])
 local gen = tonumber(m[3])
@@ -60,6 +67,7 @@ local buckets = tonumber(m[7]) or 0
 local freed = tonumber(m[8]) or 0
 local sweep = tonumber(m[9]) or -1
 local rate = tonumber(m[10]) or 0
+local hotFilled = tonumber(m[11]) or 0
 
 -- The live bound: the first sequence number of the oldest generation in the window. Generations
 -- follow the store clock (the latest event time seen), so they follow sequence numbers too.
@@ -87,9 +95,9 @@ local function dropGenerations(oldestLive, dropOne)
   end
   live = minFirst or (seq + 1)
   -- Record and verdict blocks wholly below the bound go at once.
-  local last = math.floor(live / 64) - 1
+  local last = math.floor(live / BLOCK_SIZE) - 1
   for b = freed, last do
-    redis.call('DEL', base .. 'r:' .. b, base .. 'v:' .. b, base .. 't:' .. b)
+    redis.call('DEL', base .. KEY_RECORD .. b, base .. KEY_VERDICT .. b, base .. KEY_TITLE .. b)
   end
   if last + 1 > freed then freed = last + 1 end
 end
@@ -104,13 +112,13 @@ local function advance(ts)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
   -- Stories last seen before the horizon go now, with their member lists (as the memory store
   -- drops them); merged aliases are left to the sweep.
-  local old = redis.call('ZRANGEBYSCORE', base .. 'cr', '-inf', '(' .. (ts - windowMs - genMs))
+  local old = redis.call('ZRANGEBYSCORE', base .. KEY_BY_RECENCY, '-inf', '(' .. (ts - windowMs - genMs))
   for _, member in ipairs(old) do
     local root = tonumber(member)
-    redis.call('HDEL', base .. 'c:' .. (root % cshards), root)
-    redis.call('HDEL', base .. 'm:' .. (root % cshards), root)
-    redis.call('ZREM', base .. 'cs', member)
-    redis.call('ZREM', base .. 'cr', member)
+    redis.call('HDEL', base .. KEY_CLUSTER .. (root % cshards), root)
+    redis.call('HDEL', base .. KEY_MEMBERS .. (root % cshards), root)
+    redis.call('ZREM', base .. KEY_BY_SIZE, member)
+    redis.call('ZREM', base .. KEY_BY_RECENCY, member)
   end
   -- The sweep runs round the shards continuously, paced to go round once in about one window's
   -- worth of messages (the last generation's count times generations per window): each entry
@@ -137,14 +145,14 @@ end
 -- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
 local function sweepShard(i)
   if i < shards then
-    local key = base .. 'k:' .. i
+    local key = base .. KEY_SHARD .. i
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
       if #field ~= BUCKET_FIELD_BYTES then
         -- An expired id field stays while a cluster is rooted at it (read-1.lua finds it by id).
         local s = tonumber(v)
-        if s < live and redis.call('HEXISTS', base .. 'c:' .. (s % cshards), s) == 0 then
+        if s < live and redis.call('HEXISTS', base .. KEY_CLUSTER .. (s % cshards), s) == 0 then
           redis.call('HDEL', key, field)
         end
       else
@@ -158,7 +166,7 @@ local function sweepShard(i)
       end
     end
   else
-    local key = base .. 'c:' .. (i - shards)
+    local key = base .. KEY_CLUSTER .. (i - shards)
     local horizon = now - windowMs - genMs
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
@@ -166,10 +174,10 @@ local function sweepShard(i)
       local c = cjson.decode(all[j + 1])
       if c.f + c.e < horizon then
         redis.call('HDEL', key, all[j])
-        redis.call('HDEL', base .. 'm:' .. (i - shards), all[j])
+        redis.call('HDEL', base .. KEY_MEMBERS .. (i - shards), all[j])
         local member = string.format('%015d', tonumber(all[j]))
-        redis.call('ZREM', base .. 'cs', member)
-        redis.call('ZREM', base .. 'cr', member)
+        redis.call('ZREM', base .. KEY_BY_SIZE, member)
+        redis.call('ZREM', base .. KEY_BY_RECENCY, member)
       end
     end
   end
@@ -181,17 +189,17 @@ end
 local pendingBlock, pendingRecords = nil, nil
 function flushRecords()
   if pendingRecords then
-    redis.call('HSET', base .. 'r:' .. pendingBlock, unpack(pendingRecords))
+    redis.call('HSET', base .. KEY_RECORD .. pendingBlock, unpack(pendingRecords))
     pendingRecords = nil
   end
 end
 local function addRecord(mySeq, record)
-  local b = math.floor(mySeq / 64)
+  local b = math.floor(mySeq / BLOCK_SIZE)
   if b ~= pendingBlock or not pendingRecords then
     flushRecords()
     pendingBlock, pendingRecords = b, {}
   end
-  pendingRecords[#pendingRecords + 1] = mySeq % 64
+  pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
   pendingRecords[#pendingRecords + 1] = record
 end
 
@@ -218,8 +226,8 @@ for r = 1, n do
   end
   local decided = nil
   if known then
-    local b, slot = math.floor(known / 64), known % 64
-    decided = redis.call('HGET', base .. 'v:' .. b, slot)
+    local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
+    decided = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   end
   if decided then
     results[r] = { 'd', verdictForClient(decided, known) }
@@ -276,6 +284,15 @@ for r = 1, n do
           written = withMember(v, size, stored, packed)
           redis.call('HSET', key, field, written)
           if v == nil and not changed then buckets = buckets + 1 end
+          if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
+        elseif isNew and hotTail > 0 then
+          -- A full bucket is a campaign (store/hot.ts): keep its first maxBucket - tail members,
+          -- its newest tail - 1, and this one.
+          hotEvents = hotEvents + 1
+          local from = size - (hotTail - 1)
+          if from < maxBucket - hotTail then from = maxBucket - hotTail end
+          written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+          redis.call('HSET', key, field, written)
         else
           if isNew then hotEvents = hotEvents + 1 end
           if changed then
@@ -327,5 +344,5 @@ if expired > 0 then
 end
 
 redis.call('HSET', meta, 'seq', seq, 'now', now, 'gen', gen, 'live', live, 'hot', hotEvents, 'expired', expired,
-  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate)
+  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate, 'hotb', hotFilled)
 return results

@@ -9,9 +9,14 @@
   Returns nil when the id is no current or merged cluster's, else
     {total, member1 ..., memberk}: total live members; per member in sequence order its id, its
     verdict (JSON, as read-1.lua's verdict mode gives it) and its title ('' for none).
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read.
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything
+  is read.
 ]]
+--- @include _errors
 local meta = KEYS[1]
+if #ARGV ~= 7 or tonumber(ARGV[5]) == nil or tonumber(ARGV[6]) == nil then
+  return fail('ARGS', 'members', #ARGV .. ' arguments, cursor ' .. tostring(ARGV[5]) .. ', limit ' .. tostring(ARGV[6]))
+end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
@@ -26,7 +31,7 @@ local limit = tonumber(ARGV[6])
 --- @include _verdict
 --- @include _cluster
 
-local seq = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[3], ARGV[4]))
+local seq = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[3], ARGV[4]))
 if seq and seq < live and not clusterGet(seq) then seq = nil end
 if not seq then return nil end
 local root, c = resolve(seq)
@@ -42,7 +47,7 @@ local out = { #members }
 for x = cursor + 1, math.min(cursor + limit, #members) do
   local s = members[x]
   local b, slot = blockOf(s)
-  local raw = redis.call('HGET', base .. 'v:' .. b, slot)
+  local raw = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   local id = headerOf(s)
   if raw and id then
     out[#out + 1] = id

@@ -13,12 +13,17 @@
         the sequence number below which members count (its own when indexed but undecided, else
         0 for all), the live bound, how many of its buckets are full, and the live members of
         each bucket that has any; the client counts and ranks them as the memory store does.
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written.
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written.
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local n = tonumber(ARGV[2])
 local maxBucket = tonumber(ARGV[3])
+if n == nil or #ARGV ~= 4 + 4 * n then
+  return fail('ARGS', 'query', #ARGV .. ' arguments, not 4 + 4 x ' .. tostring(ARGV[2]))
+end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
@@ -34,10 +39,10 @@ local p = 4
 for r = 1, n do
   local idShard, idField, nkeys, addresses = ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3]
   p = p + 4
-  local known = tonumber(redis.call('HGET', base .. 'k:' .. idShard, idField))
+  local known = tonumber(redis.call('HGET', base .. KEY_SHARD .. idShard, idField))
   if known and known < live then known = nil end
   local decided = nil
-  if known then decided = redis.call('HGET', base .. 'v:' .. math.floor(known / 64), known % 64) end
+  if known then decided = redis.call('HGET', base .. KEY_VERDICT .. math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE) end
   if decided then
     results[r] = { 'd', verdictForClient(decided, known) }
   else

@@ -9,12 +9,17 @@
     verdict:  the stored verdict (JSON), or nil when the id is unknown, expired or undecided
     cluster:  the current cluster of a cluster id as JSON {i, z, f, l, t}, or nil
     resolve:  the current id of a cluster id (the id itself when it is no cluster's)
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written.
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written.
 ]]
+--- @include _errors
 local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local mode = ARGV[3]
+if #ARGV ~= 7 or (mode ~= 'verdict' and mode ~= 'cluster' and mode ~= 'resolve') then
+  return fail('ARGS', 'read', #ARGV .. ' arguments, mode ' .. tostring(mode))
+end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
@@ -25,14 +30,14 @@ local last = tonumber(mm[2]) or 0
 --- @include _verdict
 --- @include _cluster
 
-local seq = tonumber(redis.call('HGET', base .. 'k:' .. ARGV[4], ARGV[5]))
+local seq = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[4], ARGV[5]))
 -- A cluster outlives its root message (it lasts while it grows): the root's id field is kept
 -- while the cluster is (the sweep in index-1.lua), so the cluster is still found by its id.
 if seq and seq < live and (mode == 'verdict' or not clusterGet(seq)) then seq = nil end
 if mode == 'verdict' then
   if not seq then return nil end
   local b, slot = blockOf(seq)
-  local raw = redis.call('HGET', base .. 'v:' .. b, slot)
+  local raw = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   if not raw then return nil end
   return verdictForClient(raw, seq)
 end

@@ -5,11 +5,17 @@
   KEYS[1]  <base>meta (hash; reads live)
   ARGV[1]  base    ARGV[2..n-1] sequence numbers
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
-  Returns: one record (binary, store.ts writeRecordBlob: header byte, time, id, signatures) per sequence number, or false
+  Returns: one record (binary, codec.ts writeRecordBlob: header byte, time, id, signatures) per sequence number, or false
   when it expired in the meantime (the candidate is then skipped).
-  Errors: DOPPEL_DATA_LOST (lua/_epoch.lua) before anything is read or written.
+  Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
+  read or written.
 ]]
+--- @include _errors
 local base = ARGV[1]
+-- Checked before the epoch: a client of another layout must not get the namespace marked lost.
+for i = 2, #ARGV - 1 do
+  if tonumber(ARGV[i]) == nil then return fail('ARGS', 'records', 'argument ' .. i .. ' is no sequence number') end
+end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
@@ -18,7 +24,7 @@ local out = {}
 for i = 2, #ARGV - 1 do
   local seq = tonumber(ARGV[i])
   if seq >= live then
-    out[i - 1] = redis.call('HGET', base .. 'r:' .. math.floor(seq / 64), seq % 64) or false
+    out[i - 1] = redis.call('HGET', base .. KEY_RECORD .. math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE) or false
   else
     out[i - 1] = false
   end

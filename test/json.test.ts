@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DoppelError } from '../../src/errors.js';
-import { parseJsonText } from '../../src/input/json.js';
-import { parseMessageLine } from '../../src/input/message.js';
-import { parseInput } from '../../src/kafka/input.js';
+import type { DoppelError } from '../src/errors.js';
+import { parseMessageLine } from '../src/input/message.js';
+import { parseJsonText } from '../src/json.js';
+import { parseInput } from '../src/kafka/input.js';
 
 const SECRET = 'S3cretPassXYZ';
 // Each breaks JSON.parse in another way; V8's own messages quote the input for most of them.

@@ -1,6 +1,6 @@
 import { isDoppelError } from '../errors.js';
-import { loadConsumerConfig } from '../kafka/config.js';
 import { createLogger, instrumentStore, OpsServer, startTelemetry } from '../telemetry/index.js';
+import { loadConsumerConfig } from './config.js';
 import { DoppelConsumer } from './consumer.js';
 import { onStopSignal, stopRequested } from './signals.js';
 

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IndexMethod } from '../../src/config/dedup.js';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
-import { KeyBuilder, keyHex, keyNumber, methodOfTable } from '../../src/engine/keys.js';
-import type { SignatureEngine } from '../../src/signatures/compute.js';
+import { IndexKeyBuilder, keyHex, keyNumber, methodOfTable } from '../../src/engine/index-keys.js';
+import type { Signer } from '../../src/signatures/signer.js';
 import { signText, testEngine } from '../support/engine.js';
 
-let engine: SignatureEngine;
+let engine: Signer;
 const config = resolveDedupConfig('news');
 beforeAll(async () => {
   engine = await testEngine(undefined, config.signatures);
@@ -16,7 +16,7 @@ const text =
 
 describe('index keys', () => {
   it('gives one key per table of every method, with stable table names', () => {
-    const all = new KeyBuilder(
+    const all = new IndexKeyBuilder(
       config.signatures,
       new Set<IndexMethod>(['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical', 'topic']),
       5,
@@ -33,7 +33,7 @@ describe('index keys', () => {
   });
 
   it('indexes only the configured methods (news default: exact, bands, topic)', () => {
-    const keys = new KeyBuilder(
+    const keys = new IndexKeyBuilder(
       config.signatures,
       new Set(config.index.methods),
       config.index.topicKeys,
@@ -42,7 +42,7 @@ describe('index keys', () => {
   });
 
   it('is deterministic and shares most keys between near-duplicates', () => {
-    const b = new KeyBuilder(config.signatures, new Set(config.index.methods), 5);
+    const b = new IndexKeyBuilder(config.signatures, new Set(config.index.methods), 5);
     const a1 = b.keys(signText(engine, text, 'en')).map((k) => `${k.table}:${keyHex(k)}`);
     const a2 = b.keys(signText(engine, text, 'en')).map((k) => `${k.table}:${keyHex(k)}`);
     expect(a2).toEqual(a1);

@@ -41,6 +41,11 @@ export interface Signatures {
   terms: TermVector | null;
   /** Calendar dates the text names (signatures/facts.ts): the story rule's facts check. */
   dates: number[];
+  /**
+   * Distinct shingles the min-hashes were taken over (0 without min-hashes): with two sides'
+   * counts and their Jaccard estimate, how much of the smaller set lies in the larger one.
+   */
+  shingles: number;
   /** All tokens, and tokens left after stop words. */
   tokens: number;
   contentTokens: number;
@@ -57,7 +62,7 @@ interface LanguageState {
  * scratch buffers, so one instance serves one thread; results depend only on config, lexicons
  * and the document.
  */
-export class SignatureEngine {
+export class Signer {
   private readonly languages = new Map<Language, LanguageState>();
   private slots = new Int32Array(4096);
   private content = new Int32Array(4096);
@@ -138,6 +143,7 @@ export class SignatureEngine {
 
     let minhash: Uint32Array | null = null;
     let broder: BroderShingles | null = null;
+    let shingleCount = 0;
     if (config.minhash.enabled) {
       // Scratch, not a fresh array per message: both are read only by minhashValues below, and
       // a typed array of this size has its memory outside the heap, allocated and freed per use.
@@ -150,6 +156,9 @@ export class SignatureEngine {
       for (let i = 0; i < n; i++) lo[i] = info[(content[i] as number) * INFO_STRIDE + INFO_LO] as number;
       const shingles = shingleHashes(lo, n, config.minhash.shingleSize, this.shingles);
       minhash = minhashValues(shingles, config.minhash.superShingles * config.minhash.superShingleSize);
+      // Single words: the distinct content words counted above; longer shingles: counted sorted
+      // (the scratch is not read again).
+      shingleCount = config.minhash.shingleSize <= 1 || n <= 1 ? d : distinctCount(shingles);
       broder = broderShingles(minhash, config.minhash);
     }
 
@@ -175,8 +184,18 @@ export class SignatureEngine {
       ...lexical,
       terms,
       dates: dateFacts(doc.canonical, doc.lang),
+      shingles: shingleCount,
       tokens: total,
       contentTokens: n,
     };
   }
+}
+
+/** Distinct values of `values` (sorts it in place). */
+function distinctCount(values: Uint32Array): number {
+  if (values.length === 0) return 0;
+  values.sort();
+  let count = 1;
+  for (let i = 1; i < values.length; i++) if (values[i] !== values[i - 1]) count++;
+  return count;
 }

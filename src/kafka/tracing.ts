@@ -10,9 +10,9 @@ import {
 } from '@opentelemetry/api';
 import type { KafkaMessage } from 'kafkajs';
 import type { DoppelError } from '../errors.js';
-import type { Headers } from '../kafka/headers.js';
-import type { TopicMessages } from '../kafka/processor.js';
 import { extractTraceContext, injectTraceHeaders, type SpanOptions } from '../telemetry/trace.js';
+import type { Headers } from './headers.js';
+import type { TopicMessages } from './processor.js';
 
 /** The batch attributes the span carries (a subset of BatchInfo, kept here to avoid a cycle). */
 export interface TracedBatch {

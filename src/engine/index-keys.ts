@@ -1,8 +1,8 @@
 import type { IndexMethod } from '../config/dedup.js';
 import type { SignatureConfig } from '../config/signatures.js';
 import { hex64, parseHex64 } from '../hash/mix.js';
-import type { Signatures } from '../signatures/compute.js';
 import { minhashBandHashes } from '../signatures/minhash.js';
+import type { Signatures } from '../signatures/signer.js';
 import { type BlockTablePlan, blockTablePlan, simhashTableHashes } from '../signatures/simhash.js';
 import { heaviestTerms } from '../signatures/terms.js';
 
@@ -91,7 +91,7 @@ function tableName(prefix: string, t: number): string {
   return name;
 }
 
-export class KeyBuilder {
+export class IndexKeyBuilder {
   private readonly plan: BlockTablePlan;
 
   constructor(

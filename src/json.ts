@@ -1,4 +1,4 @@
-import { DoppelError } from '../errors.js';
+import { DoppelError } from './errors.js';
 
 /**
  * JSON.parse whose failure never repeats the input. V8's messages quote it (`Unexpected token

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BucketTable } from '../../src/store/memory.js';
+import { BucketTable } from '../../../src/store/memory/buckets.js';
 
 type Op = { kind: 'add'; table: number; key: number } | { kind: 'remove'; table: number; key: number };
 

@@ -5,22 +5,18 @@ import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
 import type { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
-import { classifyError, createKafka } from '../kafka/client.js';
-import type { ConsumerConfig, InputFormat, OutputTopics } from '../kafka/config.js';
-import type { InputRecord } from '../kafka/input.js';
-import {
-  BatchProcessor,
-  type BatchResult,
-  emptyCounts,
-  type Slot,
-  type VerdictCounts,
-} from '../kafka/processor.js';
-import { OutputProducer } from '../kafka/producer.js';
-import { ensureTopics } from '../kafka/topics.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
-import { SignatureEngine } from '../signatures/compute.js';
+import { MessageFlow } from '../pipeline/flow.js';
+import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { tracingActive, withSpan } from '../telemetry/trace.js';
+import { classifyError, createKafka } from './client.js';
+import type { ConsumerConfig, InputFormat, OutputTopics } from './config.js';
+import type { InputRecord } from './input.js';
+import { type PoolSigner, startPoolSigner } from './pool-signer.js';
+import { BatchProcessor, type BatchResult, emptyCounts, type Slot, type VerdictCounts } from './processor.js';
+import { OutputProducer } from './producer.js';
+import { ensureTopics } from './topics.js';
 import { batchSpanOptions, recordAttempt, stampTraceContext } from './tracing.js';
 
 /** Which batch a hook call is about. */
@@ -41,7 +37,7 @@ export interface BatchStats extends BatchInfo {
   invalidCodes: readonly string[];
   /** Decode + sign. */
   signMs: number;
-  /** engine.processBatch: the store round trips and verification. */
+  /** flow.process: the store round trips and verification. */
   engineMs: number;
   /** Producing the outputs and committing the offsets (or the transaction). */
   deliverMs: number;
@@ -115,6 +111,7 @@ export class DoppelConsumer {
   private consumer: Consumer | undefined;
   private producer: OutputProducer | undefined;
   private processor: BatchProcessor | undefined;
+  private pool: PoolSigner | null = null;
   private readonly formats = new Map<string, InputFormat>();
   private outputs = new Map<string, OutputTopics>();
   private state: ConsumerState = 'starting';
@@ -222,9 +219,13 @@ export class DoppelConsumer {
         c.namespace ? { config: dedup, namespace: c.namespace } : { config: dedup },
       ),
     );
-    const engine = new DedupEngine(dedup, this.store);
-    const signer = new SignatureEngine(dedup.signatures, LexiconSet.defaults());
-    this.processor = new BatchProcessor(engine, signer, {
+    const flow = new MessageFlow(
+      new DedupEngine(dedup, this.store),
+      new Signer(dedup.signatures, LexiconSet.defaults()),
+    );
+    this.pool = await startPoolSigner(c.signThreads, dedup);
+    this.processor = new BatchProcessor(flow, {
+      ...(this.pool ? { pool: this.pool } : {}),
       mode: dedup.mode,
       formatOf: (topic) => this.formats.get(topic) ?? 'json',
       outputsOf: (topic) => this.outputs.get(topic) as OutputTopics,
@@ -351,7 +352,7 @@ export class DoppelConsumer {
           const ready = slots;
           // Decide once: a retry after the store committed would replay (same verdicts, no story
           // events), so only the delivery is retried once verdicts exist.
-          result ??= await processor.decide(ready, signMs);
+          result ??= await processor.run(ready, signMs);
           const t = performance.now();
           const outputs = result.outputs;
           // Downstream continues the batch's trace (span context computed once per batch).
@@ -500,6 +501,7 @@ export class DoppelConsumer {
       await this.consumer?.disconnect();
       await this.producer?.disconnect();
       await this.store?.close();
+      await this.pool?.close();
       this.setState('stopped');
       this.logger.warn(this.status(), 'stopped');
       this.resolveDone?.();

@@ -1,0 +1,132 @@
+import { decodeRecord, encodeRecord } from '../../engine/record-bytes.js';
+import type {
+  ClusterView,
+  CommitResult,
+  Decision,
+  IndexRequest,
+  SignatureRecord,
+  StoredVerdict,
+  StoryEvent,
+} from '../../engine/types.js';
+import { DoppelError } from '../../errors.js';
+import type { RespWriter } from './resp.js';
+
+/**
+ * The Redis store's wire format, in one place: the record blob the store keeps per message
+ * (header, time, id, the record's binary form from engine/record-bytes.ts), and the replies of the Lua scripts
+ * (verdicts, clusters, commit results). The Lua side of the same forms is lua/_verdict.lua
+ * (recordHeader, encodeVerdict / decodeVerdict) and lua/_cluster.lua; docs/redis.md draws them.
+ */
+
+/** A record blob as read back: the message's id, event time and signature record. */
+export interface StoredRecord {
+  id: string;
+  ts: number;
+  record: SignatureRecord;
+}
+
+type StoredVerdictJson = {
+  k: StoredVerdict['verdict'];
+  r: number;
+  t: number;
+  s: number;
+  c?: string;
+  d?: string;
+  y?: number;
+  m?: string;
+};
+
+const U48 = 2 ** 48;
+
+/**
+ * Record as stored: a header byte (bit 7: the time is a double, else 6 bytes of unsigned
+ * milliseconds; low 7 bits: the id's UTF-8 length, 127 when a u16le length follows), the time,
+ * the id, the signature record (little-endian). 7 bytes before the id for the usual integer
+ * millisecond times and short ids, not 10: every message has a record (lua/_verdict.lua
+ * recordHeader reads the same).
+ */
+export function writeRecordBlob(w: RespWriter, request: IndexRequest): void {
+  const idLength = Buffer.byteLength(request.id, 'utf8');
+  if (idLength > 0xffff) throw new DoppelError('INVALID_MESSAGE', 'message id longer than 65,535 bytes');
+  const record = encodeRecord(request.record);
+  const ts = request.ts;
+  const double = !(Number.isInteger(ts) && ts >= 0 && ts < U48);
+  const longId = idLength >= 127;
+  const head = 1 + (longId ? 2 : 0) + (double ? 8 : 6);
+  // Written in place into the command (resp.ts): no Buffer per message.
+  const start = w.reserve(head + idLength + record.length);
+  const blob = w.buffer;
+  let at = start + 1 + (longId ? 2 : 0);
+  blob[start] = (double ? 128 : 0) | (longId ? 127 : idLength);
+  if (longId) blob.writeUInt16LE(idLength, start + 1);
+  if (double) blob.writeDoubleLE(ts, at);
+  else blob.writeUIntLE(ts, at, 6);
+  at = start + head;
+  blob.write(request.id, at, 'utf8');
+  blob.set(record, at + idLength);
+}
+
+export function parseRecordBlob(blob: Buffer): StoredRecord {
+  const b0 = blob[0] as number;
+  let length = b0 & 127;
+  let at = 1;
+  if (length === 127) {
+    length = blob.readUInt16LE(1);
+    at = 3;
+  }
+  let ts: number;
+  if (b0 & 128) {
+    ts = blob.readDoubleLE(at);
+    at += 8;
+  } else {
+    ts = blob.readUIntLE(at, 6);
+    at += 6;
+  }
+  const id = blob.toString('utf8', at, at + length);
+  return { id, ts, record: decodeRecord(blob.subarray(at + length)) };
+}
+
+export function parseVerdict(id: string, json: string): StoredVerdict {
+  const v = JSON.parse(json) as StoredVerdictJson;
+  const verdict: StoredVerdict = { id, seq: v.s, ts: v.t, verdict: v.k, clusterId: v.c ?? id };
+  if (v.d !== undefined) verdict.duplicateOf = v.d;
+  if (v.y !== undefined) verdict.similarity = v.y;
+  if (v.m !== undefined) verdict.method = v.m;
+  return verdict;
+}
+
+/** A cluster as read-1.lua (mode cluster) and clusters-1.lua return it. */
+export function parseCluster(json: string): ClusterView {
+  const c = JSON.parse(json) as { i: string; z: number; f: number; l: number; t?: string };
+  return {
+    id: c.i,
+    size: c.z,
+    firstSeen: c.f,
+    lastSeen: c.l,
+    representative: c.i,
+    title: typeof c.t === 'string' ? c.t : null,
+  };
+}
+
+/** One reply of commit-1.lua: '' (a cluster of its own, created now) or {c: cluster, e: events}. */
+export function parseCommitReply(reply: string, d: Decision): CommitResult {
+  if (reply === '') {
+    // A cluster of its own, created now (commit-1.lua leaves this most common reply out).
+    const created: StoryEvent = {
+      type: 'created',
+      clusterId: d.id,
+      messageId: d.id,
+      size: 1,
+      firstSeen: d.ts,
+      lastSeen: d.ts,
+      representative: d.id,
+    };
+    return { id: d.id, clusterId: d.id, events: [created] };
+  }
+  const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never> };
+  return {
+    id: d.id,
+    clusterId: parsed.c,
+    events: Array.isArray(parsed.e) ? parsed.e : [],
+  };
+}

@@ -1,4 +1,0 @@
-import { MemoryStore } from '../../src/store/memory.js';
-import { storeConformance } from './conformance.js';
-
-storeConformance('memory', async (window, limits) => new MemoryStore(window, limits));
