@@ -1,12 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { Cluster, type ClusterNode, type ClusterOptions, Command } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { Cluster, type ClusterNode, type ClusterOptions } from 'ioredis';
 import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
 import type {
   Candidate,
   ClusterListPage,
   ClusterListQuery,
-  ClusterMember,
   ClusterMembersPage,
   ClusterView,
   CommitResult,
@@ -24,14 +22,27 @@ import { redactUrl } from '../../redact.js';
 import { hotTail } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import {
+  BUCKET_STATS_FIELDS,
   parseCluster,
+  parseClustersPage,
   parseCommitReply,
-  parseRecordBlob,
+  parseMembersPage,
+  parseStats,
   parseVerdict,
-  type StoredRecord,
+  REPLY_DECIDED,
+  REPLY_NEW,
+  replyStatus,
+  STATS_FIELDS,
+  writeDecisions,
   writeRecordBlob,
 } from '../redis/codec.js';
-import { storeError } from '../redis/errors.js';
+import {
+  CommandRunner,
+  checkEvictionPolicy,
+  closeClient,
+  connectStore,
+  reconnectDelay,
+} from '../redis/connection.js';
 import {
   bucketAddressesMaxBytes,
   ID_FIELD_BYTES,
@@ -41,8 +52,16 @@ import {
   writeIdField,
 } from '../redis/keys.js';
 import { addMembers } from '../redis/members.js';
-import { RespWriter } from '../redis/resp.js';
-import { loadScript, scriptSource } from '../redis/scripts.js';
+import {
+  checkNamespaceName,
+  globEscape,
+  layoutMismatch,
+  namespaceLost,
+  scanKeys,
+} from '../redis/namespace.js';
+import { RecordCache } from '../redis/records.js';
+import { EncodedCommand, RespWriter, retryOnNoScript } from '../redis/resp.js';
+import { loadScript, type ScriptSource, scriptSource, sourceOf } from '../redis/scripts.js';
 import { type ClusterLayout, clusterLayout, parseClusterUrl } from './layout.js';
 
 export interface RedisClusterStoreOptions {
@@ -62,43 +81,12 @@ const LAYOUT_VERSION = 'c7';
 // Next to this module: the build copies src/**/*.lua to dist/ (scripts/copy-assets.mjs).
 const LUA_DIR = new URL('./lua/', import.meta.url);
 
-interface Script {
-  lua: string;
-  sha: string;
-}
-
-function script(lua: string): Script {
-  return { lua, sha: createHash('sha1').update(lua).digest('hex') };
-}
-
 /**
  * A script of lua/ here, as scripts.ts sends the single-node ones: the key name constants of
  * keys.ts, then the file with the single-node scripts' shared chunks pasted in.
  */
-function clusterScript(file: string): Script {
-  const text = readFileSync(new URL(file, LUA_DIR), 'utf8').replace(
-    /^--- @include (\w+)\s*$/gm,
-    (_, name: string) => loadScript(`${name}.lua`),
-  );
-  return script(luaKeyConstants() + text);
-}
-
-type CachedRecord = StoredRecord;
-
-/** An EVALSHA encoded by RespWriter; `keys` lets ioredis route it to the slot's node. */
-class EncodedCommand extends Command {
-  constructor(
-    private readonly encoded: Buffer,
-    sha: string,
-    key: string,
-    replyEncoding: BufferEncoding | null,
-  ) {
-    super('evalsha', [sha, '1', key], { replyEncoding });
-  }
-
-  override toWritable(): Buffer {
-    return this.encoded;
-  }
+function clusterScript(file: string): ScriptSource {
+  return sourceOf(luaKeyConstants() + loadScript(file, LUA_DIR));
 }
 
 /**
@@ -113,9 +101,8 @@ export class RedisClusterStore implements DedupStore {
   private readonly layout: ClusterLayout;
   private readonly homeMeta: string;
   private readonly bucketShards: number[];
-  private readonly cache = new Map<number, CachedRecord>();
+  private readonly cache: RecordCache;
   private readonly hits = new HitCounter();
-  private roundTrips = 0;
   private epoch = '';
   private addresses = Buffer.allocUnsafe(4096);
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
@@ -135,8 +122,9 @@ export class RedisClusterStore implements DedupStore {
   private constructor(
     private readonly client: Cluster,
     private readonly options: RedisClusterStoreOptions,
-    private readonly connection: { lastError: unknown },
+    private readonly runner: CommandRunner,
   ) {
+    this.cache = new RecordCache(options.redis.recordCacheSize);
     this.layout = clusterLayout(
       options.redis.prefix,
       options.namespace,
@@ -152,11 +140,7 @@ export class RedisClusterStore implements DedupStore {
 
   static async open(options: RedisClusterStoreOptions): Promise<RedisClusterStore> {
     await initHashing();
-    try {
-      clusterLayout(options.redis.prefix, options.namespace, 1);
-    } catch (e) {
-      throw new DoppelError('INVALID_CONFIG', (e as Error).message);
-    }
+    checkNamespaceName(() => clusterLayout(options.redis.prefix, options.namespace, 1));
     const parsed = parseClusterUrl(options.url);
     if (!parsed)
       throw new DoppelError(
@@ -184,44 +168,27 @@ export class RedisClusterStore implements DedupStore {
       retryDelayOnFailover: 100,
       retryDelayOnClusterDown: 100,
       slotsRefreshTimeout: r.commandTimeoutMs,
-      clusterRetryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2_000),
+      clusterRetryStrategy: reconnectDelay,
       redisOptions,
     };
     const client = new Cluster(parsed.nodes as ClusterNode[], clusterOptions);
-    const connection: { lastError: unknown } = { lastError: undefined };
-    client.on('error', (e: unknown) => {
-      connection.lastError = e;
-    });
-    client.on('ready', () => {
-      connection.lastError = undefined;
-    });
-    try {
-      await client.connect();
-    } catch (e) {
-      client.disconnect();
-      throw storeError(e, `connect to ${redactUrl(options.url)}`, connection.lastError);
-    }
-    const store = new RedisClusterStore(client, options, connection);
-    try {
-      await store.checkEvictionPolicy();
-      await store.openNamespace();
-    } catch (e) {
-      client.disconnect();
-      throw e;
-    }
-    return store;
+    const runner = new CommandRunner(r.maxRetries);
+    return connectStore(
+      client,
+      options.url,
+      runner,
+      () => new RedisClusterStore(client, options, runner),
+      async (store) => {
+        await store.checkEvictionPolicy();
+        await store.openNamespace();
+      },
+    );
   }
 
   private async checkEvictionPolicy(): Promise<void> {
     for (const node of this.client.nodes('master')) {
       const info = await this.run('eviction policy check', () => node.info('memory'));
-      const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
-      if (policy?.startsWith('allkeys-')) {
-        throw new DoppelError(
-          'STORE_ERROR',
-          `Redis node ${node.options.host}:${node.options.port} runs with maxmemory-policy ${policy}: it would evict index keys and duplicates would silently pass as unique; set maxmemory-policy noeviction (docs/redis.md)`,
-        );
-      }
+      checkEvictionPolicy(info, `Redis node ${node.options.host}:${node.options.port}`);
     }
   }
 
@@ -268,16 +235,14 @@ export class RedisClusterStore implements DedupStore {
         if (again) [status, value] = again;
       }
     }
-    if (status === 'lost') {
-      throw new DoppelError(
-        'STORE_DATA_LOST',
-        `namespace "${namespace}" lost its data while in use (${value}): its verdicts so far are gone, and going on would judge their duplicates unique. Fix Redis persistence (docs/redis.md), then accept the loss and start the namespace anew with DOPPEL_RESET_NAMESPACE=1 (or redis.resetLostNamespace: true), or use another namespace`,
-      );
-    }
+    if (status === 'lost') throw namespaceLost(namespace, value);
     if (status === 'layout') {
-      throw new DoppelError(
-        'STORE_ERROR',
-        `namespace "${namespace}" was created with layout ${value} (version:shards:clusterShards:generationMs:slotShards:units of shard 0, from homeShardWeight), not ${layout}: use the same settings, or another namespace`,
+      throw layoutMismatch(
+        namespace,
+        value,
+        layout,
+        'version:shards:clusterShards:generationMs:slotShards:units of shard 0, from homeShardWeight',
+        'use the same settings, or another namespace',
       );
     }
     this.epoch = value;
@@ -300,65 +265,45 @@ export class RedisClusterStore implements DedupStore {
   /** Every key of the namespace on every master but the home meta (open-1.lua resets it). */
   private async deleteNamespaceKeys(): Promise<void> {
     const { prefix } = this.options.redis;
-    const glob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
     const patterns = [
-      `${glob(prefix)}:{${glob(this.options.namespace)}:h~*}:*`,
-      `${glob(prefix)}:{${glob(this.options.namespace)}:s*}:*`,
+      `${globEscape(prefix)}:{${globEscape(this.options.namespace)}:h~*}:*`,
+      `${globEscape(prefix)}:{${globEscape(this.options.namespace)}:s*}:*`,
     ];
     for (const node of this.client.nodes('master')) {
       for (const pattern of patterns) {
-        let cursor = '0';
-        do {
-          const [next, keys] = await this.run('reset namespace', () =>
-            node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000),
-          );
-          cursor = next;
+        await scanKeys(node, pattern, this.run, async (keys) => {
           for (const key of keys) {
             // Shard tags are ours only when they parse back to one of this layout's bases.
             if (key === this.homeMeta) continue;
             if (key.startsWith(this.layout.home) || this.layout.shards.some((b) => key.startsWith(b)))
               await this.run('reset namespace', () => this.client.unlink(key));
           }
-        } while (cursor !== '0');
+        });
       }
     }
   }
 
-  private async run<T>(what: string, command: () => Promise<T>): Promise<T> {
-    const attempts = this.options.redis.maxRetries + 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        this.roundTrips++;
-        return await command();
-      } catch (e) {
-        const error = storeError(e, what, this.connection.lastError);
-        if (!error.retryable || attempt >= attempts) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** attempt, 2_000)));
-      }
-    }
-  }
+  private readonly run = <T>(what: string, command: () => Promise<T>): Promise<T> =>
+    this.runner.run(what, command);
 
   /** EVALSHA of `s` on the slot of `key` (NOSCRIPT: loaded on that node, sent again). */
-  private async send(
-    s: Script,
+  private send(
+    s: ScriptSource,
     key: string,
     encoded: Buffer,
     replyEncoding: BufferEncoding | null,
   ): Promise<unknown> {
-    try {
-      return await this.client.sendCommand(new EncodedCommand(encoded, s.sha, key, replyEncoding));
-    } catch (e) {
-      if (!(e instanceof Error) || !e.message.includes('NOSCRIPT')) throw e;
+    return retryOnNoScript(
+      () => this.client.sendCommand(new EncodedCommand(encoded, replyEncoding, [s.sha, '1', key])),
       // A node restarted or SCRIPT FLUSH: load it on every master (a resharding may move the slot).
-      await Promise.all(this.client.nodes('master').map((node) => node.script('LOAD', s.lua)));
-      return this.client.sendCommand(new EncodedCommand(encoded, s.sha, key, replyEncoding));
-    }
+      () => Promise.all(this.client.nodes('master').map((node) => node.script('LOAD', s.lua))),
+    );
   }
 
   /** A script call with plain arguments (not on the per-batch path), the key first. */
   private call(
     what: string,
-    s: Script,
+    s: ScriptSource,
     key: string,
     args: Array<string | number | Buffer>,
     replyEncoding: BufferEncoding | null,
@@ -405,13 +350,13 @@ export class RedisClusterStore implements DedupStore {
     )) as Array<Array<Buffer | number>>;
     home.forEach((reply, r) => {
       const request = requests[r] as IndexRequest;
-      if (statusOf(reply) === NEW)
-        this.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
+      if (replyStatus(reply) === REPLY_NEW)
+        this.cache.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
     });
     // 2. Every bucket shard, in parallel: its share of the buckets of every undecided message.
     const undecided: number[] = [];
     home.forEach((reply, r) => {
-      if (statusOf(reply) !== DECIDED) undecided.push(r);
+      if (replyStatus(reply) !== REPLY_DECIDED) undecided.push(r);
     });
     undecided.sort(
       (a, b) =>
@@ -439,7 +384,7 @@ export class RedisClusterStore implements DedupStore {
     }
     // 3. Candidates ranked as on one Redis, records from the cache or the home shard.
     const ranked = home.map((reply, r) => {
-      if (statusOf(reply) === DECIDED) return [];
+      if (replyStatus(reply) === REPLY_DECIDED) return [];
       this.hits.reset();
       const bound = Number(reply[1]);
       const live = Number(reply[2]);
@@ -449,10 +394,10 @@ export class RedisClusterStore implements DedupStore {
     const candidates = await this.withRecords(ranked);
     return home.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
-      if (statusOf(reply) === DECIDED)
+      if (replyStatus(reply) === REPLY_DECIDED)
         return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
       return {
-        status: statusOf(reply) === NEW ? 'new' : 'pending',
+        status: replyStatus(reply) === REPLY_NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
         candidates: candidates[r] ?? [],
         hotBuckets: hot[r] as number,
@@ -553,49 +498,19 @@ export class RedisClusterStore implements DedupStore {
     }
   }
 
-  private async withRecords(ranked: Array<Array<[number, number]>>): Promise<Candidate[][]> {
-    const missing = new Set<number>();
-    for (const list of ranked) for (const [seq] of list) if (!this.cache.has(seq)) missing.add(seq);
-    if (missing.size > 0) await this.fetchRecords([...missing]);
-    return ranked.map((list) => {
-      const candidates: Candidate[] = [];
-      for (const [seq, hits] of list) {
-        const cached = this.cache.get(seq);
-        if (cached) candidates.push({ id: cached.id, seq, ts: cached.ts, record: cached.record, hits });
-      }
-      return candidates;
-    });
-  }
-
-  private remember(seq: number, record: CachedRecord): void {
-    const capacity = this.options.redis.recordCacheSize;
-    if (capacity === 0) return;
-    this.cache.set(seq, record);
-    if (this.cache.size > capacity) {
-      const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
-    }
-  }
-
-  private async fetchRecords(seqs: number[]): Promise<void> {
-    const blobs = (await this.call(
-      'records',
-      this.scripts.records,
-      this.homeMeta,
-      [this.layout.home, ...seqs, this.epoch],
-      null,
-    )) as Array<Buffer | null>;
-    seqs.forEach((seq, i) => {
-      const blob = blobs[i];
-      if (!blob) return;
-      try {
-        const record = parseRecordBlob(blob);
-        if (this.options.redis.recordCacheSize === 0) this.cache.set(seq, record);
-        else this.remember(seq, record);
-      } catch (e) {
-        throw new DoppelError('STORE_ERROR', `record ${seq} in Redis is unreadable: ${(e as Error).message}`);
-      }
-    });
+  /** Candidates with their records: from the cache, or records-1.lua on the home shard. */
+  private withRecords(ranked: Array<Array<[number, number]>>): Promise<Candidate[][]> {
+    return this.cache.candidates(
+      ranked,
+      (seqs) =>
+        this.call(
+          'records',
+          this.scripts.records,
+          this.homeMeta,
+          [this.layout.home, ...seqs, this.epoch],
+          null,
+        ) as Promise<Array<Buffer | null>>,
+    );
   }
 
   /** query-1.lua on the home shard (ids only), then on every bucket shard (buckets only). */
@@ -630,7 +545,7 @@ export class RedisClusterStore implements DedupStore {
       }),
     );
     const ranked = home.map((reply, r) => {
-      if (statusOf(reply) === DECIDED) return [];
+      if (replyStatus(reply) === REPLY_DECIDED) return [];
       this.hits.reset();
       const bound = Number(reply[1]) || Number.POSITIVE_INFINITY;
       const live = Number(reply[2]);
@@ -642,7 +557,7 @@ export class RedisClusterStore implements DedupStore {
     });
     const candidates = await this.withRecords(ranked);
     return home.map((reply, r): QueryResult => {
-      if (statusOf(reply) === DECIDED)
+      if (replyStatus(reply) === REPLY_DECIDED)
         return {
           status: 'decided',
           verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
@@ -663,28 +578,13 @@ export class RedisClusterStore implements DedupStore {
       .int(1)
       .string(this.homeMeta)
       .string(this.layout.home)
-      .int(redis.clusterShards)
-      .int(decisions.length);
-    for (const d of decisions) {
-      w.string(d.id)
-        .int(d.seq)
-        .int(d.ts)
-        .string(d.verdict)
-        .string(d.duplicateOf ?? '')
-        .string(d.similarity === undefined ? '' : String(d.similarity))
-        .string(d.method ?? '')
-        .string(d.title ?? '')
-        .int(d.joins.length);
-      for (const join of d.joins) {
-        const shard = writeIdField(join, redis.shards, this.idField, 0);
-        w.int(shard).bytes(this.idField);
-      }
-    }
+      .int(redis.clusterShards);
+    writeDecisions(w, decisions, redis.shards, this.idField);
     const encoded = w.string(this.epoch).finish();
     const replies = (await this.run('commit', () =>
       this.send(this.scripts.commit, this.homeMeta, encoded, 'utf8'),
     )) as string[];
-    if (redis.recordCacheSize === 0) this.cache.clear();
+    this.cache.committed();
     return replies.map((reply, i) => parseCommitReply(reply, decisions[i] as Decision));
   }
 
@@ -722,17 +622,7 @@ export class RedisClusterStore implements DedupStore {
       [this.layout.home, redis.clusterShards, address.shard, address.field, cursor, limit, this.epoch],
       'utf8',
     )) as Array<string | number> | null;
-    if (!reply) return null;
-    const total = Number(reply[0]);
-    const members: ClusterMember[] = [];
-    for (let x = 1; x + 2 < reply.length; x += 3) {
-      const member: ClusterMember = parseVerdict(String(reply[x]), String(reply[x + 1]));
-      const title = String(reply[x + 2]);
-      if (title !== '') member.title = title;
-      members.push(member);
-    }
-    const end = cursor + limit;
-    return { items: members.map((m) => m.id), members, next: end < total ? end : null, total };
+    return parseMembersPage(reply, cursor, limit);
   }
 
   /** clusters-1.lua on the home shard. */
@@ -752,8 +642,7 @@ export class RedisClusterStore implements DedupStore {
       ],
       'utf8',
     )) as Array<string | number>;
-    const next = Number(reply[0]);
-    return { items: reply.slice(1).map((json) => parseCluster(String(json))), next: next < 0 ? null : next };
+    return parseClustersPage(reply);
   }
 
   async resolveCluster(id: string): Promise<string> {
@@ -761,43 +650,17 @@ export class RedisClusterStore implements DedupStore {
   }
 
   async stats(): Promise<StoreStats> {
-    const [seq, live, expired, clusters] = await this.run('stats', () =>
-      this.client.hmget(this.homeMeta, 'seq', 'live', 'expired', 'clusters'),
-    );
+    const home = await this.run('stats', () => this.client.hmget(this.homeMeta, ...STATS_FIELDS));
     const shards = await Promise.all(
       this.layout.shards.map((base) =>
-        this.run('stats', () => this.client.hmget(`${base}meta`, 'hot', 'buckets', 'hotb')),
+        this.run('stats', () => this.client.hmget(`${base}meta`, ...BUCKET_STATS_FIELDS)),
       ),
     );
-    let hot = 0;
-    let buckets = 0;
-    let hotBuckets = 0;
-    for (const [h, b, filled] of shards) {
-      hot += Number(h ?? 0);
-      buckets += Number(b ?? 0);
-      hotBuckets += Number(filled ?? 0);
-    }
-    return {
-      messages: Math.max(0, Number(seq ?? 0) - Number(live ?? 1) + 1),
-      clusters: Number(clusters ?? 0),
-      buckets,
-      hotBucketEvents: hot,
-      hotBuckets,
-      expiredGenerations: Number(expired ?? 0),
-      roundTrips: this.roundTrips,
-    };
+    return parseStats(home, shards, this.runner.roundTrips);
   }
 
   async close(): Promise<void> {
-    if (this.client.status === 'ready') {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, this.options.redis.commandTimeoutMs);
-      });
-      await Promise.race([this.client.quit().catch(() => undefined), timeout]);
-      clearTimeout(timer);
-    }
-    this.client.disconnect();
+    await closeClient(this.client, this.options.redis.commandTimeoutMs);
   }
 }
 
@@ -806,10 +669,4 @@ function entries(addresses: Buffer): number {
   let count = 0;
   for (let at = 0; at < addresses.length; at += (addresses[at] as number) + 4) count++;
   return count;
-}
-const NEW = 0x6e;
-const DECIDED = 0x64;
-function statusOf(reply: ReadonlyArray<Buffer | number>): number {
-  const status = reply[0];
-  return Buffer.isBuffer(status) ? (status[0] as number) : -1;
 }

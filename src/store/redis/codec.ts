@@ -1,14 +1,19 @@
 import { decodeRecord, encodeRecord } from '../../engine/record-bytes.js';
 import type {
+  ClusterListPage,
+  ClusterMember,
+  ClusterMembersPage,
   ClusterView,
   CommitResult,
   Decision,
   IndexRequest,
   SignatureRecord,
   StoredVerdict,
+  StoreStats,
   StoryEvent,
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
+import { writeIdField } from './keys.js';
 import type { RespWriter } from './resp.js';
 
 /**
@@ -128,5 +133,96 @@ export function parseCommitReply(reply: string, d: Decision): CommitResult {
     id: d.id,
     clusterId: parsed.c,
     events: Array.isArray(parsed.e) ? parsed.e : [],
+  };
+}
+
+/** A script reply's status letter ('n', 'p', 'u' or 'd') as a byte: no string per reply. */
+export const REPLY_NEW = 0x6e;
+export const REPLY_DECIDED = 0x64;
+export function replyStatus(reply: ReadonlyArray<Buffer | number>): number {
+  const status = reply[0];
+  return Buffer.isBuffer(status) ? (status[0] as number) : -1;
+}
+
+/**
+ * commit-1.lua's arguments after meta, base and clusterShards: the count, then per decision its
+ * fields and the id fields of the clusters it joins. `idField` is scratch of ID_FIELD_BYTES.
+ */
+export function writeDecisions(
+  w: RespWriter,
+  decisions: readonly Decision[],
+  shards: number,
+  idField: Buffer,
+): void {
+  w.int(decisions.length);
+  for (const d of decisions) {
+    w.string(d.id)
+      .int(d.seq)
+      .int(d.ts)
+      .string(d.verdict)
+      .string(d.duplicateOf ?? '')
+      .string(d.similarity === undefined ? '' : String(d.similarity))
+      .string(d.method ?? '')
+      .string(d.title ?? '')
+      .int(d.joins.length);
+    for (const join of d.joins) {
+      const shard = writeIdField(join, shards, idField, 0);
+      w.int(shard).bytes(idField);
+    }
+  }
+}
+
+/** A members-1.lua reply ({total, id, verdict, title...}) as the page from `cursor`; null: no cluster. */
+export function parseMembersPage(
+  reply: ReadonlyArray<string | number> | null,
+  cursor: number,
+  limit: number,
+): ClusterMembersPage | null {
+  if (!reply) return null;
+  const total = Number(reply[0]);
+  const members: ClusterMember[] = [];
+  for (let x = 1; x + 2 < reply.length; x += 3) {
+    const member: ClusterMember = parseVerdict(String(reply[x]), String(reply[x + 1]));
+    const title = String(reply[x + 2]);
+    if (title !== '') member.title = title;
+    members.push(member);
+  }
+  const end = cursor + limit;
+  return { items: members.map((m) => m.id), members, next: end < total ? end : null, total };
+}
+
+/** A clusters-1.lua reply: the next cursor (-1: none), then cluster JSONs. */
+export function parseClustersPage(reply: ReadonlyArray<string | number>): ClusterListPage {
+  const next = Number(reply[0]);
+  return { items: reply.slice(1).map((json) => parseCluster(String(json))), next: next < 0 ? null : next };
+}
+
+/** The meta fields `parseStats` reads: of the namespace (its home), and of each bucket shard. */
+export const STATS_FIELDS = ['seq', 'live', 'expired', 'clusters'] as const;
+export const BUCKET_STATS_FIELDS = ['hot', 'buckets', 'hotb'] as const;
+
+/** Store stats from HMGETs of STATS_FIELDS and of BUCKET_STATS_FIELDS on every bucket shard. */
+export function parseStats(
+  home: ReadonlyArray<string | null>,
+  shards: ReadonlyArray<ReadonlyArray<string | null>>,
+  roundTrips: number,
+): StoreStats {
+  const [seq, live, expired, clusters] = home;
+  let hot = 0;
+  let buckets = 0;
+  let hotBuckets = 0;
+  for (const [h, b, filled] of shards) {
+    hot += Number(h ?? 0);
+    buckets += Number(b ?? 0);
+    hotBuckets += Number(filled ?? 0);
+  }
+  return {
+    messages: Math.max(0, Number(seq ?? 0) - Number(live ?? 1) + 1),
+    clusters: Number(clusters ?? 0),
+    buckets,
+    hotBucketEvents: hot,
+    hotBuckets,
+    expiredGenerations: Number(expired ?? 0),
+    roundTrips,
   };
 }

@@ -122,13 +122,17 @@ export class RespWriter {
   }
 }
 
-/** A command whose wire form is already encoded (RespWriter): ioredis only queues it and parses the reply. */
-class EncodedCommand extends Command {
+/**
+ * A command whose wire form is already encoded (RespWriter): ioredis only queues it and parses the
+ * reply. `route` is what ioredis reads to pick a cluster node ([sha, '1', key]); one Redis needs none.
+ */
+export class EncodedCommand extends Command {
   constructor(
     private readonly encoded: Buffer,
     replyEncoding: BufferEncoding | null,
+    route: string[] = [],
   ) {
-    super('evalsha', [], { replyEncoding });
+    super('evalsha', route, { replyEncoding });
   }
 
   override toWritable(): Buffer {
@@ -137,21 +141,28 @@ class EncodedCommand extends Command {
 }
 
 /**
- * Sends an encoded EVALSHA (sha, numkeys and the arguments already in `encoded`). When Redis has
- * lost the script (NOSCRIPT: a restart or SCRIPT FLUSH) it is loaded and the call sent once more,
- * as ioredis' own script commands do.
+ * `send` once more after `load` when Redis has lost the script (NOSCRIPT: a restart or SCRIPT
+ * FLUSH), as ioredis' own script commands do.
  */
-export async function sendEncoded(
+export async function retryOnNoScript(send: () => unknown, load: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await send();
+  } catch (e) {
+    if (!(e instanceof Error) || !e.message.includes('NOSCRIPT')) throw e;
+    await load();
+    return send();
+  }
+}
+
+/** Sends an encoded EVALSHA (sha, numkeys and the arguments already in `encoded`) to one Redis. */
+export function sendEncoded(
   redis: Redis,
   encoded: Buffer,
   lua: string,
   replyEncoding: BufferEncoding | null,
 ): Promise<unknown> {
-  try {
-    return await redis.sendCommand(new EncodedCommand(encoded, replyEncoding));
-  } catch (e) {
-    if (!(e instanceof Error) || !e.message.includes('NOSCRIPT')) throw e;
-    await redis.script('LOAD', lua);
-    return redis.sendCommand(new EncodedCommand(encoded, replyEncoding));
-  }
+  return retryOnNoScript(
+    () => redis.sendCommand(new EncodedCommand(encoded, replyEncoding)),
+    () => redis.script('LOAD', lua),
+  );
 }

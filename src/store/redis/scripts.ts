@@ -42,8 +42,12 @@ export interface ScriptCommands {
   doppelOpen(...args: Arg[]): Promise<unknown>;
 }
 
-export function loadScript(file: string): string {
-  const text = readFileSync(new URL(file, LUA_DIR), 'utf8');
+/**
+ * A script file of `dir` (this module's lua/ by default; the cluster store's lua/ for its own
+ * scripts) with its includes pasted in: the chunks are always this module's lua/<name>.lua.
+ */
+export function loadScript(file: string, dir: URL = LUA_DIR): string {
+  const text = readFileSync(new URL(file, dir), 'utf8');
   return text.replace(/^--- @include (\w+)\s*$/gm, (_, name: string) => loadScript(`${name}.lua`));
 }
 
@@ -71,6 +75,9 @@ export interface ScriptSource {
 }
 
 export function scriptSource(name: ScriptName): ScriptSource {
-  const lua = scriptText(name);
+  return sourceOf(scriptText(name));
+}
+
+export function sourceOf(lua: string): ScriptSource {
   return { lua, sha: createHash('sha1').update(lua).digest('hex') };
 }
