@@ -92,14 +92,10 @@ end
 
 --- @include _members
 
-local function withMember(v, size, stored, packed)
-  if size == 0 then return stored end
-  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packed end
-  return v .. packed
-end
-
 local cache = {}
 local results = { 'o' }
+-- _bucket.lua appends a message's values to `out`: here, the one flat reply.
+local out = results
 local o = 1
 local inserted = 0
 for r = 1, n do
@@ -134,64 +130,7 @@ for r = 1, n do
   local at = 17
   local stop = #addresses
   while at <= stop do
-    local key, field, readFirst
-    key, field, readFirst, at = bucketAt(addresses, at)
-    local cached = readFirst == 1 and cache[key] or nil
-    if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 then
-      local v = cached and cached[field]
-      if v == nil then
-        v = redis.call('HGET', key, field)
-        if readFirst == 1 then
-          if not cached then
-            cached = {}
-            cache[key] = cached
-          end
-          cached[field] = v
-        end
-      end
-      local size, changed = 0, false
-      if v then v, size, changed = liveMembers(v) end
-      if v then
-        o = o + 1
-        results[o] = v
-      end
-      if size >= maxBucket then hot = hot + 1 end
-      local written = nil
-      if isNew and size < maxBucket then
-        written = withMember(v, size, stored, packed)
-        redis.call('HSET', key, field, written)
-        if v == nil and not changed then buckets = buckets + 1 end
-        if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
-      elseif isNew and hotTail > 0 then
-        -- A full bucket is a campaign (store/hot.ts), as index-1.lua keeps it: its first
-        -- maxBucket - tail members, its newest tail - 1, and this one.
-        hotEvents = hotEvents + 1
-        local from = size - (hotTail - 1)
-        if from < maxBucket - hotTail then from = maxBucket - hotTail end
-        written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
-        redis.call('HSET', key, field, written)
-      else
-        if isNew then hotEvents = hotEvents + 1 end
-        if changed then
-          if size == 0 then
-            redis.call('HDEL', key, field)
-            buckets = buckets - 1
-            written = false
-          else
-            redis.call('HSET', key, field, v)
-            written = v
-          end
-        end
-      end
-      if written ~= nil then
-        if not cached then cached = cache[key] end
-        if cached then cached[field] = written end
-      end
-    else
-      buckets = buckets + 1
-      local other = cache[key]
-      if other then other[field] = nil end
-    end
+--- @include _bucket
   end
   if o > head + 3 or hot > 0 then
     results[head + 2] = hot

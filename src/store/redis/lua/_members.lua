@@ -1,5 +1,6 @@
 --[[
-  Bucket values, shared by index-1.lua and query-1.lua (pasted in at "--- @include _members").
+  Bucket values, shared by index-1.lua, query-1.lua and the cluster's buckets-1.lua (pasted in at
+  "--- @include _members").
   One member: its sequence number mod 2^32 in decimal (a listpack keeps it as an integer); two or
   more: byte 255, then 4 bytes (little-endian) per member, oldest first. Needs locals `live` (the
   live bound) and `seq` (the last sequence number taken): a live member is the one number in
@@ -49,4 +50,12 @@ local function bucketAt(addresses, at)
   local n = string.byte(addresses, at)
   return kbase .. string.sub(addresses, at + 1, at + n), string.sub(addresses, at + n + 2, at + n + 3),
     string.byte(addresses, at + n + 1), at + n + 4
+end
+
+-- The bucket value with one more (the newest) member: `stored` is its decimal form, `packed` its
+-- 4 bytes (both made once per message, not per bucket).
+local function withMember(v, size, stored, packed)
+  if size == 0 then return stored end
+  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packed end
+  return v .. packed
 end

@@ -134,14 +134,6 @@ end
 local BUCKET_FIELD_BYTES = 2
 --- @include _verdict
 
--- The bucket value with one more (the newest) member: `stored` is its decimal form, `packed` its
--- 4 bytes (both made once per message, not per bucket).
-local function withMember(v, size, stored, packed)
-  if size == 0 then return stored end
-  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packed end
-  return v .. packed
-end
-
 -- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
 local function sweepShard(i)
   if i < shards then
@@ -253,69 +245,7 @@ for r = 1, n do
     p = p + 1
     local at = 1
     for _ = 1, nkeys do
-      local key, field, readFirst
-      key, field, readFirst, at = bucketAt(addresses, at)
-      -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
-      -- Topic-term buckets (flagged by the client) are mostly there already, often full: read them
-      -- first, and from the batch's copy when an earlier message of the batch read them.
-      local cached = readFirst == 1 and cache[key] or nil
-      if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 then
-        local v = cached and cached[field]
-        if v == nil then
-          v = redis.call('HGET', key, field)
-          if readFirst == 1 then
-            if not cached then
-              cached = {}
-              cache[key] = cached
-            end
-            cached[field] = v
-          end
-        end
-        local size, changed = 0, false
-        if v then v, size, changed = liveMembers(v) end
-        if v then
-          o = o + 1
-          out[o] = v
-        end
-        if size >= maxBucket then hot = hot + 1 end
-        -- What the bucket holds after this message (nil: unchanged), for the batch's copy.
-        local written = nil
-        if isNew and size < maxBucket then
-          written = withMember(v, size, stored, packed)
-          redis.call('HSET', key, field, written)
-          if v == nil and not changed then buckets = buckets + 1 end
-          if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
-        elseif isNew and hotTail > 0 then
-          -- A full bucket is a campaign (store/hot.ts): keep its first maxBucket - tail members,
-          -- its newest tail - 1, and this one.
-          hotEvents = hotEvents + 1
-          local from = size - (hotTail - 1)
-          if from < maxBucket - hotTail then from = maxBucket - hotTail end
-          written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
-          redis.call('HSET', key, field, written)
-        else
-          if isNew then hotEvents = hotEvents + 1 end
-          if changed then
-            if size == 0 then
-              redis.call('HDEL', key, field)
-              buckets = buckets - 1
-              written = false
-            else
-              redis.call('HSET', key, field, v)
-              written = v
-            end
-          end
-        end
-        if written ~= nil then
-          if not cached then cached = cache[key] end
-          if cached then cached[field] = written end
-        end
-      else
-        buckets = buckets + 1
-        -- Inlined (not a function call): this is the path of most buckets.
-        local other = cache[key]
-        if other then other[field] = nil end
-      end
+--- @include _bucket
     end
     out[4] = hot
     if isNew then addRecord(mySeq, record) end

@@ -1,0 +1,74 @@
+--[[
+  One bucket of a message, shared by index-1.lua and the cluster's buckets-1.lua: pasted INSIDE
+  their per-bucket loop at "--- @include _bucket" (inline, not a function: this is the path of
+  every bucket of every message). It inserts the message into the bucket at `at` of `addresses`
+  (or only reads it), appends the bucket's live members as they were before to out[o + 1], and
+  moves `at` past the bucket.
+  Reads locals `addresses`, `isNew`, `stored`, `packed` (the message's sequence number as stored
+  and packed; unused when not new), `cache` (the batch's copies of read-first buckets),
+  `maxBucket`, `hotTail`; updates `at`, `o`, `hot` (the message's full buckets), `buckets`,
+  `hotEvents`, `hotFilled`. Needs _members included before it (bucketAt, liveMembers, withMember).
+]]
+local key, field, readFirst
+key, field, readFirst, at = bucketAt(addresses, at)
+-- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
+-- Topic-term buckets (flagged by the client) are mostly there already, often full: read them
+-- first, and from the batch's copy when an earlier message of the batch read them.
+local cached = readFirst == 1 and cache[key] or nil
+if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 then
+  local v = cached and cached[field]
+  if v == nil then
+    v = redis.call('HGET', key, field)
+    if readFirst == 1 then
+      if not cached then
+        cached = {}
+        cache[key] = cached
+      end
+      cached[field] = v
+    end
+  end
+  local size, changed = 0, false
+  if v then v, size, changed = liveMembers(v) end
+  if v then
+    o = o + 1
+    out[o] = v
+  end
+  if size >= maxBucket then hot = hot + 1 end
+  -- What the bucket holds after this message (nil: unchanged), for the batch's copy.
+  local written = nil
+  if isNew and size < maxBucket then
+    written = withMember(v, size, stored, packed)
+    redis.call('HSET', key, field, written)
+    if v == nil and not changed then buckets = buckets + 1 end
+    if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
+  elseif isNew and hotTail > 0 then
+    -- A full bucket is a campaign (store/hot.ts): keep its first maxBucket - tail members,
+    -- its newest tail - 1, and this one.
+    hotEvents = hotEvents + 1
+    local from = size - (hotTail - 1)
+    if from < maxBucket - hotTail then from = maxBucket - hotTail end
+    written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+    redis.call('HSET', key, field, written)
+  else
+    if isNew then hotEvents = hotEvents + 1 end
+    if changed then
+      if size == 0 then
+        redis.call('HDEL', key, field)
+        buckets = buckets - 1
+        written = false
+      else
+        redis.call('HSET', key, field, v)
+        written = v
+      end
+    end
+  end
+  if written ~= nil then
+    if not cached then cached = cache[key] end
+    if cached then cached[field] = written end
+  end
+else
+  buckets = buckets + 1
+  -- Inlined (not a function call): this is the path of most buckets.
+  local other = cache[key]
+  if other then other[field] = nil end
+end
