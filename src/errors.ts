@@ -75,7 +75,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
  * record. Anything else (a store failure, a bug) is about doppel, not the message: the batch is
  * retried and, failing that, the process stops; good input is never dead-lettered.
  */
-const INPUT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+export const INPUT_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'INVALID_JSON',
   'INVALID_MESSAGE',
   'MISSING_CONTENT',

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
+import { type ErrorCode, INPUT_ERROR_CODES as INPUT_ERRORS } from '../../../src/errors.js';
 
 /**
  * Hostile input for the fault suite: generators (fast-check arbitraries) of JSON Lines input lines
@@ -11,17 +12,8 @@ import iconv from 'iconv-lite';
  * (the CLI's rules) to know what to expect.
  */
 
-/** The error codes an input line may get. Anything else (INTERNAL above all) is a bug. */
-export const INPUT_ERROR_CODES = [
-  'INVALID_JSON',
-  'INVALID_MESSAGE',
-  'MISSING_CONTENT',
-  'TOO_LARGE',
-  'INVALID_BASE64',
-  'UNDECODABLE',
-  'INVALID_MAIL',
-  'EMPTY_TEXT',
-] as const;
+/** The error codes an input line may get (src/errors.ts isInputError). Anything else (INTERNAL above all) is a bug. */
+export const INPUT_ERROR_CODES: readonly ErrorCode[] = [...INPUT_ERRORS];
 
 export interface HostileCase {
   /** What made it (for failure messages and the per-kind counts). */
