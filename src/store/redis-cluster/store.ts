@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Cluster, type ClusterNode, type ClusterOptions } from 'ioredis';
-import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
 import type {
   Candidate,
-  ClusterListPage,
-  ClusterListQuery,
-  ClusterMembersPage,
-  ClusterView,
   CommitResult,
   Decision,
   DedupStore,
   IndexRequest,
   IndexResult,
   QueryResult,
-  StoredVerdict,
   StoreStats,
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
@@ -23,10 +17,7 @@ import { hotTail } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import {
   BUCKET_STATS_FIELDS,
-  parseCluster,
-  parseClustersPage,
   parseCommitReply,
-  parseMembersPage,
   parseStats,
   parseVerdict,
   REPLY_DECIDED,
@@ -34,7 +25,8 @@ import {
   replyStatus,
   STATS_FIELDS,
   writeDecisions,
-  writeRecordBlob,
+  writeIndexHead,
+  writeIndexMessage,
 } from '../redis/codec.js';
 import {
   CommandRunner,
@@ -49,8 +41,8 @@ import {
   idAddress,
   luaKeyConstants,
   writeBucketAddresses,
-  writeIdField,
 } from '../redis/keys.js';
+import { type LookupArg, type LookupScript, RedisLookups } from '../redis/lookups.js';
 import { addMembers } from '../redis/members.js';
 import {
   checkNamespaceName,
@@ -62,17 +54,12 @@ import {
 import { RecordCache } from '../redis/records.js';
 import { EncodedCommand, RespWriter, retryOnNoScript } from '../redis/resp.js';
 import { loadScript, type ScriptSource, scriptSource, sourceOf } from '../redis/scripts.js';
+import type { RedisStoreOptions } from '../redis/store.js';
 import { type ClusterLayout, clusterLayout, parseClusterUrl } from './layout.js';
 
-export interface RedisClusterStoreOptions {
+export interface RedisClusterStoreOptions extends RedisStoreOptions {
   /** redis+cluster://[user:pass@]host:port,host:port,... (rediss+cluster:// for TLS). */
   url: string;
-  namespace: string;
-  window: WindowConfig;
-  limits: Pick<IndexConfig, 'maxBucketSize' | 'maxCandidates'>;
-  redis: RedisConfig;
-  /** As RedisStoreOptions.resetLost. */
-  resetLost?: boolean;
 }
 
 /** Layout version of a spread namespace (the home's buckets-less layout plus the slot shards). */
@@ -96,7 +83,7 @@ function clusterScript(file: string): ScriptSource {
  * all in parallel, each applied in sequence order; then records-1.lua and commit-1.lua on the
  * home shard, as on one Redis.
  */
-export class RedisClusterStore implements DedupStore {
+export class RedisClusterStore extends RedisLookups implements DedupStore {
   readonly kind = 'redis-cluster';
   private readonly layout: ClusterLayout;
   private readonly homeMeta: string;
@@ -124,6 +111,7 @@ export class RedisClusterStore implements DedupStore {
     private readonly options: RedisClusterStoreOptions,
     private readonly runner: CommandRunner,
   ) {
+    super(options.redis.shards, options.redis.clusterShards);
     this.cache = new RecordCache(options.redis.recordCacheSize);
     this.layout = clusterLayout(
       options.redis.prefix,
@@ -328,20 +316,11 @@ export class RedisClusterStore implements DedupStore {
       .string(this.scripts.index.sha)
       .int(1)
       .string(this.homeMeta)
-      .string(this.layout.home)
-      .int(window.windowMs)
-      .int(window.generationMs)
-      .int(limits.maxBucketSize)
-      // No bucket is on the home shard: the hot tail is buckets-1.lua's to apply.
-      .int(hotTail(limits.maxBucketSize))
-      .int(window.maxMessages)
-      .int(redis.shards)
-      .int(redis.clusterShards)
-      .int(requests.length);
+      .string(this.layout.home);
+    // No bucket is on the home shard: the hot tail is buckets-1.lua's to apply.
+    writeIndexHead(w, window, limits, redis, requests.length);
     for (const request of requests) {
-      const shard = writeIdField(request.id, redis.shards, this.idField, 0);
-      w.int(shard).bytes(this.idField).int(request.ts);
-      writeRecordBlob(w, request);
+      writeIndexMessage(w, request, redis.shards, this.idField);
       w.int(0).string('');
     }
     const encoded = w.string(this.epoch).finish();
@@ -588,65 +567,15 @@ export class RedisClusterStore implements DedupStore {
     return replies.map((reply, i) => parseCommitReply(reply, decisions[i] as Decision));
   }
 
-  private async read(mode: 'verdict' | 'cluster' | 'resolve', id: string): Promise<string | null> {
-    const { redis } = this.options;
-    const address = idAddress(id, redis.shards);
-    const reply = await this.call(
-      `read ${mode}`,
-      this.scripts.read,
+  /** The lookups run on the home shard, which holds the verdicts, clusters and member lists. */
+  protected lookup(what: string, script: LookupScript, args: LookupArg[]): Promise<unknown> {
+    return this.call(
+      what,
+      this.scripts[script],
       this.homeMeta,
-      [this.layout.home, redis.clusterShards, mode, address.shard, address.field, id, this.epoch],
+      [this.layout.home, ...args, this.epoch],
       'utf8',
     );
-    return reply === null || reply === undefined ? null : String(reply);
-  }
-
-  async verdict(id: string): Promise<StoredVerdict | null> {
-    const json = await this.read('verdict', id);
-    return json === null ? null : parseVerdict(id, json);
-  }
-
-  async cluster(id: string): Promise<ClusterView | null> {
-    const json = await this.read('cluster', id);
-    return json === null ? null : parseCluster(json);
-  }
-
-  /** members-1.lua on the home shard, which holds the clusters and their member lists. */
-  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
-    const { redis } = this.options;
-    const address = idAddress(clusterId, redis.shards);
-    const reply = (await this.call(
-      'members',
-      this.scripts.members,
-      this.homeMeta,
-      [this.layout.home, redis.clusterShards, address.shard, address.field, cursor, limit, this.epoch],
-      'utf8',
-    )) as Array<string | number> | null;
-    return parseMembersPage(reply, cursor, limit);
-  }
-
-  /** clusters-1.lua on the home shard. */
-  async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
-    const reply = (await this.call(
-      'clusters',
-      this.scripts.clusters,
-      this.homeMeta,
-      [
-        this.layout.home,
-        this.options.redis.clusterShards,
-        query.order,
-        query.since,
-        query.cursor,
-        query.limit,
-        this.epoch,
-      ],
-      'utf8',
-    )) as Array<string | number>;
-    return parseClustersPage(reply);
-  }
-
-  async resolveCluster(id: string): Promise<string> {
-    return (await this.read('resolve', id)) ?? id;
   }
 
   async stats(): Promise<StoreStats> {

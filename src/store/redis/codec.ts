@@ -1,3 +1,4 @@
+import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
 import { decodeRecord, encodeRecord } from '../../engine/record-bytes.js';
 import type {
   ClusterListPage,
@@ -13,6 +14,7 @@ import type {
   StoryEvent,
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
+import { hotTail } from '../hot.js';
 import { writeIdField } from './keys.js';
 import type { RespWriter } from './resp.js';
 
@@ -142,6 +144,42 @@ export const REPLY_DECIDED = 0x64;
 export function replyStatus(reply: ReadonlyArray<Buffer | number>): number {
   const status = reply[0];
   return Buffer.isBuffer(status) ? (status[0] as number) : -1;
+}
+
+/**
+ * index-1.lua's arguments after meta and base, up to the messages: the window, the bucket limits
+ * (the hot tail applied where the buckets are), the layout and the count `n`.
+ */
+export function writeIndexHead(
+  w: RespWriter,
+  window: WindowConfig,
+  limits: Pick<IndexConfig, 'maxBucketSize'>,
+  redis: Pick<RedisConfig, 'shards' | 'clusterShards'>,
+  n: number,
+): void {
+  w.int(window.windowMs)
+    .int(window.generationMs)
+    .int(limits.maxBucketSize)
+    .int(hotTail(limits.maxBucketSize))
+    .int(window.maxMessages)
+    .int(redis.shards)
+    .int(redis.clusterShards)
+    .int(n);
+}
+
+/**
+ * One message of index-1.lua's arguments but its buckets (which follow): the id field (the id
+ * itself is not sent: the script finds the message by it), the time and the record blob.
+ */
+export function writeIndexMessage(
+  w: RespWriter,
+  request: IndexRequest,
+  shards: number,
+  idField: Buffer,
+): void {
+  const shard = writeIdField(request.id, shards, idField, 0);
+  w.int(shard).bytes(idField).int(request.ts);
+  writeRecordBlob(w, request);
 }
 
 /**

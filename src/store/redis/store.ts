@@ -3,30 +3,21 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
 import type {
   Candidate,
-  ClusterListPage,
-  ClusterListQuery,
-  ClusterMembersPage,
-  ClusterView,
   CommitResult,
   Decision,
   DedupStore,
   IndexRequest,
   IndexResult,
   QueryResult,
-  StoredVerdict,
   StoreStats,
 } from '../../engine/types.js';
 import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { redactUrl } from '../../redact.js';
-import { hotTail } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import {
   BUCKET_STATS_FIELDS,
-  parseCluster,
-  parseClustersPage,
   parseCommitReply,
-  parseMembersPage,
   parseStats,
   parseVerdict,
   REPLY_DECIDED,
@@ -34,7 +25,8 @@ import {
   replyStatus,
   STATS_FIELDS,
   writeDecisions,
-  writeRecordBlob,
+  writeIndexHead,
+  writeIndexMessage,
 } from './codec.js';
 import {
   CommandRunner,
@@ -51,8 +43,8 @@ import {
   metaKey,
   namespaceBase,
   writeBucketAddresses,
-  writeIdField,
 } from './keys.js';
+import { type LookupArg, type LookupScript, RedisLookups } from './lookups.js';
 import { addMembers } from './members.js';
 import { checkNamespaceName, globEscape, layoutMismatch, namespaceLost, scanKeys } from './namespace.js';
 import { RecordCache } from './records.js';
@@ -82,7 +74,7 @@ const LAYOUT_VERSION = 7;
  * and one for `commit`, plus one for the candidate records the client has not cached. Layout,
  * protocol and failure handling: docs/redis.md.
  */
-export class RedisStore implements DedupStore {
+export class RedisStore extends RedisLookups implements DedupStore {
   readonly kind = 'redis';
   private readonly base: string;
   private readonly meta: string;
@@ -104,6 +96,7 @@ export class RedisStore implements DedupStore {
     private readonly options: RedisStoreOptions,
     private readonly runner: CommandRunner,
   ) {
+    super(options.redis.shards, options.redis.clusterShards);
     this.base = namespaceBase(options.redis.prefix, options.namespace);
     this.meta = metaKey(this.base);
     this.cache = new RecordCache(options.redis.recordCacheSize);
@@ -189,22 +182,10 @@ export class RedisStore implements DedupStore {
   async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
     if (requests.length === 0) return [];
     const { window, limits, redis } = this.options;
-    const w = this.start(this.indexScript)
-      .string(this.meta)
-      .string(this.base)
-      .int(window.windowMs)
-      .int(window.generationMs)
-      .int(limits.maxBucketSize)
-      .int(hotTail(limits.maxBucketSize))
-      .int(window.maxMessages)
-      .int(redis.shards)
-      .int(redis.clusterShards)
-      .int(requests.length);
+    const w = this.start(this.indexScript).string(this.meta).string(this.base);
+    writeIndexHead(w, window, limits, redis, requests.length);
     for (const request of requests) {
-      // The id itself is not sent: the script finds the message by its id field.
-      const shard = writeIdField(request.id, redis.shards, this.idField, 0);
-      w.int(shard).bytes(this.idField).int(request.ts);
-      writeRecordBlob(w, request);
+      writeIndexMessage(w, request, redis.shards, this.idField);
       const keys = request.keys;
       if (this.addresses.length < bucketAddressesMaxBytes(keys.length))
         this.addresses = Buffer.allocUnsafe(2 * bucketAddressesMaxBytes(keys.length));
@@ -303,70 +284,9 @@ export class RedisStore implements DedupStore {
     return replies.map((reply, i) => parseCommitReply(reply, decisions[i] as Decision));
   }
 
-  private async read(mode: 'verdict' | 'cluster' | 'resolve', id: string): Promise<string | null> {
-    const { redis } = this.options;
-    const address = idAddress(id, redis.shards);
-    const reply = await this.run(`read ${mode}`, () =>
-      this.scripts.doppelRead(
-        this.meta,
-        this.base,
-        redis.clusterShards,
-        mode,
-        address.shard,
-        address.field,
-        id,
-        this.epoch,
-      ),
-    );
-    return reply === null || reply === undefined ? null : String(reply);
-  }
-
-  async verdict(id: string): Promise<StoredVerdict | null> {
-    const json = await this.read('verdict', id);
-    return json === null ? null : parseVerdict(id, json);
-  }
-
-  async cluster(id: string): Promise<ClusterView | null> {
-    const json = await this.read('cluster', id);
-    return json === null ? null : parseCluster(json);
-  }
-
-  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
-    const { redis } = this.options;
-    const address = idAddress(clusterId, redis.shards);
-    const reply = (await this.run('members', () =>
-      this.scripts.doppelMembers(
-        this.meta,
-        this.base,
-        redis.clusterShards,
-        address.shard,
-        address.field,
-        cursor,
-        limit,
-        this.epoch,
-      ),
-    )) as Array<string | number> | null;
-    return parseMembersPage(reply, cursor, limit);
-  }
-
-  async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
-    const reply = (await this.run('clusters', () =>
-      this.scripts.doppelClusters(
-        this.meta,
-        this.base,
-        this.options.redis.clusterShards,
-        query.order,
-        query.since,
-        query.cursor,
-        query.limit,
-        this.epoch,
-      ),
-    )) as Array<string | number>;
-    return parseClustersPage(reply);
-  }
-
-  async resolveCluster(id: string): Promise<string> {
-    return (await this.read('resolve', id)) ?? id;
+  protected lookup(what: string, script: LookupScript, args: LookupArg[]): Promise<unknown> {
+    const command = LOOKUP_COMMANDS[script];
+    return this.run(what, () => this.scripts[command](this.meta, this.base, ...args, this.epoch));
   }
 
   async stats(): Promise<StoreStats> {
@@ -381,3 +301,5 @@ export class RedisStore implements DedupStore {
     await closeClient(this.client, this.options.redis.commandTimeoutMs);
   }
 }
+
+const LOOKUP_COMMANDS = { read: 'doppelRead', members: 'doppelMembers', clusters: 'doppelClusters' } as const;

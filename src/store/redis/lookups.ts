@@ -1,0 +1,76 @@
+import type {
+  ClusterListPage,
+  ClusterListQuery,
+  ClusterMembersPage,
+  ClusterView,
+  StoredVerdict,
+} from '../../engine/types.js';
+import { parseCluster, parseClustersPage, parseMembersPage, parseVerdict } from './codec.js';
+import { idAddress } from './keys.js';
+
+export type LookupScript = 'read' | 'members' | 'clusters';
+export type LookupArg = string | number | Buffer;
+
+/**
+ * The lookups of the store port (verdict, cluster, members, list, resolve), which both Redis
+ * stores answer alike: one read-1.lua, members-1.lua or clusters-1.lua call on the namespace's
+ * home (the single Redis, or the cluster's home shard), replies as strings.
+ */
+export abstract class RedisLookups {
+  constructor(
+    private readonly idShards: number,
+    private readonly clusterShards: number,
+  ) {}
+
+  /** `script` with the home's meta as its key, ARGV: the home's base, `args`, the epoch. */
+  protected abstract lookup(what: string, script: LookupScript, args: LookupArg[]): Promise<unknown>;
+
+  private async read(mode: 'verdict' | 'cluster' | 'resolve', id: string): Promise<string | null> {
+    const address = idAddress(id, this.idShards);
+    const reply = await this.lookup(`read ${mode}`, 'read', [
+      this.clusterShards,
+      mode,
+      address.shard,
+      address.field,
+      id,
+    ]);
+    return reply === null || reply === undefined ? null : String(reply);
+  }
+
+  async verdict(id: string): Promise<StoredVerdict | null> {
+    const json = await this.read('verdict', id);
+    return json === null ? null : parseVerdict(id, json);
+  }
+
+  async cluster(id: string): Promise<ClusterView | null> {
+    const json = await this.read('cluster', id);
+    return json === null ? null : parseCluster(json);
+  }
+
+  async resolveCluster(id: string): Promise<string> {
+    return (await this.read('resolve', id)) ?? id;
+  }
+
+  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+    const address = idAddress(clusterId, this.idShards);
+    const reply = (await this.lookup('members', 'members', [
+      this.clusterShards,
+      address.shard,
+      address.field,
+      cursor,
+      limit,
+    ])) as Array<string | number> | null;
+    return parseMembersPage(reply, cursor, limit);
+  }
+
+  async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
+    const reply = (await this.lookup('clusters', 'clusters', [
+      this.clusterShards,
+      query.order,
+      query.since,
+      query.cursor,
+      query.limit,
+    ])) as Array<string | number>;
+    return parseClustersPage(reply);
+  }
+}
