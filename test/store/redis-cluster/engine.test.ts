@@ -16,6 +16,7 @@ import { RedisStore } from '../../../src/store/redis/store.js';
 import { clusterLayout, keySlot } from '../../../src/store/redis-cluster/layout.js';
 import { RedisClusterStore } from '../../../src/store/redis-cluster/store.js';
 import { editWords, rng, syntheticDoc } from '../../support/engine.js';
+import { syndicatedStream, verdictsInBatches } from '../../support/engine-stream.js';
 import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 
 const HOUR = 3_600_000;
@@ -52,35 +53,8 @@ async function clusterStore(
   return store;
 }
 
-/** Stories with syndicated copies (word edits, headers, exact repeats), shuffled, in stream order. */
-async function stream(seed: number, stories: number, hoursApart: number): Promise<EngineMessage[]> {
-  const random = rng(seed);
-  const texts: Array<{ id: string; text: string }> = [];
-  for (let s = 0; s < stories; s++) {
-    const base = syntheticDoc(random, 120 + Math.floor(random() * 200), 3000);
-    texts.push({ id: `s${s}`, text: base.join(' ') });
-    const copies = Math.floor(random() * 4);
-    for (let c = 0; c < copies; c++) {
-      const kind = random();
-      const text =
-        kind < 0.2
-          ? base.join(' ')
-          : kind < 0.5
-            ? `AGENCY WIRE ${base.join(' ')} more news at our site`
-            : editWords(random, base, 0.03 + random() * 0.25).join(' ');
-      texts.push({ id: `s${s}c${c}`, text });
-    }
-  }
-  for (let i = texts.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [texts[i], texts[j]] = [texts[j]!, texts[i]!];
-  }
-  const out: EngineMessage[] = [];
-  for (const [i, t] of texts.entries()) {
-    const signed = await signMessage(parseMessageObject({ id: t.id, text: t.text, lang: 'en' }), signer);
-    out.push(engineMessage(signed, T0 + i * hoursApart * HOUR));
-  }
-  return out;
+function stream(seed: number, stories: number, hoursApart: number): Promise<EngineMessage[]> {
+  return syndicatedStream(signer, seed, stories, hoursApart, T0);
 }
 
 function rec() {
@@ -98,17 +72,8 @@ function rec() {
   };
 }
 
-async function run(engine: DedupEngine, inputs: EngineMessage[], batch: number) {
-  const out = [];
-  for (let i = 0; i < inputs.length; i += batch)
-    out.push(...(await engine.processMessages(inputs.slice(i, i + batch))));
-  return out.map((v) => ({
-    id: v.id,
-    verdict: v.verdict,
-    clusterId: v.clusterId,
-    duplicateOf: v.duplicateOf,
-    candidates: v.candidates,
-  }));
+function run(engine: DedupEngine, inputs: EngineMessage[], batch: number) {
+  return verdictsInBatches(engine, inputs, batch, { candidates: true });
 }
 
 describe('the engine on Redis Cluster (one namespace over 6 slot shards on 3 masters)', () => {
