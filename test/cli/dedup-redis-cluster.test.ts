@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRedisCluster, startLocalRedisCluster } from '../../src/dev/redis-cluster.js';
 import { jsonLines, runCli } from '../support/cli.js';
-import { editWords, rng, syntheticDoc } from '../support/engine.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
+import { duplicatePairs, missedPairs, splitFeed } from '../support/split-feed.js';
 
 let cluster: LocalRedisCluster;
 beforeAll(async () => {
@@ -15,31 +15,7 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** Stories and near-duplicate copies; copies of a story alternate between the two halves. */
-function feed(): { lines: string[]; halves: [string[], string[]] } {
-  const random = rng(33);
-  const lines: string[] = [];
-  const halves: [string[], string[]] = [[], []];
-  const t0 = Date.UTC(2026, 10, 1);
-  for (let s = 0; s < 80; s++) {
-    const base = syntheticDoc(random, 150, 3000);
-    const copies = [base, editWords(random, base, 0.04), editWords(random, base, 0.08)];
-    copies.forEach((words, c) => {
-      const line = JSON.stringify({
-        id: `st${s}-${c}`,
-        text: words.join(' '),
-        lang: 'en',
-        ts: new Date(t0 + (s * 3 + c) * 60_000).toISOString(),
-      });
-      lines.push(line);
-      halves[(s + c) % 2]!.push(line);
-    });
-  }
-  return { lines, halves };
-}
-
-const flagged = (out: string) =>
-  new Map(jsonLines(out).map((v) => [String(v.id), v.verdict !== 'unique' && v.verdict !== 'invalid']));
+const feed = () => splitFeed(33, 80);
 
 describe('doppel dedup --store redis+cluster://', () => {
   it('one process: the same output as on one Redis', async () => {
@@ -62,9 +38,7 @@ describe('doppel dedup --store redis+cluster://', () => {
       `${lines.join('\n')}\n`,
     );
     expect(alone.code, alone.stderr).toBe(0);
-    const pairs = jsonLines(alone.stdout)
-      .filter((v) => v.duplicateOf)
-      .map((v) => [String(v.duplicateOf), String(v.id)] as const);
+    const pairs = duplicatePairs(alone.stdout);
     expect(pairs.length).toBeGreaterThanOrEqual(100);
     const namespace = uniqueNamespace('halves');
     // Small batches: many batches of the two processes race for the same shards.
@@ -80,9 +54,8 @@ describe('doppel dedup --store redis+cluster://', () => {
     );
     expect(one!.code, one!.stderr).toBe(0);
     expect(two!.code, two!.stderr).toBe(0);
-    const both = new Map([...flagged(one!.stdout), ...flagged(two!.stdout)]);
-    expect(both.size).toBe(lines.length);
-    const missed = pairs.filter(([a, b]) => !both.get(a) && !both.get(b));
+    const { size, missed } = missedPairs(pairs, [one!.stdout, two!.stdout]);
+    expect(size).toBe(lines.length);
     expect(missed).toEqual([]);
   });
 

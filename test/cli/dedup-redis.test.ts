@@ -5,34 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort, startLocalRedis } from '../../src/dev/redis-server.js';
 import { DOPPEL_BIN, jsonLines, REPO_ROOT, repeatAcrossBatches, runCli } from '../support/cli.js';
-import { editWords, rng, syntheticDoc } from '../support/engine.js';
+import { rng, syntheticDoc } from '../support/engine.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
+import { duplicatePairs, missedPairs, splitFeed } from '../support/split-feed.js';
 
-/** Stories and near-duplicate copies; copies of a story alternate between the two halves. */
-function feed(): { lines: string[]; halves: [string[], string[]] } {
-  const random = rng(21);
-  const lines: string[] = [];
-  const halves: [string[], string[]] = [[], []];
-  const t0 = Date.UTC(2026, 10, 1);
-  for (let s = 0; s < 60; s++) {
-    const base = syntheticDoc(random, 150, 3000);
-    const copies = [base, editWords(random, base, 0.04), editWords(random, base, 0.08)];
-    copies.forEach((words, c) => {
-      const line = JSON.stringify({
-        id: `st${s}-${c}`,
-        text: words.join(' '),
-        lang: 'en',
-        ts: new Date(t0 + (s * 3 + c) * 60_000).toISOString(),
-      });
-      lines.push(line);
-      halves[(s + c) % 2]!.push(line);
-    });
-  }
-  return { lines, halves };
-}
-
-const flagged = (out: string) =>
-  new Map(jsonLines(out).map((v) => [String(v.id), v.verdict !== 'unique' && v.verdict !== 'invalid']));
+const feed = () => splitFeed(21, 60);
 
 describe('doppel dedup --store redis://', () => {
   it('two processes on two halves of a stream flag every pair that one process alone flags', async () => {
@@ -42,11 +19,8 @@ describe('doppel dedup --store redis://', () => {
       `${lines.join('\n')}\n`,
     );
     expect(alone.code, alone.stderr).toBe(0);
-    const single = jsonLines(alone.stdout);
-    expect(single).toHaveLength(lines.length);
-    const pairs = single
-      .filter((v) => v.duplicateOf)
-      .map((v) => [String(v.duplicateOf), String(v.id)] as const);
+    expect(jsonLines(alone.stdout)).toHaveLength(lines.length);
+    const pairs = duplicatePairs(alone.stdout);
     expect(pairs.length).toBeGreaterThanOrEqual(100);
 
     const namespace = uniqueNamespace('halves');
@@ -57,10 +31,8 @@ describe('doppel dedup --store redis://', () => {
     );
     expect(one!.code, one!.stderr).toBe(0);
     expect(two!.code, two!.stderr).toBe(0);
-    const both = new Map([...flagged(one!.stdout), ...flagged(two!.stdout)]);
-    expect(both.size).toBe(lines.length);
-    // For each pair, whichever of the two was indexed second saw the first: one of them is flagged.
-    const missed = pairs.filter(([a, b]) => !both.get(a) && !both.get(b));
+    const { size, missed } = missedPairs(pairs, [one!.stdout, two!.stdout]);
+    expect(size).toBe(lines.length);
     expect(missed).toEqual([]);
   });
 
