@@ -330,6 +330,7 @@ export class DedupEngine {
         clusters,
         request.ts,
         this.config.decision,
+        request.title,
       );
     });
   }
