@@ -76,13 +76,15 @@ export interface StoryMatch {
 export async function candidateClusters(
   store: DedupStore,
   candidates: readonly Candidate[],
+  pendingTitles: ReadonlyMap<string, string> = new Map(),
 ): Promise<Map<string, StoryCluster>> {
   const out = new Map<string, StoryCluster>();
   await Promise.all(
     candidates.map(async (c) => {
       const verdict = await store.verdict(c.id);
       if (verdict === null) {
-        out.set(c.id, { id: c.id, size: 1, lastSeen: c.ts, title: null });
+        // Its title when it is a message of the same batch (the engine has its request).
+        out.set(c.id, { id: c.id, size: 1, lastSeen: c.ts, title: pendingTitles.get(c.id) ?? null });
         return;
       }
       // By the cluster id first; a store may no longer find a cluster by the id of a message
