@@ -204,7 +204,11 @@ export function chooseStory(
  */
 export function titleWords(title: string): Set<string> {
   const out = new Set<string>();
-  for (const w of title.normalize('NFKC').toLowerCase().replaceAll('ё', 'е').split(/[^\p{L}\p{N}]+/u)) {
+  for (const w of title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replaceAll('ё', 'е')
+    .split(/[^\p{L}\p{N}]+/u)) {
     if ([...w].length > 3) out.add([...w].slice(0, 5).join(''));
   }
   return out;
