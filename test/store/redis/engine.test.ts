@@ -66,9 +66,22 @@ async function stream(seed: number, stories: number, hoursApart = 0.05): Promise
     const j = Math.floor(random() * (i + 1));
     [texts[i], texts[j]] = [texts[j]!, texts[i]!];
   }
+  // Titles (the story rule compares them, engine/story.ts): a copy keeps its story's headline or
+  // gets one of its own; drawn apart so that the texts stay what they were.
+  const titleRandom = rng(seed + 1);
   const out: EngineMessage[] = [];
   for (const [i, t] of texts.entries()) {
-    const signed = await signMessage(parseMessageObject({ id: t.id, text: t.text, lang: 'en' }), signer);
+    const title = syntheticDoc(titleRandom, 6, 3000).join(' ');
+    const own = titleRandom() < 0.5 || !t.id.includes('c');
+    const signed = await signMessage(
+      parseMessageObject({
+        id: t.id,
+        text: t.text,
+        lang: 'en',
+        title: own ? title : `wire ${t.id.split('c')[0]}`,
+      }),
+      signer,
+    );
     out.push(engineMessage(signed, T0 + i * hoursApart * HOUR));
   }
   return out;
@@ -83,6 +96,7 @@ async function run(engine: DedupEngine, inputs: EngineMessage[], batch: number) 
     verdict: v.verdict,
     clusterId: v.clusterId,
     duplicateOf: v.duplicateOf,
+    story: v.story,
   }));
 }
 
@@ -106,6 +120,9 @@ describe('the engine on the Redis store', () => {
     };
     const redis = await run(new DedupEngine(config, store), inputs, 32);
     expect(redis).toEqual(memory);
+    // The title check (engine/story.ts) ran in both, refusing some stories and passing others.
+    expect(memory.some((v) => v.story?.reason === 'title')).toBe(true);
+    expect(memory.some((v) => v.story?.joined && v.story.titleSimilarity !== undefined)).toBe(true);
     // The same stories, in the same orders, with the same members still in the window.
     for (const order of ['size', 'recent'] as const) {
       const query = { order, since: 0, cursor: 0, limit: 500 };
