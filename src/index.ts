@@ -35,3 +35,4 @@ export { type Signatures, Signer } from './signatures/signer.js';
 export { MemoryStore } from './store/memory/store.js';
 export { openStore, type StoreOptions } from './store/open.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis/store.js';
+export { RedisClusterStore, type RedisClusterStoreOptions } from './store/redis-cluster/store.js';

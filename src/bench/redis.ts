@@ -14,8 +14,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { resolveDedupConfig } from '../config/profiles.js';
+import { startLocalRedisCluster } from '../dev/redis-cluster.js';
 import { startLocalRedis } from '../dev/redis-server.js';
 import { DedupEngine, type EngineMessage } from '../engine/engine.js';
+import type { DedupStore } from '../engine/types.js';
 import { initHashing } from '../hash/xxhash.js';
 import { parseMessageLine } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
@@ -23,6 +25,7 @@ import { engineMessage, MessageFlow } from '../pipeline/flow.js';
 import { signMessage } from '../pipeline/sign.js';
 import { Signer } from '../signatures/signer.js';
 import { RedisStore } from '../store/redis/store.js';
+import { RedisClusterStore } from '../store/redis-cluster/store.js';
 import { SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 import { newsSources, writeStream } from './stream.js';
 
@@ -32,6 +35,18 @@ const OUT = resolve(ROOT, '.bench-out');
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2);
 const NAMESPACE = 'bench';
+/** `BENCH_REDIS_CLUSTER=3`: also run the stream on a local Redis Cluster of that many masters. */
+const CLUSTER_MASTERS = Number(process.env.BENCH_REDIS_CLUSTER ?? 0);
+/**
+ * Cluster settings: `redis.slotShards` (default: one shard per master, the cheapest) and
+ * `redis.homeShardWeight` (default: the config's) from BENCH_SLOT_SHARDS, BENCH_HOME_SHARD_WEIGHT.
+ */
+const CLUSTER_REDIS = {
+  slotShards: Number(process.env.BENCH_SLOT_SHARDS ?? (CLUSTER_MASTERS || 6)),
+  ...(process.env.BENCH_HOME_SHARD_WEIGHT
+    ? { homeShardWeight: Number(process.env.BENCH_HOME_SHARD_WEIGHT) }
+    : {}),
+};
 
 interface ClientReport {
   messages: number;
@@ -48,7 +63,7 @@ interface ClientReport {
 }
 
 async function client(file: string, url: string): Promise<void> {
-  const config = resolveDedupConfig('news');
+  const config = resolveDedupConfig('news', { redis: CLUSTER_REDIS });
   await initHashing();
   const signer = new Signer(config.signatures, LexiconSet.defaults());
   // Signed before the timed part; preparing (keys, records) is timed, as the flow does it per batch.
@@ -58,13 +73,16 @@ async function client(file: string, url: string): Promise<void> {
     const message = parseMessageLine(line);
     inputs.push(engineMessage(await signMessage(message, signer), message.ts ?? 0));
   }
-  const store = await RedisStore.open({
+  const options = {
     url,
     namespace: NAMESPACE,
     window: config.window,
     limits: config.index,
     redis: config.redis,
-  });
+  };
+  const store: DedupStore = url.includes('+cluster://')
+    ? await RedisClusterStore.open(options)
+    : await RedisStore.open(options);
   const flow = new MessageFlow(new DedupEngine(config, store), signer);
   process.send?.({ ready: inputs.length });
   await new Promise<void>((go) => process.once('message', () => go()));
@@ -125,6 +143,13 @@ async function main(): Promise<void> {
     // Interleaved halves: both clients move through the same hours, as consumers of two partitions do.
     writeFileSync(file, `${lines.filter((_, i) => i % CLIENTS === c).join('\n')}\n`);
     files.push(file);
+  }
+  if (CLUSTER_MASTERS > 0) {
+    console.log(
+      `bench:redis: ${lines.length} messages, news profile, ${CLIENTS} client processes; one redis-server, then a ${CLUSTER_MASTERS}-master Redis Cluster (${JSON.stringify(resolveDedupConfig('news', { redis: CLUSTER_REDIS }).redis).replace(/.*("slotShards":\d+).*("homeShardWeight":[\d.]+).*/, '$1, $2')}); node ${process.version}`,
+    );
+    await clusterMain(files, lines.length);
+    return;
   }
   const redis = await startLocalRedis();
   const admin = new Redis(redis.url);
@@ -218,6 +243,97 @@ async function main(): Promise<void> {
     admin.disconnect();
     await redis.stop();
   }
+}
+
+/** The clients on `url`, started together; their reports. */
+async function runClients(files: string[], url: string): Promise<ClientReport[]> {
+  const children = files.map((file) =>
+    fork(fileURLToPath(import.meta.url), ['--client', file, url], {
+      stdio: 'inherit',
+      execArgv: process.env.BENCH_CLIENT_NODE_ARGS ? process.env.BENCH_CLIENT_NODE_ARGS.split(' ') : [],
+    }),
+  );
+  await Promise.all(children.map((child) => new Promise<void>((ok) => child.once('message', () => ok()))));
+  const reports = children.map(
+    (child) =>
+      new Promise<ClientReport>((ok, fail) => {
+        child.on('message', (m: { report?: ClientReport }) => m.report && ok(m.report));
+        child.once('exit', (code) => code !== 0 && fail(new Error(`client exited ${code}`)));
+      }),
+  );
+  for (const child of children) child.send('go');
+  return Promise.all(reports);
+}
+
+/** used_cpu_user + used_cpu_sys of one server, seconds. */
+async function serverCpu(port: number): Promise<number> {
+  const admin = new Redis(port, '127.0.0.1');
+  try {
+    const text = await admin.info('cpu');
+    return info(text, 'used_cpu_user') + info(text, 'used_cpu_sys');
+  } finally {
+    admin.disconnect();
+  }
+}
+
+/**
+ * `BENCH_REDIS_CLUSTER=M npm run bench:redis`: the same stream and clients on one redis-server,
+ * then on a local Redis Cluster of M masters, BENCH_ROUNDS times (one namespace over redis.slotShards shards), with
+ * each server's CPU (INFO cpu) per message: on the cluster the busiest master should need about
+ * 1/M of what one server needs (docs/redis.md, "Redis Cluster").
+ */
+async function clusterMain(files: string[], total: number): Promise<void> {
+  // Alternating rounds, each one server then the cluster: CPU per message moves with the machine's
+  // load (other processes, caches), so each ratio compares two runs of the same minutes.
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+  const rows: string[] = [];
+  const ratios: number[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    let single = 0;
+    {
+      const redis = await startLocalRedis();
+      try {
+        const before = await serverCpu(redis.port);
+        const results = await runClients(files, redis.url);
+        const cpu = ((await serverCpu(redis.port)) - before) * 1e6;
+        single = cpu / total;
+        rows.push(row(`round ${round}: 1 redis-server`, results, total, [cpu], single));
+      } finally {
+        await redis.stop();
+      }
+    }
+    const cluster = await startLocalRedisCluster(CLUSTER_MASTERS);
+    try {
+      const before = await Promise.all(cluster.nodes.map((n) => serverCpu(n.port)));
+      const results = await runClients(files, cluster.url);
+      const after = await Promise.all(cluster.nodes.map((n) => serverCpu(n.port)));
+      const cpus = after.map((a, i) => (a - (before[i] as number)) * 1e6);
+      ratios.push(Math.max(...cpus) / total / single);
+      rows.push(row(`round ${round}: cluster, ${CLUSTER_MASTERS} masters`, results, total, cpus, single));
+    } finally {
+      await cluster.stop();
+    }
+  }
+  console.log(
+    '| Redis | messages/s | round trips per batch | Redis CPU µs per message, per server | all servers | busiest server ÷ one redis-server | client CPU µs per message | flagged |',
+  );
+  console.log('|---|---:|---:|---|---:|---:|---:|---:|');
+  for (const r of rows) console.log(r);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  console.log(
+    `busiest server ÷ one redis-server, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${(sorted[Math.floor(sorted.length / 2)] as number).toFixed(2)}`,
+  );
+}
+
+function row(name: string, results: ClientReport[], total: number, cpus: number[], single: number): string {
+  const span =
+    (Math.max(...results.map((r) => r.endedAt)) - Math.min(...results.map((r) => r.startedAt))) / 1000;
+  const batches = results.reduce((s, r) => s + r.batches, 0);
+  const trips = results.reduce((s, r) => s + r.roundTrips, 0);
+  const flagged = results.reduce((s, r) => s + r.flagged, 0);
+  const per = cpus.map((c) => c / total);
+  const clientCpu = results.reduce((s, r) => s + r.cpuMicros, 0) / total;
+  return `| ${name} | ${Math.round(total / span)} | ${(trips / batches).toFixed(2)} | ${per.map((p) => p.toFixed(0)).join(' / ')} | ${per.reduce((a, b) => a + b, 0).toFixed(0)} | ${(Math.max(...per) / single).toFixed(2)} | ${clientCpu.toFixed(0)} | ${flagged} |`;
 }
 
 if (process.argv[2] === '--client') await client(process.argv[3] as string, process.argv[4] as string);

@@ -12,7 +12,7 @@ import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
 import { LineWriter, readLineBatches } from './jsonl.js';
 
 export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
-                    [--store memory|redis://HOST:PORT[/DB]] [--namespace NAME] [--stories FILE]
+                    [--store memory|redis://HOST:PORT[/DB]|redis+cluster://HOST:PORT,...] [--namespace NAME] [--stories FILE]
                     [--lexicon LANG=FILE ...] [--threads N] [--quiet]
 
 Reads JSON Lines messages (the doppel sign input format, plus optional "ts") and writes exactly one

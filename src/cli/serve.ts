@@ -13,7 +13,7 @@ import { OpsServer } from '../telemetry/ops-server.js';
 import { startTelemetry } from '../telemetry/sdk.js';
 import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
 
-export const SERVE_USAGE = `usage: doppel serve [--profile news|mail] [--config FILE] [--store memory|redis://HOST:PORT[/DB]]
+export const SERVE_USAGE = `usage: doppel serve [--profile news|mail] [--config FILE] [--store memory|redis://HOST:PORT[/DB]|redis+cluster://HOST:PORT,...]
                     [--namespace NAME] [--port N] [--host ADDR] [--lexicon LANG=FILE ...] [--threads N]
 
 The HTTP check API: POST /v1/check (verdict, nothing indexed), POST /v1/messages (index and

@@ -118,6 +118,22 @@ export const redisSchema = z
      * the window (messages in the window x index keys per message / 200), so they stay listpacks.
      */
     shards: z.number().int().min(1).max(16_777_216).default(16_384),
+    /**
+     * Redis Cluster (`--store redis+cluster://...`): hash tags one namespace's buckets spread
+     * over; the number of masters (cheapest: every shard call carries the whole batch) or a
+     * multiple of it (docs/redis.md, "Redis Cluster").
+     */
+    slotShards: z.number().int().min(1).max(1024).default(3),
+    /**
+     * Redis Cluster: the share of buckets of the shard beside the home shard (on the same master
+     * when the slots are split evenly), relative to the others: the home does the rest of the work.
+     */
+    homeShardWeight: z.number().min(0).max(1).default(0.1),
+    /**
+     * Redis Cluster: how long a shard call waits for a lower sequence number before skipping it
+     * (its client died between taking its numbers and calling the shards).
+     */
+    gapTimeoutMs: z.number().int().min(1).default(10_000),
     /** Hashes that hold clusters of two or more messages. */
     clusterShards: z.number().int().min(1).max(16_777_216).default(2_048),
     /** ACL user and password (also accepted in the URL: redis://user:pass@host:port/db). */

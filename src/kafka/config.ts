@@ -85,8 +85,10 @@ export const consumerSchema = z
     inputPartitions: z.number().int().min(1).default(4),
     /** Replication factor of created topics; -1: the broker's default. */
     replicationFactor: z.number().int().min(-1).default(-1),
-    /** Redis URL of the shared index (the consumers always use the Redis store). */
-    redisUrl: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL'),
+    /** Redis URL of the shared index (the consumers always use the Redis store; redis+cluster:// for Redis Cluster). */
+    redisUrl: z
+      .string()
+      .regex(/^rediss?(\+cluster)?:\/\//, 'a redis://, rediss:// or redis+cluster://host:port,host:port URL'),
     /** Store namespace; default the config's redis.namespace. */
     namespace: z
       .string()

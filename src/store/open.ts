@@ -4,6 +4,7 @@ import { DoppelError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { MemoryStore } from './memory/store.js';
 import { RedisStore } from './redis/store.js';
+import { RedisClusterStore } from './redis-cluster/store.js';
 
 export interface StoreOptions {
   config: DedupConfig;
@@ -11,10 +12,20 @@ export interface StoreOptions {
   namespace?: string;
 }
 
-/** `memory` (the embedded default) or a redis:// / rediss:// URL. */
+/** `memory` (the embedded default), a redis:// / rediss:// URL, or redis+cluster://h1:p1,h2:p2 (Redis Cluster). */
 export async function openStore(spec: string, options: StoreOptions): Promise<DedupStore> {
   const { config } = options;
   if (spec === 'memory') return new MemoryStore(config.window, config.index);
+  if (/^rediss?\+cluster:\/\//.test(spec)) {
+    return RedisClusterStore.open({
+      url: spec,
+      namespace: options.namespace ?? config.redis.namespace,
+      window: config.window,
+      limits: config.index,
+      redis: config.redis,
+      resetLost: config.redis.resetLostNamespace || process.env.DOPPEL_RESET_NAMESPACE === '1',
+    });
+  }
   if (/^rediss?:\/\//.test(spec)) {
     return RedisStore.open({
       url: spec,
@@ -25,5 +36,8 @@ export async function openStore(spec: string, options: StoreOptions): Promise<De
       resetLost: config.redis.resetLostNamespace || process.env.DOPPEL_RESET_NAMESPACE === '1',
     });
   }
-  throw new DoppelError('USAGE', `--store takes "memory" or a redis:// URL, not "${redactUrl(spec)}"`);
+  throw new DoppelError(
+    'USAGE',
+    `--store takes "memory", a redis:// URL or a redis+cluster://host:port,host:port URL, not "${redactUrl(spec)}"`,
+  );
 }

@@ -67,6 +67,7 @@ describe("import { ... } from 'doppel'", () => {
       'DedupEngine',
       'MemoryStore',
       'RedisStore',
+      'RedisClusterStore',
       'openStore',
       'Signer',
       'signMessage',

@@ -86,12 +86,24 @@ describe('consumer config', () => {
     });
   });
 
+  it('takes a Redis Cluster URL for the shared index (one namespace over the masters)', () => {
+    const url = 'redis+cluster://10.0.0.1:7000,10.0.0.2:7000';
+    const config = loadConsumerConfig(
+      { ...BASE, DOPPEL_REDIS_URL: url },
+      { profile: 'news', inputs: [{ topic: 'news', format: 'json' }] },
+      {},
+    );
+    expect(config.consumer.redisUrl).toBe(url);
+    expect(config.dedup.redis.slotShards).toBe(3);
+  });
+
   it('rejects invalid settings at start-up with INVALID_CONFIG', () => {
     const bad = [
       [{ DOPPEL_REDIS_URL: 'redis://x' }, {}],
       [BASE, { consumer: { inputs: [{ topic: 'bad topic!', format: 'json' }] } }],
       [BASE, { consumer: { inputs: [{ topic: 'x', format: 'xml' }] } }],
       [{ ...BASE, DOPPEL_REDIS_URL: 'http://x' }, {}],
+      [{ ...BASE, DOPPEL_REDIS_URL: 'redis+sentinel://x:1' }, {}],
       [{ ...BASE, DOPPEL_CONCURRENCY: 'many' }, {}],
       [{ ...BASE, DOPPEL_EXACTLY_ONCE: 'maybe' }, {}],
       [BASE, { consumer: { unknownKey: 1 } }],

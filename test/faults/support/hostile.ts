@@ -21,8 +21,6 @@ export const INPUT_ERROR_CODES = [
   'UNDECODABLE',
   'INVALID_MAIL',
   'EMPTY_TEXT',
-  // A line over the 4 MiB limit, found by the streaming line reader before it is read whole.
-  'LINE_TOO_LONG',
 ] as const;
 
 export interface HostileCase {

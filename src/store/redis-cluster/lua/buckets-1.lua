@@ -1,0 +1,248 @@
+--[[
+  buckets: the bucket half of index on one shard of a namespace spread over Redis Cluster
+  (docs/redis.md, "Redis Cluster"). The home shard has taken the batch's sequence numbers
+  (index-1.lua, with no buckets); every shard then applies the batch's messages IN SEQUENCE
+  ORDER: a shard applies sequence number s only when it has applied every number below s. So on
+  every shard, insert-and-query sees exactly the earlier messages, as one Redis does, and of two
+  near-duplicates the later-sequenced one always sees the earlier one, whichever shard their
+  shared buckets sit on and whichever client reaches a shard first.
+
+  KEYS[1]  <shard base>meta (hash): seq (applied: every sequence number up to it is applied
+           here), live, hot, hotb (buckets that filled), buckets, sweep, epoch
+  ARGV[1]  shard base, e.g. "doppel:{news:s3}:"   ARGV[2] maxBucketSize
+  ARGV[3]  hot tail: members a full bucket keeps as its rolling newest (store/hot.ts; 0: none)
+  ARGV[4]  shards (the namespace's bucket hashes)   ARGV[5] units (hash h is in unit h mod units)
+  ARGV[6]  this shard's first unit   ARGV[7] its unit count (layout.ts: it holds those units' hashes)
+  ARGV[8]  skip: 0, or a sequence number up to which a gap may be skipped (the client waited
+           gapTimeoutMs: the gap's owner died between taking its numbers and calling the shards)
+  ARGV[9]  n, then per message (sorted by sequence number) one argument: its sequence number and
+           live bound as two little-endian doubles, then this shard's share of its buckets
+           (keys.ts bucketAddresses format). One argument, not three: Redis makes a Lua string of
+           every argument, and each call carries every message of the batch.
+  last ARGV: the namespace epoch (lua/_epoch.lua)
+  Returns {"w", applied} (a lower sequence number is not applied here yet: nothing was done, call
+  again) or {"o", i, hot, k, v1 ... vk, i, ...}: for each message (its 1-based position i in the
+  call) that has a full bucket or a bucket with members here, how many of its buckets are full and
+  the live members of those that had any, as they were before it joined (index-1.lua's format);
+  flat and without the many messages with neither, which the reply then costs nothing. A message at or below `applied` was applied
+  before (a retried call): it is only read, unless its number was skipped (then it is inserted
+  late, and may miss a later near-duplicate that was applied in its place: docs/redis.md).
+]]
+--- @include _errors
+local meta = KEYS[1]
+local base = ARGV[1]
+local maxBucket = tonumber(ARGV[2])
+local hotTail = tonumber(ARGV[3])
+local shards = tonumber(ARGV[4])
+local units = tonumber(ARGV[5])
+local firstUnit = tonumber(ARGV[6])
+local unitCount = tonumber(ARGV[7])
+local skipTo = tonumber(ARGV[8])
+local n = tonumber(ARGV[9])
+if n == nil or hotTail == nil or #ARGV ~= 10 + n then
+  return fail('ARGS', 'buckets', #ARGV .. ' arguments, not 10 + ' .. tostring(ARGV[9]))
+end
+--- @include _epoch
+local lost = epochLost(meta, ARGV[#ARGV])
+if lost then return lost end
+local m = redis.call('HMGET', meta, 'seq', 'live', 'hot', 'buckets', 'sweep', 'hotb')
+local applied = tonumber(m[1]) or 0
+local live = tonumber(m[2]) or 1
+local hotEvents = tonumber(m[3]) or 0
+local buckets = tonumber(m[4]) or 0
+local sweep = tonumber(m[5]) or -1
+local hotFilled = tonumber(m[6]) or 0
+local seq = applied
+
+-- Every number above `applied` in the call must follow on without a gap (or the gap be skippable).
+local skipped = {}
+local expect = applied
+local anyOld = false
+local seqs, lives = {}, {}
+for i = 1, n do
+  local s, l = struct.unpack('<dd', ARGV[9 + i])
+  seqs[i] = s
+  lives[i] = l
+  if s > expect then
+    if s > expect + 1 then
+      if s - 1 > skipTo then return { 'w', applied } end
+      skipped[#skipped + 1] = expect + 1
+      skipped[#skipped + 1] = s - 1
+    end
+    expect = s
+  else
+    anyOld = true
+  end
+end
+local skipKey = base .. 'skip'
+if #skipped > 0 then redis.call('HSET', skipKey, unpack(skipped)) end
+-- Skipped ranges (first -> last), read only when a number at or below `applied` comes.
+local ranges = nil
+if anyOld then
+  ranges = {}
+  local all = redis.call('HGETALL', skipKey)
+  for i = 1, #all, 2 do ranges[#ranges + 1] = { tonumber(all[i]), tonumber(all[i + 1]), all[i] } end
+end
+local function lateRange(s)
+  for _, r in ipairs(ranges) do
+    if s >= r[1] and s <= r[2] then return r end
+  end
+  return nil
+end
+
+--- @include _members
+
+local function withMember(v, size, stored, packed)
+  if size == 0 then return stored end
+  if size == 1 then return '\255' .. packMember(tonumber(v)) .. packed end
+  return v .. packed
+end
+
+local cache = {}
+local results = { 'o' }
+local o = 1
+local inserted = 0
+for r = 1, n do
+  local mySeq, addresses = seqs[r], ARGV[9 + r]
+  live = lives[r]
+  local isNew = false
+  if mySeq > applied then
+    isNew = true
+    applied = mySeq
+  elseif ranges then
+    local range = lateRange(mySeq)
+    if range then
+      isNew = true
+      redis.call('HDEL', skipKey, range[3])
+    end
+  end
+  if isNew then inserted = inserted + 1 end
+  seq = applied
+  local stored, packed = nil, nil
+  if isNew then
+    stored = tostring(mySeq % WRAP)
+    packed = packMember(mySeq)
+  end
+  local head = o
+  -- Room for the message's header (position, hot, count), written once its values are known;
+  -- filled now so that the values land in the table's array part, not its hash part.
+  results[head + 1] = r
+  results[head + 2] = 0
+  results[head + 3] = 0
+  o = head + 3
+  local hot = 0
+  local at = 17
+  local stop = #addresses
+  while at <= stop do
+    local key, field, readFirst
+    key, field, readFirst, at = bucketAt(addresses, at)
+    local cached = readFirst == 1 and cache[key] or nil
+    if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 then
+      local v = cached and cached[field]
+      if v == nil then
+        v = redis.call('HGET', key, field)
+        if readFirst == 1 then
+          if not cached then
+            cached = {}
+            cache[key] = cached
+          end
+          cached[field] = v
+        end
+      end
+      local size, changed = 0, false
+      if v then v, size, changed = liveMembers(v) end
+      if v then
+        o = o + 1
+        results[o] = v
+      end
+      if size >= maxBucket then hot = hot + 1 end
+      local written = nil
+      if isNew and size < maxBucket then
+        written = withMember(v, size, stored, packed)
+        redis.call('HSET', key, field, written)
+        if v == nil and not changed then buckets = buckets + 1 end
+        if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
+      elseif isNew and hotTail > 0 then
+        -- A full bucket is a campaign (store/hot.ts), as index-1.lua keeps it: its first
+        -- maxBucket - tail members, its newest tail - 1, and this one.
+        hotEvents = hotEvents + 1
+        local from = size - (hotTail - 1)
+        if from < maxBucket - hotTail then from = maxBucket - hotTail end
+        written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+        redis.call('HSET', key, field, written)
+      else
+        if isNew then hotEvents = hotEvents + 1 end
+        if changed then
+          if size == 0 then
+            redis.call('HDEL', key, field)
+            buckets = buckets - 1
+            written = false
+          else
+            redis.call('HSET', key, field, v)
+            written = v
+          end
+        end
+      end
+      if written ~= nil then
+        if not cached then cached = cache[key] end
+        if cached then cached[field] = written end
+      end
+    else
+      buckets = buckets + 1
+      local other = cache[key]
+      if other then other[field] = nil end
+    end
+  end
+  if o > head + 3 or hot > 0 then
+    results[head + 2] = hot
+    results[head + 3] = o - head - 3
+  else
+    results[head + 3] = nil
+    results[head + 2] = nil
+    results[head + 1] = nil
+    o = head
+  end
+end
+
+-- The sweep: this shard's bucket hashes (k:<h> for h = me, me + N, ...), paced to go round once
+-- per window's worth of messages, once the first generation has left the window (live > 1).
+if live > 1 and inserted > 0 then
+  -- Hashes h < shards with h mod units in [firstUnit, firstUnit + unitCount).
+  local rest = shards % units - firstUnit
+  if rest < 0 then rest = 0 end
+  if rest > unitCount then rest = unitCount end
+  local count = math.floor(shards / units) * unitCount + rest
+  local perWindow = applied - live + 1
+  if perWindow < 256 then perWindow = 256 end
+  local steps = count > 0 and math.ceil(count * inserted / perWindow) or 0
+  if steps > count then steps = count end
+  if sweep < 0 then sweep = 0 end
+  for _ = 1, steps do
+    local h = math.floor(sweep / unitCount) * units + firstUnit + sweep % unitCount
+    local key = base .. 'k:' .. h
+    local all = redis.call('HGETALL', key)
+    for j = 1, #all, 2 do
+      local kept, size, changed = liveMembers(all[j + 1])
+      if size == 0 then
+        redis.call('HDEL', key, all[j])
+        buckets = buckets - 1
+      elseif changed then
+        redis.call('HSET', key, all[j], kept)
+      end
+    end
+    sweep = (sweep + 1) % count
+  end
+  -- Skipped ranges wholly below the live bound can never come late any more.
+  if ranges == nil then
+    ranges = {}
+    local all = redis.call('HGETALL', skipKey)
+    for i = 1, #all, 2 do ranges[#ranges + 1] = { tonumber(all[i]), tonumber(all[i + 1]), all[i] } end
+  end
+  for _, r in ipairs(ranges) do
+    if r[2] < live then redis.call('HDEL', skipKey, r[3]) end
+  end
+end
+
+redis.call('HSET', meta, 'seq', applied, 'live', live, 'hot', hotEvents, 'buckets', buckets, 'sweep', sweep,
+  'hotb', hotFilled)
+return results
