@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { matchLevel } from '../engine/decide.js';
-import { signatureRecord } from '../engine/engine.js';
+import { displayTitle, signatureRecord } from '../engine/engine.js';
 import { chooseStory } from '../engine/story.js';
 import { compareRecords } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
@@ -83,14 +83,16 @@ export async function explainCommand(argv: string[]): Promise<number> {
   const tsA = a.message.ts ?? 0;
   const tsB = b.message.ts ?? tsA;
   const facts = config.decision.storyFacts ? factsRelation(rb.dates, ra.dates) : 'unknown';
+  const titleA = displayTitle(a.decoded.title ?? a.message.title) ?? null;
   const link =
     match.level === 'story'
       ? chooseStory(
           [{ id: a.message.id, seq: 1, similarity: match.similarity, facts }],
           [],
-          new Map([[a.message.id, { id: a.message.id, size: 1, lastSeen: tsA }]]),
+          new Map([[a.message.id, { id: a.message.id, size: 1, lastSeen: tsA, title: titleA }]]),
           tsB,
           config.decision,
+          displayTitle(b.decoded.title ?? b.message.title),
         )
       : null;
   const report = {

@@ -69,6 +69,11 @@ export const decisionSchema = z
      */
     storyFacts: z.boolean(),
     /**
+     * ...and, when the message and the story (its first message) both have a title, their title
+     * words overlap at least this much (Jaccard; engine/story.ts titleWords). Absent or null: off.
+     */
+    storyTitleMinJaccard: z.number().min(0).max(1).nullable().optional(),
+    /**
      * `duplicateOf` prefers a near-duplicate with at least this Jaccard estimate to an earlier one
      * with less (engine/choose.ts); absent: 1, the earliest near-duplicate.
      */

@@ -49,6 +49,10 @@ const PROFILES: Record<ProfileName, unknown> = {
       storyMinShare: 0.5,
       storyWindowMs: 2 * DAY,
       storyFacts: true,
+      // Two reports on one topic that are different stories (a ruling and its reaction, two
+      // matches of a tournament) share their vocabulary but rarely their headline's words; the
+      // same story's reports mostly do (docs/quality.md, session 7).
+      storyTitleMinJaccard: 0.1,
       // duplicateOf: the earliest near-duplicate at this Jaccard or more before weaker ones.
       strongJaccard: 0.7,
       minTokensForNear: 8,

@@ -313,7 +313,14 @@ export class DedupEngine {
       for (const c of all) wanted.set(c.id, c);
     });
     if (wanted.size === 0) return scoredOf.map(() => null);
-    const clusters: Map<string, StoryCluster> = await candidateClusters(this.store, [...wanted.values()]);
+    // Candidates of this batch have no verdict yet: their titles are the requests'.
+    const pendingTitles = new Map<string, string>();
+    for (const q of requests) if (q.title !== undefined) pendingTitles.set(q.id, q.title);
+    const clusters: Map<string, StoryCluster> = await candidateClusters(
+      this.store,
+      [...wanted.values()],
+      pendingTitles,
+    );
     return storyOnly.map((scored, r) => {
       if (scored.length === 0) return null;
       const matched = new Set(scored.map((s) => s.candidate.id));
@@ -330,6 +337,7 @@ export class DedupEngine {
         clusters,
         request.ts,
         this.config.decision,
+        request.title,
       );
     });
   }

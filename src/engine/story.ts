@@ -24,6 +24,8 @@ export interface StoryCluster {
   size: number;
   /** The candidate's time: a story's last message is the latest of its candidates. */
   lastSeen: number;
+  /** The story's title (its first message's, as the store keeps it); null when unknown or none. */
+  title?: string | null;
 }
 
 /** Why a message joined (or did not join) a story: what `doppel explain` and the verdict show. */
@@ -46,8 +48,16 @@ export interface StoryLink {
   conflicts: number;
   /** Whether the rule accepted the link (false: the best story was refused; see `reason`). */
   joined: boolean;
-  /** share: too small a share; facts: the share was enough only with the conflicting members. */
-  reason?: 'share' | 'window' | 'facts';
+  /**
+   * Word overlap (Jaccard over title words) of the message's title and the story's, when both
+   * have one and `decision.storyTitleMinJaccard` is set.
+   */
+  titleSimilarity?: number;
+  /**
+   * share: too small a share; facts: the share was enough only with the conflicting members;
+   * title: the message's title shares too few words with the story's.
+   */
+  reason?: 'share' | 'window' | 'facts' | 'title';
 }
 
 export interface StoryMatch {
@@ -66,13 +76,15 @@ export interface StoryMatch {
 export async function candidateClusters(
   store: DedupStore,
   candidates: readonly Candidate[],
+  pendingTitles: ReadonlyMap<string, string> = new Map(),
 ): Promise<Map<string, StoryCluster>> {
   const out = new Map<string, StoryCluster>();
   await Promise.all(
     candidates.map(async (c) => {
       const verdict = await store.verdict(c.id);
       if (verdict === null) {
-        out.set(c.id, { id: c.id, size: 1, lastSeen: c.ts });
+        // Its title when it is a message of the same batch (the engine has its request).
+        out.set(c.id, { id: c.id, size: 1, lastSeen: c.ts, title: pendingTitles.get(c.id) ?? null });
         return;
       }
       // By the cluster id first; a store may no longer find a cluster by the id of a message
@@ -83,8 +95,8 @@ export async function candidateClusters(
         // The candidate's own time: a story's last message is taken over its live candidates,
         // which every store sees alike (stored cluster times differ after expiry).
         view === null
-          ? { id: verdict.clusterId, size: 1, lastSeen: c.ts }
-          : { id: view.id, size: view.size, lastSeen: c.ts },
+          ? { id: verdict.clusterId, size: 1, lastSeen: c.ts, title: null }
+          : { id: view.id, size: view.size, lastSeen: c.ts, title: view.title },
       );
     }),
   );
@@ -102,7 +114,10 @@ export function chooseStory(
   clusters: ReadonlyMap<string, StoryCluster>,
   ts: number,
   decision: DecisionConfig,
+  title?: string,
 ): StoryLink | null {
+  const minTitle = decision.storyTitleMinJaccard ?? null;
+  const ownTitle = minTitle === null || title === undefined ? null : titleWords(title);
   const seen = new Map<string, number>();
   const lastSeen = new Map<string, number>();
   for (const id of [...matches.map((m) => m.id), ...others]) {
@@ -156,6 +171,16 @@ export function chooseStory(
       link.joined = false;
       link.reason = 'window';
     }
+    if (ownTitle !== null && minTitle !== null && ownTitle.size > 0 && cluster.title) {
+      const theirs = titleWords(cluster.title);
+      if (theirs.size > 0) {
+        link.titleSimilarity = round(jaccard(ownTitle, theirs));
+        if (link.joined && link.titleSimilarity < minTitle) {
+          link.joined = false;
+          link.reason = 'title';
+        }
+      }
+    }
     const better =
       best === null ||
       (link.joined && !best.joined) ||
@@ -170,6 +195,29 @@ export function chooseStory(
     }
   }
   return best;
+}
+
+/**
+ * A title's words as the title rule compares them: lower case, ё as е, letters and digits only,
+ * words of 3 characters or fewer left out (articles, prepositions), each cut to its first 5
+ * characters (a crude stem: "Учёные" / "ученых", "acquits" / "acquitted" meet).
+ */
+export function titleWords(title: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replaceAll('ё', 'е')
+    .split(/[^\p{L}\p{N}]+/u)) {
+    if ([...w].length > 3) out.add([...w].slice(0, 5).join(''));
+  }
+  return out;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return shared / (a.size + b.size - shared);
 }
 
 function round(x: number): number {

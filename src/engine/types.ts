@@ -81,7 +81,7 @@ export interface IndexRequest {
   ts: number;
   keys: IndexKey[];
   record: SignatureRecord;
-  /** The message's title or subject, at most MAX_TITLE_LENGTH characters (display only: never compared). */
+  /** The message's title or subject, at most MAX_TITLE_LENGTH characters (displayed; the story rule also compares headline words, decision.storyTitleMinJaccard). */
   title?: string;
 }
 

@@ -184,3 +184,96 @@ describe('story facts in the engine (regression: forecasts for two dates joined 
     expect(await clustersOf(texts, true)).toEqual(['m0', 'm1', 'm0']);
   });
 });
+
+describe('story title check (issue 13: two reports on one topic, different headlines)', () => {
+  const base = { id: 'story', size: 1, lastSeen: 0 };
+  const join = (ownTitle: string | undefined, storyTitle: string | null) =>
+    chooseStory(
+      [{ id: 'a', seq: 1, similarity: 0.6 }],
+      [],
+      new Map<string, StoryCluster>([['a', { ...base, title: storyTitle }]]),
+      HOUR,
+      decision,
+      ownTitle,
+    );
+
+  it('refuses a story whose headline shares too few words with the message title', () => {
+    const link = join(
+      'Police nightclub shooting victim cannot sleep at night',
+      'Seven-figure payout for couple with fake gun shot by police',
+    );
+    expect(link).toMatchObject({ joined: false, reason: 'title' });
+    expect(link!.titleSimilarity).toBeLessThan(decision.storyTitleMinJaccard!);
+  });
+
+  it('joins when the headlines share words (crude stems: acquits / acquitted, ё as е)', () => {
+    expect(
+      join('Spain court acquits five men of rape', 'Spanish court acquitted 5 men of rape'),
+    ).toMatchObject({
+      joined: true,
+    });
+    expect(join('Учёные связали сахар с воспалением', 'Ученые рассказали об опасности сахара')).toMatchObject(
+      {
+        joined: true,
+      },
+    );
+  });
+
+  it('does not check when either side has no title, or when it is off', () => {
+    expect(join(undefined, 'Seven-figure payout for couple')).toMatchObject({ joined: true });
+    expect(join('Police nightclub shooting victim', null)).toMatchObject({ joined: true });
+    const off = chooseStory(
+      [{ id: 'a', seq: 1, similarity: 0.6 }],
+      [],
+      new Map<string, StoryCluster>([['a', { ...base, title: 'Seven-figure payout for couple' }]]),
+      HOUR,
+      { ...decision, storyTitleMinJaccard: null },
+      'Police nightclub shooting victim',
+    );
+    expect(off).toMatchObject({ joined: true });
+    expect(off!.titleSimilarity).toBeUndefined();
+  });
+
+  it('compares with a candidate of the same batch through its request title (engine)', async () => {
+    const { initHashing } = await import('../../src/hash/xxhash.js');
+    const { LexiconSet } = await import('../../src/lexicon/lexicon.js');
+    const { Signer } = await import('../../src/signatures/signer.js');
+    const { signMessage } = await import('../../src/pipeline/sign.js');
+    const { engineMessage } = await import('../../src/pipeline/flow.js');
+    const { parseMessageObject } = await import('../../src/input/message.js');
+    const { DedupEngine } = await import('../../src/engine/engine.js');
+    const { MemoryStore } = await import('../../src/store/memory/store.js');
+    await initHashing();
+    const words = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `w${(from + i).toString(36)}x`).join(' ');
+    const texts = [`${words(0, 30)} ${words(100, 60)}`, `${words(0, 30)} ${words(200, 60)}`];
+    const titles = [
+      'Mike Bushell booted off Strictly after dance-off',
+      'Katya admits there were hard days after split',
+    ];
+    const run = async (check: number | null, oneBatch: boolean) => {
+      const config = resolveDedupConfig('news', { decision: { storyTitleMinJaccard: check } });
+      const signer = new Signer(config.signatures, LexiconSet.defaults());
+      const engine = new DedupEngine(config, new MemoryStore(config.window, config.index));
+      const messages = [];
+      for (const [k, text] of texts.entries()) {
+        const signed = await signMessage(
+          parseMessageObject({ id: `m${k}`, text, title: titles[k], lang: 'en' }),
+          signer,
+        );
+        messages.push(engineMessage(signed, Date.UTC(2026, 0, 1) + k * HOUR));
+      }
+      const verdicts = oneBatch
+        ? await engine.processMessages(messages)
+        : [
+            ...(await engine.processMessages([messages[0]!])),
+            ...(await engine.processMessages([messages[1]!])),
+          ];
+      return Promise.all(verdicts.map((v) => engine.store.resolveCluster(v.clusterId)));
+    };
+    for (const oneBatch of [false, true]) {
+      expect(await run(null, oneBatch)).toEqual(['m0', 'm0']);
+      expect(await run(0.1, oneBatch)).toEqual(['m0', 'm1']);
+    }
+  });
+});
