@@ -9,7 +9,8 @@ const HOUR = 3_600_000;
 
 /**
  * Stories with syndicated copies (word edits, headers, exact repeats), shuffled, in stream order:
- * message i at t0 + i * hoursApart hours. The store suites compare engines on it.
+ * message i at t0 + i * hoursApart hours, with titles (a copy keeps its story's headline or gets
+ * one of its own: the story rule compares them). The store suites compare engines on it.
  */
 export async function syndicatedStream(
   signer: Signer,
@@ -39,9 +40,21 @@ export async function syndicatedStream(
     const j = Math.floor(random() * (i + 1));
     [texts[i], texts[j]] = [texts[j]!, texts[i]!];
   }
+  // Titles drawn from their own generator, so that the texts stay what they were.
+  const titleRandom = rng(seed + 1);
   const out: EngineMessage[] = [];
   for (const [i, t] of texts.entries()) {
-    const signed = await signMessage(parseMessageObject({ id: t.id, text: t.text, lang: 'en' }), signer);
+    const title = syntheticDoc(titleRandom, 6, 3000).join(' ');
+    const own = titleRandom() < 0.5 || !t.id.includes('c');
+    const signed = await signMessage(
+      parseMessageObject({
+        id: t.id,
+        text: t.text,
+        lang: 'en',
+        title: own ? title : `wire ${t.id.split('c')[0]}`,
+      }),
+      signer,
+    );
     out.push(engineMessage(signed, t0 + i * hoursApart * HOUR));
   }
   return out;
@@ -62,6 +75,7 @@ export async function verdictsInBatches(
     verdict: v.verdict,
     clusterId: v.clusterId,
     duplicateOf: v.duplicateOf,
+    story: v.story,
     ...(options.candidates ? { candidates: v.candidates } : {}),
   }));
 }

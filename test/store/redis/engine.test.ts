@@ -13,6 +13,7 @@ import { ID_FIELD_BYTES } from '../../../src/store/redis/keys.js';
 import { storedMembers } from '../../../src/store/redis/members.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { editWords, rng, syntheticDoc } from '../../support/engine.js';
+import { syndicatedStream, verdictsInBatches } from '../../support/engine-stream.js';
 import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 
 const HOUR = 3_600_000;
@@ -42,62 +43,12 @@ async function redisStore(namespace: string, overrides = {}): Promise<RedisStore
   return store;
 }
 
-/** Base stories with syndicated copies (word edits, headers) and exact repeats, in stream order. */
-async function stream(seed: number, stories: number, hoursApart = 0.05): Promise<EngineMessage[]> {
-  const random = rng(seed);
-  const texts: Array<{ id: string; text: string }> = [];
-  for (let s = 0; s < stories; s++) {
-    const base = syntheticDoc(random, 120 + Math.floor(random() * 200), 3000);
-    texts.push({ id: `s${s}`, text: base.join(' ') });
-    const copies = Math.floor(random() * 4);
-    for (let c = 0; c < copies; c++) {
-      const kind = random();
-      const text =
-        kind < 0.2
-          ? base.join(' ')
-          : kind < 0.5
-            ? `AGENCY WIRE ${base.join(' ')} more news at our site`
-            : editWords(random, base, 0.03 + random() * 0.25).join(' ');
-      texts.push({ id: `s${s}c${c}`, text });
-    }
-  }
-  // Shuffle copies among stories but keep each story's original first, as feeds do.
-  for (let i = texts.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [texts[i], texts[j]] = [texts[j]!, texts[i]!];
-  }
-  // Titles (the story rule compares them, engine/story.ts): a copy keeps its story's headline or
-  // gets one of its own; drawn apart so that the texts stay what they were.
-  const titleRandom = rng(seed + 1);
-  const out: EngineMessage[] = [];
-  for (const [i, t] of texts.entries()) {
-    const title = syntheticDoc(titleRandom, 6, 3000).join(' ');
-    const own = titleRandom() < 0.5 || !t.id.includes('c');
-    const signed = await signMessage(
-      parseMessageObject({
-        id: t.id,
-        text: t.text,
-        lang: 'en',
-        title: own ? title : `wire ${t.id.split('c')[0]}`,
-      }),
-      signer,
-    );
-    out.push(engineMessage(signed, T0 + i * hoursApart * HOUR));
-  }
-  return out;
+function stream(seed: number, stories: number, hoursApart = 0.05): Promise<EngineMessage[]> {
+  return syndicatedStream(signer, seed, stories, hoursApart, T0);
 }
 
-async function run(engine: DedupEngine, inputs: EngineMessage[], batch: number) {
-  const out = [];
-  for (let i = 0; i < inputs.length; i += batch)
-    out.push(...(await engine.processMessages(inputs.slice(i, i + batch))));
-  return out.map((v) => ({
-    id: v.id,
-    verdict: v.verdict,
-    clusterId: v.clusterId,
-    duplicateOf: v.duplicateOf,
-    story: v.story,
-  }));
+function run(engine: DedupEngine, inputs: EngineMessage[], batch: number) {
+  return verdictsInBatches(engine, inputs, batch);
 }
 
 describe('the engine on the Redis store', () => {
