@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { matchLevel } from '../engine/decide.js';
 import { displayTitle, signatureRecord } from '../engine/engine.js';
 import { chooseStory } from '../engine/story.js';
-import { compareRecords } from '../engine/verify.js';
+import { compareRecords, roundSimilarity } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
 import { parseMessageObject } from '../input/message.js';
 import { parseJsonText } from '../json.js';
@@ -101,7 +101,7 @@ export async function explainCommand(argv: string[]): Promise<number> {
     b: side(b),
     similarity: {
       ...evidence,
-      jaccardExact: Math.round((shared / Math.max(1, sa.size + sb.size - shared)) * 10_000) / 10_000,
+      jaccardExact: roundSimilarity(shared / Math.max(1, sa.size + sb.size - shared)),
       shingles: { a: sa.size, b: sb.size, shared },
     },
     verdict: {
@@ -109,7 +109,7 @@ export async function explainCommand(argv: string[]): Promise<number> {
       verdict: match.level === 'duplicate' || match.level === 'near_duplicate' ? match.level : 'unique',
       sameStory: match.level !== 'none',
       method: match.method || null,
-      similarity: match.level === 'none' ? null : Math.round(match.similarity * 10_000) / 10_000,
+      similarity: match.level === 'none' ? null : roundSimilarity(match.similarity),
       thresholds: config.decision,
     },
     story: {

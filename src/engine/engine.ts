@@ -19,7 +19,7 @@ import {
   type StoryEvent,
   type VerdictKind,
 } from './types.js';
-import { Verifier } from './verify.js';
+import { roundSimilarity, Verifier } from './verify.js';
 
 /** One message's outcome. */
 export interface EngineVerdict {
@@ -442,10 +442,10 @@ export class DedupEngine {
     if (request.title !== undefined) decision.title = request.title;
     if (match) {
       decision.duplicateOf = match.candidate.id;
-      decision.similarity = round(match.level.similarity);
+      decision.similarity = roundSimilarity(match.level.similarity);
       decision.method = match.level.method;
     } else if (story) {
-      decision.similarity = round(story.level.similarity);
+      decision.similarity = roundSimilarity(story.level.similarity);
       decision.method = `story:${story.level.method}`;
     }
     return { decision, best };
@@ -479,8 +479,4 @@ export function displayTitle(title: string | undefined): string | undefined {
   if (flat === '') return undefined;
   const chars = Array.from(flat);
   return chars.length <= MAX_TITLE_LENGTH ? flat : `${chars.slice(0, MAX_TITLE_LENGTH - 1).join('')}…`;
-}
-
-function round(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
 }

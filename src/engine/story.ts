@@ -1,6 +1,7 @@
 import type { DecisionConfig } from '../config/dedup.js';
 import type { FactsRelation } from '../signatures/facts.js';
 import type { Candidate, DedupStore } from './types.js';
+import { roundSimilarity } from './verify.js';
 
 /**
  * Story membership (news clustering) without chaining.
@@ -159,8 +160,8 @@ export function chooseStory(
       via: via.id,
       matched,
       of,
-      share: round(share),
-      similarity: round(similarity),
+      share: roundSimilarity(share),
+      similarity: roundSimilarity(similarity),
       conflicts: members.length - matched,
       joined: true,
     };
@@ -174,7 +175,7 @@ export function chooseStory(
     if (ownTitle !== null && minTitle !== null && ownTitle.size > 0 && cluster.title) {
       const theirs = titleWords(cluster.title);
       if (theirs.size > 0) {
-        link.titleSimilarity = round(jaccard(ownTitle, theirs));
+        link.titleSimilarity = roundSimilarity(jaccard(ownTitle, theirs));
         if (link.joined && link.titleSimilarity < minTitle) {
           link.joined = false;
           link.reason = 'title';
@@ -218,8 +219,4 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
   for (const w of a) if (b.has(w)) shared++;
   return shared / (a.size + b.size - shared);
-}
-
-function round(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
 }

@@ -87,7 +87,7 @@ export class Verifier {
         const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
         equal += Math.imul((zero >>> 7) & 0x01010101, 0x01010101) >>> 24;
       }
-      jaccard = Math.round(jaccardEstimate(equal, m) * 10_000) / 10_000;
+      jaccard = roundSimilarity(jaccardEstimate(equal, m));
     }
     let imatch = false;
     for (let i = 0; i < ka && !imatch; i++) {
@@ -128,7 +128,7 @@ export class Verifier {
             minB + (((pb[Packed.Minhash] as number) + 3) >>> 2),
             pb[Packed.Terms] as number,
           );
-      cosine = Math.round(dot * 10_000) / 10_000;
+      cosine = roundSimilarity(dot);
     }
     const exact = pa[Packed.ExactHi] === pb[Packed.ExactHi] && pa[Packed.ExactLo] === pb[Packed.ExactLo];
     const out: Evidence = { exact, hamming, jaccard, imatch, lexical, cosine };
@@ -147,7 +147,7 @@ export class Verifier {
     if (ma && mb && ma.length === mb.length && ma.length > 0) {
       let equal = 0;
       for (let i = 0; i < ma.length; i++) if (ma[i] === mb[i]) equal++;
-      jaccard = Math.round(jaccardEstimate(equal, ma.length) * 10_000) / 10_000;
+      jaccard = roundSimilarity(jaccardEstimate(equal, ma.length));
     }
     // At most 1 + K signatures a side: a nested loop beats building a Set.
     let imatch = false;
@@ -166,7 +166,7 @@ export class Verifier {
     let cosine: number | null = null;
     if (a.terms && b.terms) {
       const dot = this.mergeCosine ? termCosine(a.terms, b.terms) : this.terms.cosine(b.terms);
-      cosine = Math.round(dot * 10_000) / 10_000;
+      cosine = roundSimilarity(dot);
     }
     const out: Evidence = { exact: a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine };
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
@@ -187,7 +187,7 @@ export function containmentOf(
 ): number | null {
   if (jaccard === null || a === undefined || b === undefined || a <= 0 || b <= 0) return null;
   const shared = (jaccard * (a + b)) / (1 + jaccard);
-  return Math.round(Math.min(1, shared / Math.min(a, b)) * 10_000) / 10_000;
+  return roundSimilarity(Math.min(1, shared / Math.min(a, b)));
 }
 
 /** Open addressing over a term vector's hashes (at most a few dozen): hash -> weight. */
@@ -293,3 +293,8 @@ function slotOf(key: number): number {
 
 // Synchronous from load to compare, so one shared instance serves every one-off comparison.
 const oneOff = new Verifier();
+
+/** Similarities as verdicts, explanations and story links report them: four decimals. */
+export function roundSimilarity(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
