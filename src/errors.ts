@@ -41,6 +41,11 @@ export const ERROR_CODES = {
    * an operator accepts the loss (DOPPEL_RESET_NAMESPACE=1, docs/redis.md).
    */
   STORE_DATA_LOST: { retryable: false, description: 'store namespace lost its data' },
+  /**
+   * A value read back from the store is not one doppel writes (tampered with, or written by
+   * another program): never turned into a verdict. Stops like STORE_DATA_LOST (docs/redis.md).
+   */
+  STORE_CORRUPT: { retryable: false, description: 'store holds a malformed value' },
   /** A Kafka broker cannot be reached, or a request failed in a way the client says a retry may fix. */
   KAFKA_UNAVAILABLE: { retryable: true, description: 'kafka unavailable' },
   /** Kafka refused a request for good (authorization, a message too large, a fenced transactional producer). */

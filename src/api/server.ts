@@ -75,6 +75,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
+    if (v.eventTimeClamped) logger?.warn({ id: v.id }, 'event time clamped (window.maxFutureSkewMs)');
     return [200, { ...verdictRecord(v), candidates: v.candidates, indexed: index && !v.replay }];
   };
 

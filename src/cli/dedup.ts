@@ -38,6 +38,8 @@ const OPTIONS = {
 
 interface Tally {
   messages: number;
+  /** Verdicts whose event time was clamped (window.maxFutureSkewMs). */
+  clamped: number;
   unique: number;
   duplicate: number;
   near_duplicate: number;
@@ -81,7 +83,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   const heapAtStart = gc ? liveHeap(gc) : 0;
   const out = new LineWriter(values.output);
   const stories = values.stories ? new LineWriter(values.stories) : null;
-  const tally: Tally = { messages: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
+  const tally: Tally = { messages: 0, clamped: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
   const started = performance.now();
   const runStart = Date.now();
   let lastTs: number | null = null;
@@ -104,6 +106,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
           await stories.write(JSON.stringify(verdict.replay ? { ...e, replay: true } : e));
       }
       tally[record.verdict]++;
+      if (record.eventTimeClamped) tally.clamped++;
       // Flushed once per batch: an await per line was a promise and a microtask per message.
       if (out.add(JSON.stringify(record))) due = true;
     }
@@ -227,6 +230,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
+          (tally.clamped > 0
+            ? `${tally.clamped} event times clamped (past the clock + window.maxFutureSkewMs); `
+            : '') +
           `${stats.hotBuckets} hot buckets (${stats.hotBucketEvents} messages past their cap); ${stats.messages} messages in the window; ` +
           `${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s; ` +
           `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB${heap}\n`,

@@ -83,6 +83,14 @@ export const decisionSchema = z
   })
   .strict();
 
+/** window.maxFutureSkewMs when the configuration gives none. */
+export const DEFAULT_MAX_FUTURE_SKEW_MS = 3_600_000;
+
+/** The window's bound on how far past the clock a message's time may be (ms). */
+export function maxFutureSkew(window: { maxFutureSkewMs?: number | undefined }): number {
+  return window.maxFutureSkewMs ?? DEFAULT_MAX_FUTURE_SKEW_MS;
+}
+
 export const windowSchema = z
   .object({
     /** How long a message stays in the index (ms). All its entries expire together. */
@@ -91,6 +99,17 @@ export const windowSchema = z
     generationMs: z.number().int().positive(),
     /** Upper bound on indexed messages in memory, oldest generations dropped first (0 = none). */
     maxMessages: z.number().int().min(0),
+    /**
+     * How far past the clock a message's time may be (ms; default 1 hour, maxFutureSkew): a later
+     * time is clamped to the clock plus this (counted, logged), so one message dated in the far
+     * future cannot expire the window. The clock is the wall clock (Redis' TIME on Redis).
+     */
+    maxFutureSkewMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(365 * 24 * 3_600_000)
+      .optional(),
   })
   .strict()
   .refine((w) => w.generationMs <= w.windowMs, {

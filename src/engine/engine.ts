@@ -1,4 +1,4 @@
-import type { DedupConfig, IndexMethod } from '../config/dedup.js';
+import { type DedupConfig, type IndexMethod, maxFutureSkew } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
 import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
@@ -33,6 +33,11 @@ export interface EngineVerdict {
   evidence?: Evidence;
   /** True when the id had been decided before: this is its first verdict, unchanged. */
   replay?: boolean;
+  /**
+   * The message's time was past the clock plus window.maxFutureSkewMs and was judged (and
+   * stored) as that bound instead: a far-future time would otherwise expire the whole window.
+   */
+  eventTimeClamped?: true;
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
@@ -45,6 +50,8 @@ export interface EngineVerdict {
 export interface EngineOptions {
   /** Keep the evidence of every candidate in the verdict (costs memory; eval only). */
   collectEvidence?: boolean;
+  /** The wall clock event times are bounded by (epoch ms; default Date.now). */
+  clock?: () => number;
 }
 
 /**
@@ -150,9 +157,32 @@ export class DedupEngine {
    * the store, the story event its first decision made (replayStoryEvents).
    */
   async process(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
-    const verdicts = await this.indexAndJudge(inputs);
+    const { requests, clamped } = this.boundEventTimes(inputs);
+    const verdicts = await this.indexAndJudge(requests);
     await this.replayStoryEvents(verdicts);
+    if (clamped) for (const i of clamped) (verdicts[i] as EngineVerdict).eventTimeClamped = true;
     return verdicts;
+  }
+
+  /**
+   * The requests with every time past the clock plus window.maxFutureSkewMs clamped to that bound
+   * (copies; the others as they are), and the positions clamped (null: none). The stores bound
+   * their clocks the same way (a far-future time would expire the window and freeze it there).
+   */
+  private boundEventTimes(inputs: readonly IndexRequest[]): {
+    requests: readonly IndexRequest[];
+    clamped: number[] | null;
+  } {
+    const limit = (this.options.clock ?? Date.now)() + maxFutureSkew(this.config.window);
+    let requests: IndexRequest[] | null = null;
+    let clamped: number[] | null = null;
+    inputs.forEach((request, i) => {
+      if (!(request.ts > limit)) return;
+      requests ??= [...inputs];
+      requests[i] = { ...request, ts: limit };
+      (clamped ??= []).push(i);
+    });
+    return { requests: requests ?? inputs, clamped };
   }
 
   private async indexAndJudge(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
@@ -206,6 +236,13 @@ export class DedupEngine {
     });
     const commits = await this.store.commit(decisions);
     const committed = new Map(commits.map((c) => [c.id, c]));
+    // Rare (a race on one id between processes): one read each of the verdict that won.
+    const storedOf = new Map<string, StoredVerdict>();
+    for (const c of commits) {
+      if (!c.decidedBefore) continue;
+      const stored = await this.store.verdict(c.id);
+      if (stored) storedOf.set(c.id, stored);
+    }
 
     return inputs.map((input, i) => {
       const id = input.id;
@@ -219,6 +256,9 @@ export class DedupEngine {
       const d = decisionOf.get(id);
       if (d === undefined) throw new DoppelError('INTERNAL', `no decision for ${id}`);
       const c = committed.get(id);
+      // Another process decided the id between this one's index and commit: its verdict is the id's.
+      const before = c?.decidedBefore ? storedOf.get(id) : undefined;
+      if (before) return replayVerdict(before, c?.clusterId ?? before.clusterId);
       const replay = own < 0;
       const out = this.toVerdict(
         d.decision,

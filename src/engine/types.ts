@@ -147,6 +147,11 @@ export interface CommitResult {
   id: string;
   clusterId: string;
   events: StoryEvent[];
+  /**
+   * The id had a verdict already (another process decided it between this one's index and
+   * commit): nothing was written, and the stored verdict, not this decision, is the id's.
+   */
+  decidedBefore?: true;
 }
 
 export interface ClusterView {

@@ -383,7 +383,7 @@ export class DoppelConsumer {
           if (!error.retryable) failures++;
           // Wrong credentials are configuration: no retry fixes them either.
           const limit =
-            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH'
+            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_CORRUPT' || error.code === 'STORE_AUTH'
               ? 1
               : this.config.consumer.maxFailedAttempts;
           const willRetry = !gone && failures < limit;

@@ -21,6 +21,8 @@ export interface VerdictRecord {
   replay?: boolean;
   /** 1-based input line (invalid records only). */
   line?: number;
+  /** The message's time was past the clock plus window.maxFutureSkewMs: judged as that bound. */
+  eventTimeClamped?: true;
 }
 
 export function verdictRecord(v: EngineVerdict): VerdictRecord {
@@ -30,6 +32,7 @@ export function verdictRecord(v: EngineVerdict): VerdictRecord {
   if (v.method !== undefined) out.method = v.method;
   if (v.evidence) out.evidence = v.evidence;
   if (v.replay) out.replay = true;
+  if (v.eventTimeClamped) out.eventTimeClamped = true;
   return out;
 }
 

@@ -33,7 +33,9 @@ import {
   checkEvictionPolicy,
   closeClient,
   connectStore,
+  databaseOf,
   reconnectDelay,
+  selectDatabase,
 } from './connection.js';
 import {
   bucketAddresses,
@@ -121,6 +123,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
     // Checked here: ioredis's own failure (a TypeError) carries the whole URL, password included.
     if (!URL.canParse(options.url))
       throw new DoppelError('USAGE', `the store URL is not a valid URL: ${redactUrl(options.url)}`);
+    const db = databaseOf(options.url);
     const client = new Redis(options.url, redisOptions);
     const runner = new CommandRunner(r.maxRetries);
     return connectStore(
@@ -129,6 +132,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
       runner,
       () => new RedisStore(client, defineScripts(client), options, runner),
       async (store) => {
+        await selectDatabase(client, db, store.run);
         checkEvictionPolicy(await store.run('eviction policy check', () => client.info('memory')), 'Redis');
         await store.openNamespace();
       },

@@ -6,12 +6,15 @@
   "First" is the sequence order, so two near-duplicates indexed at the same moment by two
   processes are ordered, and the later one always sees the earlier one (docs/redis.md).
 
-  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate, hotb
+  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate, hotb,
+           rec (the last sequence number whose record was written: its loss is checked each call)
   ARGV[1]  base: key prefix with the namespace hash tag, e.g. "doppel:{news}:"
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
   ARGV[5]  hot tail: members a full bucket keeps as its rolling newest (store/hot.ts; 0: none)
   ARGV[6]  maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
+  ARGV[10] maxFutureSkewMs: the store clock (meta now) never moves past Redis' TIME plus this,
+           whatever a message's time (a message dated in the far future would expire the window)
   then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
@@ -47,8 +50,9 @@ local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
 local n = tonumber(ARGV[9])
-if n == nil or #ARGV ~= 10 + 6 * n then
-  return fail('ARGS', 'index', #ARGV .. ' arguments, not 10 + 6 x ' .. tostring(ARGV[9]))
+local maxSkew = tonumber(ARGV[10])
+if n == nil or maxSkew == nil or #ARGV ~= 11 + 6 * n then
+  return fail('ARGS', 'index', #ARGV .. ' arguments, not 11 + 6 x ' .. tostring(ARGV[9]))
 end
 local gens = base .. KEY_GENS
 if n == 0 then return {} end
@@ -56,18 +60,30 @@ if n == 0 then return {} end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
-local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb')
-local seq = tonumber(m[1]) or 0
-local now = tonumber(m[2])
-local gen = tonumber(m[3])
-local live = tonumber(m[4]) or 1
-local hotEvents = tonumber(m[5]) or 0
-local expired = tonumber(m[6]) or 0
-local buckets = tonumber(m[7]) or 0
-local freed = tonumber(m[8]) or 0
-local sweep = tonumber(m[9]) or -1
-local rate = tonumber(m[10]) or 0
-local hotFilled = tonumber(m[11]) or 0
+local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb', 'rec')
+local seq = (storedNumber(m[1], 'meta seq') or 0)
+local now = storedNumber(m[2], 'meta now')
+local gen = storedNumber(m[3], 'meta gen')
+local live = (storedNumber(m[4], 'meta live') or 1)
+local hotEvents = (storedNumber(m[5], 'meta hot') or 0)
+local expired = (storedNumber(m[6], 'meta expired') or 0)
+local buckets = (storedNumber(m[7], 'meta buckets') or 0)
+local freed = (storedNumber(m[8], 'meta freed') or 0)
+local sweep = (storedNumber(m[9], 'meta sweep') or -1)
+local rate = (storedNumber(m[10], 'meta rate') or 0)
+local hotFilled = (storedNumber(m[11], 'meta hotb') or 0)
+-- The sequence number of the last record written (meta rec).
+local lastRecord = storedNumber(m[12], 'meta rec')
+
+-- The last record written leaves only below the live bound: when it is gone, keys of the
+-- namespace were deleted or evicted (one HEXISTS a batch; docs/redis.md, "Data loss").
+if lastRecord and lastRecord >= live
+  and redis.call('HEXISTS', base .. KEY_RECORD .. math.floor(lastRecord / BLOCK_SIZE), lastRecord % BLOCK_SIZE) == 0 then
+  dataLost(meta, 'the record of the last message written, ' .. lastRecord .. ', is gone')
+end
+-- How far the store clock may go: Redis' own time plus the skew (one TIME a batch).
+local clock = redis.call('TIME')
+local clockLimit = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000) + maxSkew
 
 -- The live bound: the first sequence number of the oldest generation in the window. Generations
 -- follow the store clock (the latest event time seen), so they follow sequence numbers too.
@@ -78,13 +94,13 @@ local function dropGenerations(oldestLive, dropOne)
   local oldest, oldestField = nil, nil
   local minFirst = nil
   for i = 1, #all, 2 do
-    local g = tonumber(all[i])
+    local g = storedNumber(all[i], 'a generation number')
     if oldestLive and g < oldestLive then
       redis.call('HDEL', gens, all[i])
       expired = expired + 1
     else
       if oldest == nil or g < oldest then oldest, oldestField = g, all[i] end
-      local first = tonumber(all[i + 1])
+      local first = storedNumber(all[i + 1], 'a generation start')
       if minFirst == nil or first < minFirst then minFirst = first end
     end
   end
@@ -106,7 +122,7 @@ local function advance(ts)
   now = ts
   local g = math.floor(ts / genMs)
   if g == gen then return end
-  local previousFirst = gen and tonumber(redis.call('HGET', gens, gen)) or nil
+  local previousFirst = gen and storedNumber(redis.call('HGET', gens, gen), 'a generation') or nil
   gen = g
   redis.call('HSET', gens, g, seq + 1)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
@@ -143,7 +159,7 @@ local function sweepShard(i)
       local field, v = all[j], all[j + 1]
       if #field ~= BUCKET_FIELD_BYTES then
         -- An expired id field stays while a cluster is rooted at it (read-1.lua finds it by id).
-        local s = tonumber(v)
+        local s = storedNumber(v, 'an id field')
         if s < live and redis.call('HEXISTS', base .. KEY_CLUSTER .. (s % cshards), s) == 0 then
           redis.call('HDEL', key, field)
         end
@@ -163,7 +179,10 @@ local function sweepShard(i)
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       -- Stored as _cluster.lua's clusterPut writes it: last seen is f + e.
-      local c = cjson.decode(all[j + 1])
+      local ok, c = pcall(cjson.decode, all[j + 1])
+      if not ok or type(c) ~= 'table' or type(c.f) ~= 'number' or type(c.e) ~= 'number' then
+        corrupt('the cluster rooted at ' .. all[j] .. ' is not one doppel writes: ' .. string.sub(all[j + 1], 1, 40))
+      end
       if c.f + c.e < horizon then
         redis.call('HDEL', key, all[j])
         redis.call('HDEL', base .. KEY_MEMBERS .. (i - shards), all[j])
@@ -193,6 +212,7 @@ local function addRecord(mySeq, record)
   end
   pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
   pendingRecords[#pendingRecords + 1] = record
+  lastRecord = mySeq
 end
 
 -- The batch's copy of the read-first (topic) buckets it has read: shard key -> field -> value as
@@ -202,24 +222,32 @@ end
 local cache = {}
 
 local results = {}
-local p = 10
+local p = 11
 for r = 1, n do
   local idShard, idField, ts, record, nkeys =
     ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3], tonumber(ARGV[p + 4])
   p = p + 5
-  if now == nil or ts > now then advance(ts) end
+  -- A time past the limit moves the clock only to the limit (the client clamps it too: engine.ts).
+  local clockTs = ts
+  if clockTs > clockLimit then clockTs = clockLimit end
+  if now == nil or clockTs > now then advance(clockTs) end
   local idKey = kbase .. idShard
   -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
   local known = nil
   local idSet = redis.call('HSETNX', idKey, idField, seq + 1) == 1
   if not idSet then
-    known = tonumber(redis.call('HGET', idKey, idField))
+    known = storedNumber(redis.call('HGET', idKey, idField), 'an id field')
     if known and known < live then known = nil end
   end
   local decided = nil
   if known then
     local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
     decided = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
+  end
+  if known and not decided
+    and redis.call('HEXISTS', base .. KEY_RECORD .. math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE) == 0 then
+    -- Claimed and undecided, but its record (written with the claim) is gone.
+    dataLost(meta, 'the record of ' .. known .. ' is gone while its id is claimed')
   end
   if decided then
     results[r] = { 'd', verdictForClient(decided, known) }
@@ -274,5 +302,5 @@ if expired > 0 then
 end
 
 redis.call('HSET', meta, 'seq', seq, 'now', now, 'gen', gen, 'live', live, 'hot', hotEvents, 'expired', expired,
-  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate, 'hotb', hotFilled)
+  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate, 'hotb', hotFilled, 'rec', lastRecord or 0)
 return results
