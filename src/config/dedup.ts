@@ -164,6 +164,12 @@ export const redisSchema = z
     commandTimeoutMs: z.number().int().min(1).default(5_000),
     /** Attempts per batch on a retryable store error, with exponential back-off, before giving up. */
     maxRetries: z.number().int().min(0).max(100).default(5),
+    /**
+     * How often (ms) a client checks the server's maxmemory-policy and evicted_keys again while
+     * running (before an index call): an evicting policy switched on mid-run is refused, and keys
+     * evicted under it mark the namespace lost (docs/redis.md, "Data loss").
+     */
+    evictionCheckMs: z.number().int().min(0).default(1_000),
     /** Candidate records kept by the client (they never change once written). */
     recordCacheSize: z.number().int().min(0).default(100_000),
     /**

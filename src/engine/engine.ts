@@ -166,23 +166,24 @@ export class DedupEngine {
 
   /**
    * The requests with every time past the clock plus window.maxFutureSkewMs clamped to that bound
-   * (copies; the others as they are), and the positions clamped (null: none). The stores bound
-   * their clocks the same way (a far-future time would expire the window and freeze it there).
+   * and marked (copies; the others as they are), and the positions clamped (null: none). A
+   * clamped time moves no store clock: a far-future time would expire the whole window (and, on
+   * a feed older than the wall clock, even the bound would). The stores also never move their
+   * clocks past their own wall clock plus the skew.
    */
   private boundEventTimes(inputs: readonly IndexRequest[]): {
     requests: readonly IndexRequest[];
     clamped: number[] | null;
   } {
     const limit = (this.options.clock ?? Date.now)() + maxFutureSkew(this.config.window);
-    let requests: IndexRequest[] | null = null;
-    let clamped: number[] | null = null;
+    const clamped: number[] = [];
     inputs.forEach((request, i) => {
-      if (!(request.ts > limit)) return;
-      requests ??= [...inputs];
-      requests[i] = { ...request, ts: limit };
-      (clamped ??= []).push(i);
+      if (request.ts > limit) clamped.push(i);
     });
-    return { requests: requests ?? inputs, clamped };
+    if (clamped.length === 0) return { requests: inputs, clamped: null };
+    const requests = [...inputs];
+    for (const i of clamped) requests[i] = { ...(inputs[i] as IndexRequest), ts: limit, clampedTs: true };
+    return { requests, clamped };
   }
 
   private async indexAndJudge(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {

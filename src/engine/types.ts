@@ -79,6 +79,11 @@ export interface IndexRequest {
   id: string;
   /** Event time, epoch ms. */
   ts: number;
+  /**
+   * The time was past the clock plus window.maxFutureSkewMs and `ts` is that bound (the engine
+   * sets it): stored as it is, but it moves no store clock, so it expires nothing.
+   */
+  clampedTs?: true;
   keys: IndexKey[];
   record: SignatureRecord;
   /** The message's title or subject, at most MAX_TITLE_LENGTH characters (displayed; the story rule also compares headline words, decision.storyTitleMinJaccard). */

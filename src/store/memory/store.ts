@@ -141,7 +141,8 @@ export class MemoryStore implements DedupStore {
     // The clock never moves past the wall clock plus the skew, as on Redis (index-1.lua).
     const clockLimit = Date.now() + maxFutureSkew(this.window);
     for (const request of requests) {
-      const clockTs = Math.min(request.ts, clockLimit);
+      // A clamped time (the engine's, IndexRequest.clampedTs) moves no clock.
+      const clockTs = request.clampedTs ? Number.NEGATIVE_INFINITY : Math.min(request.ts, clockLimit);
       if (clockTs > this.now) this.advance(clockTs);
       const known = this.byId.get(request.id);
       if (known?.verdict) {

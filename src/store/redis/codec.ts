@@ -192,7 +192,10 @@ export function writeIndexMessage(
   idField: Buffer,
 ): void {
   const shard = writeIdField(request.id, shards, idField, 0);
-  w.int(shard).bytes(idField).int(request.ts);
+  // The clock argument: '' for a clamped time, which moves no clock (the record keeps the time).
+  w.int(shard).bytes(idField);
+  if (request.clampedTs) w.string('');
+  else w.int(request.ts);
   writeRecordBlob(w, request);
 }
 

@@ -101,6 +101,41 @@ export function checkEvictionPolicy(info: string, server: string): void {
   }
 }
 
+/**
+ * The eviction policy, checked again while running (every redis.evictionCheckMs, before an
+ * index call), not only at open: an operator may switch it to allkeys-* mid-run. One watch per
+ * server. `observe` takes INFO memory and INFO stats: an allkeys-* policy with no key evicted yet
+ * is refused (STORE_ERROR, as at open); keys evicted since the last look under any policy but
+ * volatile-* (which never evicts doppel's keys: it sets no TTLs) mean the namespace may have lost
+ * keys, so the caller marks it lost (STORE_DATA_LOST).
+ */
+export class EvictionWatch {
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private evicted: number | undefined;
+
+  constructor(
+    private readonly intervalMs: number,
+    readonly server: string,
+  ) {}
+
+  due(now: number = Date.now()): boolean {
+    return now - this.checkedAt >= this.intervalMs;
+  }
+
+  /** null when all is well; else why the namespace must be taken as lost. */
+  observe(memory: string, stats: string, now: number = Date.now()): string | null {
+    this.checkedAt = now;
+    const policy = /^maxmemory_policy:(\S+)/m.exec(memory)?.[1] ?? 'unknown';
+    const evicted = Number(/^evicted_keys:(\d+)/m.exec(stats)?.[1] ?? Number.NaN);
+    const before = this.evicted;
+    if (Number.isFinite(evicted)) this.evicted = evicted;
+    if (before !== undefined && evicted > before && !policy.startsWith('volatile-'))
+      return `${this.server} evicted ${evicted - before} keys (maxmemory-policy ${policy} now)`;
+    checkEvictionPolicy(memory, this.server);
+    return null;
+  }
+}
+
 /** Redis' default `databases 16`: a URL's database number is 0..15. */
 export const MAX_DATABASE = 15;
 

@@ -15,7 +15,8 @@
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
   ARGV[10] maxFutureSkewMs: the store clock (meta now) never moves past Redis' TIME plus this,
            whatever a message's time (a message dated in the far future would expire the window)
-  then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
+  then per request: idShard, idField, ts (the clock's: '' when the client clamped the time, which
+           then moves no clock), record, nkeys, buckets: nkeys x (shard digits
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
@@ -227,10 +228,11 @@ for r = 1, n do
   local idShard, idField, ts, record, nkeys =
     ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3], tonumber(ARGV[p + 4])
   p = p + 5
-  -- A time past the limit moves the clock only to the limit (the client clamps it too: engine.ts).
+  -- A time past the limit moves the clock only to the limit; an empty one (a time the client
+  -- clamped: engine.ts) not at all.
   local clockTs = ts
-  if clockTs > clockLimit then clockTs = clockLimit end
-  if now == nil or clockTs > now then advance(clockTs) end
+  if clockTs and clockTs > clockLimit then clockTs = clockLimit end
+  if clockTs and (now == nil or clockTs > now) then advance(clockTs) end
   local idKey = kbase .. idShard
   -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
   local known = nil
@@ -301,6 +303,8 @@ if expired > 0 then
   end
 end
 
-redis.call('HSET', meta, 'seq', seq, 'now', now, 'gen', gen, 'live', live, 'hot', hotEvents, 'expired', expired,
+redis.call('HSET', meta, 'seq', seq, 'live', live, 'hot', hotEvents, 'expired', expired,
   'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate, 'hotb', hotFilled, 'rec', lastRecord or 0)
+-- No clock yet when every message so far had a clamped time.
+if now ~= nil then redis.call('HSET', meta, 'now', now, 'gen', gen) end
 return results
