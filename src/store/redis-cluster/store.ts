@@ -224,7 +224,7 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
         'open',
         this.scripts.open,
         this.homeMeta,
-        [layout, fresh, reset ? '1' : '0'],
+        [layout, fresh, reset ? '1' : '0', this.options.redis.shards, this.layout.home],
         'utf8',
       )) as [string, string];
     let [status, value] = await open(false);

@@ -163,9 +163,9 @@ export class RedisStore extends RedisLookups implements DedupStore {
     const layout = `${LAYOUT_VERSION}:${r.shards}:${r.clusterShards}:${this.options.window.generationMs}`;
     const fresh = randomBytes(8).toString('hex');
     const open = (reset: boolean) =>
-      this.run('open', () => this.scripts.doppelOpen(this.meta, layout, fresh, reset ? '1' : '0')) as Promise<
-        [string, string]
-      >;
+      this.run('open', () =>
+        this.scripts.doppelOpen(this.meta, layout, fresh, reset ? '1' : '0', r.shards, this.base),
+      ) as Promise<[string, string]>;
     let [status, value] = await open(false);
     if (status === 'lost' && this.options.resetLost) {
       await this.deleteNamespaceKeys();

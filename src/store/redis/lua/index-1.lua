@@ -61,7 +61,7 @@ if n == 0 then return {} end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
-local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb', 'rec')
+local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb', 'rec', 'marked')
 local seq = (storedNumber(m[1], 'meta seq') or 0)
 local now = storedNumber(m[2], 'meta now')
 local gen = storedNumber(m[3], 'meta gen')
@@ -75,6 +75,9 @@ local rate = (storedNumber(m[10], 'meta rate') or 0)
 local hotFilled = (storedNumber(m[11], 'meta hotb') or 0)
 -- The sequence number of the last record written (meta rec).
 local lastRecord = storedNumber(m[12], 'meta rec')
+-- Set when open-1.lua gave every k:<shard> hash its marker: the sequence number reached then
+-- (verdict blocks below it may have none).
+local marked = storedNumber(m[13], 'meta marked')
 
 -- The last record written leaves only below the live bound: when it is gone, keys of the
 -- namespace were deleted or evicted (one HEXISTS a batch; docs/redis.md, "Data loss").
@@ -124,6 +127,9 @@ local function advance(ts)
   local g = math.floor(ts / genMs)
   if g == gen then return end
   local previousFirst = gen and storedNumber(redis.call('HGET', gens, gen), 'a generation') or nil
+  -- The current generation's entry leaves only when the window does (or, with maxMessages, when
+  -- it is the oldest): gone otherwise means gens was deleted, and dropping by it would empty the index.
+  if gen and not previousFirst and maxMessages == 0 then dataLost(meta, 'generation ' .. gen .. ' is gone from gens') end
   gen = g
   redis.call('HSET', gens, g, seq + 1)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
@@ -158,7 +164,9 @@ local function sweepShard(i)
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
-      if #field ~= BUCKET_FIELD_BYTES then
+      if field == MARKER_FIELD then
+        -- The hash's marker (keys.ts MARKER_FIELD) stays: a hash without it was deleted.
+      elseif #field ~= BUCKET_FIELD_BYTES then
         -- An expired id field stays while a cluster is rooted at it (read-1.lua finds it by id).
         local s = storedNumber(v, 'an id field')
         if s < live and redis.call('HEXISTS', base .. KEY_CLUSTER .. (s % cshards), s) == 0 then
@@ -210,6 +218,9 @@ local function addRecord(mySeq, record)
   if b ~= pendingBlock or not pendingRecords then
     flushRecords()
     pendingBlock, pendingRecords = b, {}
+    -- The verdict block's marker, written with its records: a claimed, undecided id whose verdict
+    -- block has none lost it (below). Once per block a batch.
+    redis.call('HSETNX', base .. KEY_VERDICT .. b, MARKER_FIELD, '1')
   end
   pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
   pendingRecords[#pendingRecords + 1] = record
@@ -234,6 +245,11 @@ for r = 1, n do
   if clockTs and clockTs > clockLimit then clockTs = clockLimit end
   if clockTs and (now == nil or clockTs > now) then advance(clockTs) end
   local idKey = kbase .. idShard
+  -- Every id hash holds the marker from the namespace's creation (open-1.lua): one without it was
+  -- deleted or evicted, with the ids and buckets in it (one HEXISTS a message).
+  if marked and redis.call('HEXISTS', idKey, MARKER_FIELD) == 0 then
+    dataLost(meta, 'the hash ' .. idKey .. ' lost its marker')
+  end
   -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
   local known = nil
   local idSet = redis.call('HSETNX', idKey, idField, seq + 1) == 1
@@ -246,10 +262,16 @@ for r = 1, n do
     local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
     decided = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   end
-  if known and not decided
-    and redis.call('HEXISTS', base .. KEY_RECORD .. math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE) == 0 then
-    -- Claimed and undecided, but its record (written with the claim) is gone.
-    dataLost(meta, 'the record of ' .. known .. ' is gone while its id is claimed')
+  if known and not decided then
+    -- Claimed and undecided (a crash between index and commit, or another client's batch in
+    -- flight), unless its record (written with the claim) or its verdict block's marker is gone.
+    local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
+    if redis.call('HEXISTS', base .. KEY_RECORD .. b, slot) == 0 then
+      dataLost(meta, 'the record of ' .. known .. ' is gone while its id is claimed')
+    end
+    if marked and known > marked and redis.call('HEXISTS', base .. KEY_VERDICT .. b, MARKER_FIELD) == 0 then
+      dataLost(meta, 'the verdict block of ' .. known .. ' is gone')
+    end
   end
   if decided then
     results[r] = { 'd', verdictForClient(decided, known) }
