@@ -19,6 +19,12 @@ export const ERROR_CODES = {
   UNDECODABLE: { retryable: false, description: 'bytes could not be decoded as text' },
   /** An RFC 822 / MIME mail that could not be parsed. */
   INVALID_MAIL: { retryable: false, description: 'e-mail could not be parsed' },
+  /**
+   * Not an error: a warning on a valid verdict. A mail of more MIME parts than are read (1,000
+   * boundary lines; attachments and other non-text parts are dropped first): judged on the text
+   * parts read (docs/formats.md).
+   */
+  MAIL_TRUNCATED: { retryable: false, description: 'mail judged on its first text parts only' },
   /** Nothing is left after canonicalization (empty body, only markup or stop words' punctuation). */
   EMPTY_TEXT: { retryable: false, description: 'no words left after canonicalization' },
   /** A lexicon file is missing, malformed or of an unknown format. */

@@ -38,6 +38,8 @@ export interface EngineVerdict {
    * stored) as that bound instead: a far-future time would otherwise expire the whole window.
    */
   eventTimeClamped?: true;
+  /** A mail's text parts not read (more MIME parts than are read): judged on the rest. */
+  truncatedParts?: number;
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
@@ -65,6 +67,8 @@ export interface EngineMessage {
   lang: string;
   ts: number;
   title?: string;
+  /** A mail's text parts not read (DecodedMessage.truncatedParts). */
+  truncatedParts?: number;
 }
 
 /** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
@@ -123,6 +127,7 @@ export class RequestPreparer {
     };
     const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;
+    if (message.truncatedParts !== undefined) request.truncatedParts = message.truncatedParts;
     return request;
   }
 }
@@ -161,6 +166,7 @@ export class DedupEngine {
     const verdicts = await this.indexAndJudge(requests);
     await this.replayStoryEvents(verdicts);
     if (clamped) for (const i of clamped) (verdicts[i] as EngineVerdict).eventTimeClamped = true;
+    markTruncated(inputs, verdicts);
     return verdicts;
   }
 
@@ -292,7 +298,7 @@ export class DedupEngine {
       scoredOf,
       results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
     );
-    return Promise.all(
+    const verdicts = await Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
@@ -328,6 +334,8 @@ export class DedupEngine {
         );
       }),
     );
+    markTruncated(requests, verdicts);
+    return verdicts;
   }
 
   /**
@@ -491,6 +499,14 @@ export class DedupEngine {
     }
     return { decision, best };
   }
+}
+
+/** A verdict says when its message's text was cut (a mail of too many MIME parts). */
+function markTruncated(inputs: readonly IndexRequest[], verdicts: EngineVerdict[]): void {
+  inputs.forEach((input, i) => {
+    const verdict = verdicts[i];
+    if (input.truncatedParts !== undefined && verdict) verdict.truncatedParts = input.truncatedParts;
+  });
 }
 
 /** The verdict of a message decided before (a replay): its first verdict, in `clusterId` now. */

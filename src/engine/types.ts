@@ -84,6 +84,8 @@ export interface IndexRequest {
    * sets it): stored as it is, but it moves no store clock, so it expires nothing.
    */
   clampedTs?: true;
+  /** A mail's text parts not read (too many MIME parts): its verdict says MAIL_TRUNCATED. */
+  truncatedParts?: number;
   keys: IndexKey[];
   record: SignatureRecord;
   /** The message's title or subject, at most MAX_TITLE_LENGTH characters (displayed; the story rule also compares headline words, decision.storyTitleMinJaccard). */

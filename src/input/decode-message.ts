@@ -6,6 +6,8 @@ import type { Message } from './message.js';
 export interface DecodedMessage extends TextSource {
   charset: string;
   messageId?: string;
+  /** A mail's text parts not read (too many MIME parts): reported as MAIL_TRUNCATED. */
+  truncatedParts?: number;
 }
 
 /**
@@ -43,9 +45,11 @@ function toDecoded(d: {
   charset: string;
   title?: string;
   messageId?: string;
+  truncatedParts?: number;
 }): DecodedMessage {
   const out: DecodedMessage = { text: d.text, kind: d.kind, charset: d.charset };
   if (d.title !== undefined) out.title = d.title;
   if (d.messageId !== undefined) out.messageId = d.messageId;
+  if (d.truncatedParts !== undefined) out.truncatedParts = d.truncatedParts;
   return out;
 }

@@ -74,5 +74,6 @@ export function engineMessage(signed: SignedMessage, ts: number): EngineMessage 
   };
   const title = signed.decoded.title ?? signed.message.title;
   if (title !== undefined) out.title = title;
+  if (signed.decoded.truncatedParts !== undefined) out.truncatedParts = signed.decoded.truncatedParts;
   return out;
 }

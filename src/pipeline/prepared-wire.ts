@@ -15,6 +15,8 @@ export interface PreparedChunk {
   ids: Array<string | null>;
   /** The display title of each prepared item (IndexRequest.title), null for none. */
   titles: Array<string | null>;
+  /** IndexRequest.truncatedParts of each item, 0 for none. */
+  truncated: Int32Array;
   /** The message's own event time (epoch ms), NaN when it has none. */
   ts: Float64Array;
   errors: Array<{ code: string; message: string } | null>;
@@ -42,6 +44,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const ts = new Float64Array(n);
   const ids: Array<string | null> = [];
   const titles: Array<string | null> = [];
+  const truncated = new Int32Array(n);
   const errors: PreparedChunk['errors'] = [];
   const keyStart = new Int32Array(n + 1);
   const recordStart = new Int32Array(n + 1);
@@ -69,6 +72,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     status[i] = item.status;
     ids.push(item.id);
     titles.push(item.status === 0 ? (item.request.title ?? null) : null);
+    if (item.status === 0) truncated[i] = item.request.truncatedParts ?? 0;
     keyStart[i] = k;
     recordStart[i] = b;
     if (item.status !== 0) {
@@ -100,6 +104,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     status,
     ids,
     titles,
+    truncated,
     ts,
     errors,
     keyStart,
@@ -111,7 +116,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   };
   return {
     chunk,
-    transfer: [status, ts, keyStart, keyTable, keyWords, recordStart, recordBytes].map(
+    transfer: [status, truncated, ts, keyStart, keyTable, keyWords, recordStart, recordBytes].map(
       (a) => a.buffer as ArrayBuffer,
     ),
   };
@@ -150,6 +155,8 @@ export function unpackItem(
   const request: Omit<IndexRequest, 'ts'> = { id, keys, record };
   const title = c.titles[i];
   if (title !== null && title !== undefined) request.title = title;
+  const truncatedParts = c.truncated[i] as number;
+  if (truncatedParts > 0) request.truncatedParts = truncatedParts;
   return { ok: true, id, ts: Number.isNaN(ts) ? undefined : ts, request };
 }
 

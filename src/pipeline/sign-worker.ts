@@ -42,7 +42,7 @@ const preparer = new RequestPreparer(data.config);
 function item(signed: SignedMessage): PreparedItem {
   // The flow's prepare stage (MessageFlow.request), on this thread; the time is set on admission.
   const request = preparer.indexRequest(engineMessage(signed, 0));
-  return {
+  const prepared: PreparedItem & { status: 0 } = {
     status: 0,
     id: request.id,
     ts: signed.message.ts,
@@ -51,6 +51,8 @@ function item(signed: SignedMessage): PreparedItem {
         ? { id: request.id, keys: request.keys, record: request.record }
         : { id: request.id, keys: request.keys, record: request.record, title: request.title },
   };
+  if (request.truncatedParts !== undefined) prepared.request.truncatedParts = request.truncatedParts;
+  return prepared;
 }
 
 function failed(error: unknown, id: string | null): PreparedItem {

@@ -23,6 +23,8 @@ export interface Decoded {
   /** The HTML <title>, or the mail's Subject. */
   title?: string;
   messageId?: string;
+  /** A mail's text parts not read (too many MIME parts: mail.ts capParts). */
+  truncatedParts?: number;
 }
 
 const META_SNIFF_BYTES = 2048;
@@ -46,6 +48,7 @@ export async function decodeRaw(bytes: Uint8Array): Promise<Decoded> {
     const decoded: Decoded = { text: mail.text, kind: 'mail', charset: mail.charset };
     if (mail.subject !== undefined && mail.subject !== '') decoded.title = mail.subject;
     if (mail.messageId !== undefined) decoded.messageId = mail.messageId;
+    if (mail.truncatedParts !== undefined) decoded.truncatedParts = mail.truncatedParts;
     return decoded;
   }
   const hint = sniffMetaCharset(bytes);
