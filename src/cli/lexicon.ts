@@ -17,7 +17,7 @@ import { isSupportedLanguage, LANGUAGES, type SupportedLanguage } from '../text/
 
 /**
  * `doppel lexicon build | import-frequencies | info`: lexicons are data with a version
- * (ALGORITHMS.md section 4), made by this command from a corpus or a frequency list.
+ * (docs/signatures.md, "I-Match with a secondary lexicon"), made by this command from a corpus or a frequency list.
  */
 
 const USAGE = `usage: doppel lexicon <command> [options]
