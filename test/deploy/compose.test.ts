@@ -39,6 +39,12 @@ function load(file: string, ...args: string[]): { services: Record<string, Servi
   return JSON.parse(r.stdout);
 }
 
+function service(project: { services: Record<string, Service> }, name: string): Service {
+  const found = project.services[name];
+  if (!found) throw new Error(`compose.yaml has no service ${name}`);
+  return found;
+}
+
 /** Every DOPPEL_* name the sources read. */
 function envNamesRead(): Set<string> {
   const names = new Set<string>();
@@ -73,18 +79,18 @@ describe('compose.yaml', () => {
   });
 
   it('runs Redis with AOF and noeviction, Kafka as one KRaft node the consumer can reach', () => {
-    const { services } = load(COMPOSE_FILE);
-    const redis = services.redis.command ?? [];
+    const project = load(COMPOSE_FILE);
+    const redis = service(project, 'redis').command ?? [];
     const flag = (name: string) => redis[redis.indexOf(name) + 1];
     expect([flag('--appendonly'), flag('--appendfsync'), flag('--maxmemory-policy')]).toEqual([
       'yes',
       'everysec',
       'noeviction',
     ]);
-    const kafka = services.kafka.environment ?? {};
+    const kafka = service(project, 'kafka').environment ?? {};
     expect(kafka.KAFKA_PROCESS_ROLES).toBe('broker,controller');
     expect(kafka.KAFKA_CONTROLLER_QUORUM_VOTERS).toBe(`${kafka.KAFKA_NODE_ID}@kafka:9093`);
-    const consumer = services['news-consumer'];
+    const consumer = service(project, 'news-consumer');
     expect(kafka.KAFKA_ADVERTISED_LISTENERS).toBe(
       `PLAINTEXT://${consumer.environment?.DOPPEL_KAFKA_BROKERS}`,
     );
@@ -94,9 +100,9 @@ describe('compose.yaml', () => {
   });
 
   it('the API and the consumer share one Redis namespace; the API is published on loopback only', () => {
-    const { services } = load(COMPOSE_FILE);
-    const api = services.api;
-    const consumer = services['news-consumer'];
+    const project = load(COMPOSE_FILE);
+    const api = service(project, 'api');
+    const consumer = service(project, 'news-consumer');
     expect(api.environment?.DOPPEL_REDIS_URL).toBe(consumer.environment?.DOPPEL_REDIS_URL);
     const command = api.command ?? [];
     expect(command.slice(0, 2)).toEqual(['bin/doppel.js', 'serve']);
