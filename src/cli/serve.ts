@@ -26,7 +26,12 @@ DOPPEL_API_HOST=0.0.0.0); DOPPEL_REDIS_URL is the store when --store is not give
 <token>"; /, /healthz, /readyz, /metrics and /openapi.json stay open. Logs are JSON lines on
 standard output; SIGTERM drains and exits. Bodies are signed in N worker threads (--threads,
 default the config's "threads", 0 = one per core), so a large body does not stall other
-requests; 1 signs on the event loop.`;
+requests; 1 signs on the event loop.
+
+examples:
+  doppel serve                                            # http://127.0.0.1:8080/ on the memory store
+  doppel serve --store redis://127.0.0.1:6379/0 --namespace news --host 0.0.0.0
+  curl -s -X POST http://127.0.0.1:8080/v1/check -H 'content-type: application/json' -d '{"id":"a","text":"..."}'`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p' },

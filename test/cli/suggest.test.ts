@@ -32,3 +32,16 @@ describe('did you mean', () => {
     expect(far.stderr).not.toContain('did you mean');
   });
 });
+
+describe('help pages', () => {
+  it('every command prints usage with examples that name the command itself', async () => {
+    for (const command of ['dedup', 'sign', 'serve', 'eval', 'explain', 'generate', 'lexicon']) {
+      const help = await runCli([command, '--help']);
+      expect(help.code, command).toBe(0);
+      const examples = help.stdout.split('\nexamples:\n')[1] ?? '';
+      const lines = examples.split('\n').filter((l) => l.trim() !== '');
+      expect(lines.length, `${command} --help has examples`).toBeGreaterThanOrEqual(2);
+      expect(lines[0]?.trim().startsWith(`doppel ${command}`), `${command}: ${lines[0]}`).toBe(true);
+    }
+  });
+});
