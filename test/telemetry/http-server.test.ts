@@ -51,7 +51,11 @@ function attribute(span: JsonSpan, key: string): string | undefined {
 beforeAll(async () => {
   const endpoint = await receiver.start();
   telemetry = startTelemetry(
-    telemetrySchema.parse({ otlpEndpoint: endpoint, otlpProtocol: 'http/json', metricExportIntervalMs: 60_000 }),
+    telemetrySchema.parse({
+      otlpEndpoint: endpoint,
+      otlpProtocol: 'http/json',
+      metricExportIntervalMs: 60_000,
+    }),
     {},
     'news',
   );
@@ -89,7 +93,10 @@ describe('HTTP API telemetry', () => {
     const res = await fetch(`${url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-${parent}-01` },
-      body: JSON.stringify({ id: 'traced-1', text: 'the council voted to extend the tram line by four stops' }),
+      body: JSON.stringify({
+        id: 'traced-1',
+        text: 'the council voted to extend the tram line by four stops',
+      }),
     });
     expect(res.status).toBe(200);
     const missing = await fetch(`${url}/v1/messages/no-such-id`);
@@ -146,6 +153,8 @@ describe('HTTP API telemetry', () => {
     );
     expect(requests.every((l) => typeof l.ms === 'number')).toBe(true);
     expect(requests.some((l) => String(l.route).includes('healthz'))).toBe(false);
-    expect(requests.find((l) => l.route === '/v1/messages')?.traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(requests.find((l) => l.route === '/v1/messages')?.traceId).toBe(
+      '4bf92f3577b34da6a3ce929d0e0e4736',
+    );
   });
 });
