@@ -10,7 +10,7 @@ import { MessageFlow } from '../pipeline/flow.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { tracingActive, withSpan } from '../telemetry/trace.js';
-import { classifyError, createKafka } from './client.js';
+import { classifyError, createKafka, isFenced } from './client.js';
 import type { ConsumerConfig, InputFormat, OutputTopics } from './config.js';
 import type { InputRecord } from './input.js';
 import { type PoolSigner, startPoolSigner } from './pool-signer.js';
@@ -91,6 +91,8 @@ export interface ConsumerDeps {
   store?: DedupStore;
   /** Wraps the store the consumer opens (telemetry: instrumentStore). */
   wrapStore?: (store: DedupStore) => DedupStore;
+  /** Exactly-once: runs inside each transaction between its sent outputs and its commit. */
+  beforeTransactionCommit?: () => Promise<void>;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -108,6 +110,7 @@ export class DoppelConsumer {
   private readonly kafka: Kafka;
   private store: DedupStore | undefined;
   private readonly wrapStore: (store: DedupStore) => DedupStore;
+  private readonly beforeTransactionCommit: (() => Promise<void>) | undefined;
   private consumer: Consumer | undefined;
   private producer: OutputProducer | undefined;
   private processor: BatchProcessor | undefined;
@@ -142,6 +145,7 @@ export class DoppelConsumer {
     this.kafka = deps.kafka ?? createKafka(deps.config.kafka, deps.logger);
     this.store = deps.store;
     this.wrapStore = deps.wrapStore ?? ((store) => store);
+    this.beforeTransactionCommit = deps.beforeTransactionCommit;
     for (const input of this.config.consumer.inputs) this.formats.set(input.topic, input.format);
     this.done = new Promise<void>((resolve, reject) => {
       this.crashed = reject;
@@ -235,6 +239,7 @@ export class DoppelConsumer {
       exactlyOnce: c.exactlyOnce,
       transactionalId: c.transactionalId,
       groupId: c.groupId,
+      ...(this.beforeTransactionCommit ? { beforeCommit: this.beforeTransactionCommit } : {}),
     });
     await this.producer.connect();
 
@@ -381,9 +386,12 @@ export class DoppelConsumer {
           // process stops; a lost namespace at once (no retry brings it back). Never a dead
           // letter: the dlq is for invalid input only.
           if (!error.retryable) failures++;
-          // Wrong credentials are configuration: no retry fixes them either.
+          // Wrong credentials are configuration: no retry fixes them either; nor being fenced
+          // (exactly-once: another process took the transactional id and aborted this batch's
+          // transaction; that process consumes the batch again).
+          const fenced = isFenced(error);
           const limit =
-            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH'
+            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH' || fenced
               ? 1
               : this.config.consumer.maxFailedAttempts;
           const willRetry = !gone && failures < limit;
@@ -392,7 +400,7 @@ export class DoppelConsumer {
           if (!willRetry) {
             // Not committed: the batch is consumed again (here or by the partition's new owner).
             this.logger.warn(
-              { ...info, code: error.code, err: error.message, attempt },
+              { ...info, code: error.code, err: error.message, attempt, ...(fenced ? { fenced } : {}) },
               'batch left uncommitted',
             );
             if (!gone) this.fail(error, info);

@@ -27,7 +27,16 @@ export class OutputProducer {
 
   constructor(
     kafka: Kafka,
-    private readonly options: { exactlyOnce: boolean; transactionalId: string; groupId: string },
+    private readonly options: {
+      exactlyOnce: boolean;
+      transactionalId: string;
+      groupId: string;
+      /**
+       * Called inside each transaction after its outputs are sent and before the offsets and the
+       * commit: the crash tests hold a transaction open here to kill the process inside it.
+       */
+      beforeCommit?: () => Promise<void>;
+    },
   ) {
     this.producer = kafka.producer(
       options.exactlyOnce
@@ -41,8 +50,18 @@ export class OutputProducer {
     );
   }
 
-  connect(): Promise<void> {
-    return this.producer.connect();
+  /**
+   * Connects; in exactly-once mode also takes over the transactional id at once. kafkajs asks for
+   * the transactional producer id only at the first transaction, so without this a new process
+   * would join the group and read the committed offsets while an earlier process with the same
+   * id (a zombie: paused, cut off, not yet dead) could still commit a transaction over the same
+   * batch: the batch would be committed twice. Taking the id fences that process and aborts its
+   * open transaction before this one reads anything. (No request is sent for the empty
+   * transaction: kafkajs ends it on the client.)
+   */
+  async connect(): Promise<void> {
+    await this.producer.connect();
+    if (this.options.exactlyOnce) await (await this.producer.transaction()).abort();
   }
 
   disconnect(): Promise<void> {
@@ -73,6 +92,7 @@ export class OutputProducer {
         if (topicMessages.length > 0) {
           await transaction.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None });
         }
+        await this.options.beforeCommit?.();
         await transaction.sendOffsets({
           consumerGroupId: this.options.groupId,
           topics: [

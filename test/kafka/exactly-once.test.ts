@@ -1,0 +1,256 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConsumerProcess,
+  countLogLines,
+  NEWS_ENTRY,
+  spawnConsumer,
+  waitForLog,
+} from '../support/consumer-process.js';
+import { rng } from '../support/engine.js';
+import {
+  endOffsetSum,
+  kafkaBrokers,
+  type ReadMessage,
+  readTopic,
+  testKafka,
+  uniqueName,
+  waitForCommitted,
+} from '../support/kafka.js';
+import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
+import { redisUrl, uniqueNamespace } from '../support/redis.js';
+
+/**
+ * Exactly-once under a crash. The consumer process runs in exactly-once mode (outputs and offsets
+ * in one Kafka transaction) with DOPPEL_TEST_HOLD_TRANSACTION_MS: each transaction logs
+ * "transaction open" after its outputs are sent and waits before it sends the offsets and
+ * commits. The test kills the process (SIGKILL) at a random moment inside that window, after a
+ * random number of transactions, several times; the next process with the same transactional id
+ * aborts the open transaction and consumes the batch again. A read_committed reader must then see
+ * every source offset's output exactly once, and a read_uncommitted reader the aborted copies.
+ * DOPPEL_TEST_SEED=<n> replays a run (the seed is printed).
+ */
+const SEED = Number(process.env.DOPPEL_TEST_SEED ?? 4_242);
+const HOLD_MS = 1_500;
+const KILLS = 3;
+/** Long enough for a second process to start and take the transactional id meanwhile. */
+const FENCE_HOLD_MS = 25_000;
+
+const position = (m: ReadMessage) =>
+  `${m.headers['doppel-source-partition']}/${m.headers['doppel-source-offset']}`;
+
+function byPosition(messages: readonly ReadMessage[]): Map<string, ReadMessage[]> {
+  const out = new Map<string, ReadMessage[]>();
+  for (const m of messages) out.set(position(m), [...(out.get(position(m)) ?? []), m]);
+  return out;
+}
+
+describe('exactly-once: kill -9 between a transaction’s send and its commit', () => {
+  const kafka = testKafka();
+  const admin = kafka.admin();
+  let dir: string;
+  const running: ConsumerProcess[] = [];
+  beforeAll(async () => {
+    if (!existsSync(NEWS_ENTRY))
+      throw new Error(`${NEWS_ENTRY} is missing: run npm run build (npm test does)`);
+    dir = mkdtempSync(join(tmpdir(), 'doppel-eos-'));
+    await admin.connect();
+  });
+  afterAll(async () => {
+    for (const run of running) if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    await admin.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function config(name: string, consumer: Record<string, unknown>): string {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify({ consumer }));
+    return file;
+  }
+
+  function start(configFile: string, holdMs: number): ConsumerProcess {
+    const run = spawnConsumer({
+      DOPPEL_CONFIG: configFile,
+      DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','),
+      DOPPEL_REDIS_URL: redisUrl(),
+      ...(process.env.DOPPEL_TEST_EOS_LOG ? { DOPPEL_LOG_LEVEL: process.env.DOPPEL_TEST_EOS_LOG } : {}),
+      ...(holdMs > 0 ? { DOPPEL_TEST_HOLD_TRANSACTION_MS: String(holdMs) } : {}),
+    });
+    running.push(run);
+    return run;
+  }
+
+  async function produce(topic: string, messages: readonly StreamMessage[]): Promise<void> {
+    const producer = kafka.producer();
+    await producer.connect();
+    // Small sends: small record batches, so the 4 KB fetches make many transactions.
+    for (let i = 0; i < messages.length; i += 8) {
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: messages
+          .slice(i, i + 8)
+          .map((m) => ({ partition: m.partition, key: m.key ?? null, value: m.value })),
+      });
+    }
+    await producer.disconnect();
+  }
+
+  it('read_committed sees each source offset once; the killed transactions are aborted copies', async () => {
+    process.stdout.write(`[exactly-once] seed ${SEED} (replay with DOPPEL_TEST_SEED=${SEED})\n`);
+    const random = rng(SEED);
+    const input = uniqueName('eos-kill');
+    const group = uniqueName('eos-group');
+    const configFile = config('kill', {
+      inputs: [{ topic: input, format: 'json' }],
+      groupId: group,
+      namespace: uniqueNamespace('eos-kill'),
+      exactlyOnce: true,
+      // The same transactional id in every life: the next process fences the killed one and aborts
+      // its open transaction.
+      transactionalId: uniqueName('eos-txn'),
+      maxBytesPerPartition: 4096,
+      // The killed member holds its partitions until its session times out.
+      sessionTimeoutMs: 6000,
+    });
+    const stream = knownStream({ originals: 40, prefix: input });
+    const all = [...stream.phase1, ...stream.phase2];
+    await admin.createTopics({ topics: [{ topic: input, numPartitions: 4 }], waitForLeaders: true });
+    await produce(input, all);
+
+    const kills: string[] = [];
+    for (let life = 0; life < KILLS; life++) {
+      const run = start(configFile, HOLD_MS);
+      // After 1 to 3 transactions, at a random moment inside the open window.
+      const nth = 1 + Math.floor(random() * 3);
+      await waitForLog(run, 'transaction open', nth, 60_000);
+      const seenAt = Date.now();
+      const delay = Math.floor(random() * HOLD_MS * 0.5);
+      await new Promise((r) => setTimeout(r, delay));
+      const openCount = countLogLines(run, 'transaction open');
+      run.child.kill('SIGKILL');
+      expect(await run.exited).toBeNull();
+      // Still inside the window of the transaction seen open: no commit happened since.
+      expect(Date.now() - seenAt, 'the kill came after the hold ended').toBeLessThan(HOLD_MS);
+      kills.push(`life ${life + 1}: transaction ${openCount}, ${delay} ms after it opened`);
+    }
+    const committedBefore = (await admin.fetchOffsets({ groupId: group, topics: [input] }))[0]!.partitions;
+    expect(committedBefore.reduce((s, p) => s + Math.max(0, Number(p.offset)), 0)).toBeLessThan(all.length);
+
+    // The last life has no hold: it finishes the stream and stops on SIGTERM.
+    const last = start(configFile, 0);
+    try {
+      await waitForCommitted(admin, group, input, 90_000);
+      await waitForLog(last, 'consumer started');
+    } catch (error) {
+      last.child.kill('SIGKILL');
+      throw new Error(`${(error as Error).message}\n${last.output().slice(-3000)}`);
+    }
+    last.child.kill('SIGTERM');
+    expect(await last.exited, last.output().slice(-3000)).toBe(0);
+
+    const topics = [`${input}.tagged`, `${input}.dlq`];
+    const committed: ReadMessage[] = [];
+    const uncommitted: ReadMessage[] = [];
+    for (const topic of topics) {
+      committed.push(...(await readTopic(kafka, topic, { settleMs: 500 })));
+      uncommitted.push(...(await readTopic(kafka, topic, { settleMs: 500, readUncommitted: true })));
+    }
+    // read_committed: every source offset's output exactly once.
+    const once = byPosition(committed);
+    expect(once.size).toBe(all.length);
+    expect([...once].filter(([, copies]) => copies.length !== 1).map(([p]) => p)).toEqual([]);
+    expect(new Set(committed.map((m) => m.headers['doppel-id'])).size).toBe(all.length);
+    // read_uncommitted: the killed transactions' outputs are there too, aborted (at least one
+    // batch per kill), with the same verdicts as the committed copy (the store replays them).
+    const seen = byPosition(uncommitted);
+    expect(seen.size).toBe(all.length);
+    const aborted = uncommitted.length - committed.length;
+    process.stdout.write(`[exactly-once] kills: ${kills.join('; ')}; ${aborted} aborted outputs\n`);
+    expect(aborted).toBeGreaterThanOrEqual(KILLS);
+    for (const [pos, copies] of seen) {
+      const kept = once.get(pos)![0]!;
+      for (const c of copies) {
+        expect(c.headers['doppel-id'], pos).toBe(kept.headers['doppel-id']);
+        expect(c.headers['doppel-verdict'], pos).toBe(kept.headers['doppel-verdict']);
+        expect(c.headers['doppel-cluster'], pos).toBe(kept.headers['doppel-cluster']);
+      }
+    }
+    // Transaction markers (commits and the aborts) take offsets beyond the messages.
+    expect(await endOffsetSum(admin, `${input}.tagged`)).toBeGreaterThan(
+      uncommitted.filter((m) => m.topic === `${input}.tagged`).length,
+    );
+  }, 240_000);
+
+  it('a second process with the same transactional id fences the first, which stops without committing', async () => {
+    const transactionalId = uniqueName('eos-fence-txn');
+    const input = uniqueName('eos-fence');
+    const group = uniqueName('eos-fence-group');
+    const first = config('fence-first', {
+      inputs: [{ topic: input, format: 'json' }],
+      groupId: group,
+      namespace: uniqueNamespace('eos-fence'),
+      exactlyOnce: true,
+      transactionalId,
+      maxBytesPerPartition: 4096,
+    });
+    // The second process reads a topic of its own: only the transactional id is shared.
+    const otherInput = uniqueName('eos-fence-other');
+    const second = config('fence-second', {
+      inputs: [{ topic: otherInput, format: 'json' }],
+      groupId: uniqueName('eos-fence-group2'),
+      namespace: uniqueNamespace('eos-fence2'),
+      exactlyOnce: true,
+      transactionalId,
+    });
+    const stream = knownStream({ originals: 12, partitions: 1, prefix: input });
+    await admin.createTopics({ topics: [{ topic: input, numPartitions: 1 }], waitForLeaders: true });
+    await produce(input, stream.phase1);
+
+    const zombie = start(first, FENCE_HOLD_MS);
+    await waitForLog(zombie, 'transaction open', 1, 60_000);
+    const openedAt = Date.now();
+    const owner = start(second, 0);
+    await waitForLog(owner, 'consumer started', 1, 60_000);
+    // The owner took the id while the zombie's first transaction was still open.
+    expect(Date.now() - openedAt).toBeLessThan(FENCE_HOLD_MS);
+    // The zombie's hold ends: its offsets and commit are refused (fenced); it exits 1.
+    const code = await Promise.race([
+      zombie.exited,
+      new Promise<string>((r) =>
+        setTimeout(() => r('still running 60 s after the hold'), FENCE_HOLD_MS + 60_000),
+      ),
+    ]);
+    expect(code, zombie.output().slice(-6000)).toBe(1);
+    // Refused as an old epoch of the transactional id: fenced, given up at once (no retries).
+    expect(zombie.output()).toMatch(/"attempt":1,"fenced":true/);
+    expect(countLogLines(zombie, 'transaction open')).toBe(1);
+    // Nothing of it was committed: no offset, no read_committed output; the aborted outputs are
+    // there for read_uncommitted readers.
+    const [offsets] = await admin.fetchOffsets({ groupId: group, topics: [input] });
+    expect(offsets!.partitions.map((p) => Number(p.offset))).toEqual([-1]);
+    expect(await readTopic(kafka, `${input}.tagged`, { settleMs: 500 })).toEqual([]);
+    const aborted = await readTopic(kafka, `${input}.tagged`, {
+      atLeast: 1,
+      settleMs: 500,
+      readUncommitted: true,
+    });
+    expect(aborted.length).toBeGreaterThan(0);
+    expect(aborted.map((m) => m.headers['doppel-source-offset'])[0]).toBe('0');
+
+    owner.child.kill('SIGTERM');
+    expect(await owner.exited, owner.output().slice(-3000)).toBe(0);
+    // A later process with the id (and no hold) consumes the batch again: each message once.
+    const again = start(first, 0);
+    await waitForCommitted(admin, group, input, 60_000);
+    again.child.kill('SIGTERM');
+    expect(await again.exited, again.output().slice(-3000)).toBe(0);
+    const outputs = await readTopic(kafka, `${input}.tagged`, {
+      atLeast: stream.phase1.length,
+      settleMs: 500,
+    });
+    expect(outputs.map((m) => m.headers['doppel-id']).sort()).toEqual(stream.phase1.map((m) => m.id).sort());
+  }, 180_000);
+});
