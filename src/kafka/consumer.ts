@@ -1,5 +1,5 @@
 import { context, type Span, SpanKind, trace } from '@opentelemetry/api';
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
@@ -123,6 +123,12 @@ export class DoppelConsumer {
   /** A batch failed for good: no batch may run (or commit past it) while the process stops. */
   private failed = false;
   private pausedSince: number | null = null;
+  /** Exactly-once: partitions claimed (their transactional id taken) since the last group join. */
+  private readonly claimed = new Set<string>();
+  /** Exactly-once: partitions another process claimed (fenced) since the last group join. */
+  private readonly lost = new Set<string>();
+  /** Exactly-once: reads a partition's committed offset after a claim. */
+  private admin: Admin | undefined;
   /** Partitions whose batch is failing and retrying; fetching resumes when none is. */
   private readonly failing = new Set<string>();
   private readonly stats = {
@@ -242,6 +248,10 @@ export class DoppelConsumer {
       ...(this.beforeTransactionCommit ? { beforeCommit: this.beforeTransactionCommit } : {}),
     });
     await this.producer.connect();
+    if (c.exactlyOnce) {
+      this.admin = this.kafka.admin();
+      await this.admin.connect();
+    }
 
     const consumer = this.kafka.consumer({
       groupId: c.groupId,
@@ -253,6 +263,9 @@ export class DoppelConsumer {
     this.consumer = consumer;
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
       this.joined = true;
+      // A new generation: each partition is claimed again at its first batch.
+      this.claimed.clear();
+      this.lost.clear();
       this.logger.info({ memberAssignment: e.payload.memberAssignment }, 'joined the consumer group');
     });
     consumer.on(consumer.events.CRASH, (e) => {
@@ -294,7 +307,25 @@ export class DoppelConsumer {
     const { batch, isRunning, isStale } = payload;
     if (batch.messages.length === 0 || !isRunning() || isStale() || this.failed) return;
     const started = performance.now();
-    const records: InputRecord[] = batch.messages.map((m) => ({
+    let messages = batch.messages;
+    if (this.config.consumer.exactlyOnce) {
+      const key = `${batch.topic}/${batch.partition}`;
+      if (this.lost.has(key)) {
+        // Fenced: another process owns the partition until this one rejoins the group.
+        await sleep(200);
+        return;
+      }
+      if (!this.claimed.has(key)) {
+        const committed = await this.claim(batch.topic, batch.partition);
+        // Fetched before the claim: a previous owner may have committed part of it since.
+        messages = messages.filter((m) => BigInt(m.offset) >= committed);
+        if (messages.length === 0) {
+          payload.resolveOffset(batch.lastOffset());
+          return;
+        }
+      }
+    }
+    const records: InputRecord[] = messages.map((m) => ({
       topic: batch.topic,
       partition: batch.partition,
       offset: m.offset,
@@ -306,7 +337,7 @@ export class DoppelConsumer {
     const info: BatchInfo = {
       topic: batch.topic,
       partition: batch.partition,
-      firstOffset: batch.firstOffset() ?? last,
+      firstOffset: records[0]?.offset ?? last,
       lastOffset: last,
       size: records.length,
       highWatermark: batch.highWatermark,
@@ -362,6 +393,11 @@ export class DoppelConsumer {
           const outputs = result.outputs;
           // Downstream continues the batch's trace (span context computed once per batch).
           if (traced) stampTraceContext(outputs, trace.setSpan(context.active(), span));
+          // Exactly-once, after a failed attempt: the partition is claimed again, and a commit
+          // that went through although its answer was lost is not made twice.
+          if (this.config.consumer.exactlyOnce && !this.claimed.has(key)) {
+            if ((await this.claim(batch.topic, batch.partition)) >= BigInt(next.offset)) break;
+          }
           await withSpan(
             'produce',
             () =>
@@ -380,7 +416,15 @@ export class DoppelConsumer {
         } catch (e) {
           const error = classifyError(e);
           this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
-          const gone = this.stopping || this.failed || !isRunning() || isStale();
+          const fenced = isFenced(error);
+          const gone = this.stopping || this.failed || !isRunning() || isStale() || fenced;
+          if (this.config.consumer.exactlyOnce) {
+            // A new producer (and a new claim) for the next attempt; none when fenced: another
+            // process owns the partition now and consumes the batch again.
+            this.claimed.delete(key);
+            if (fenced) this.lost.add(key);
+            await producer.release(batch.topic, batch.partition);
+          }
           // Unavailability (retryable) pauses and waits, however long. A failure waiting does not
           // fix (a bug, a store or Kafka error) is retried maxFailedAttempts times, then the
           // process stops; a lost namespace at once (no retry brings it back). Never a dead
@@ -389,7 +433,6 @@ export class DoppelConsumer {
           // Wrong credentials are configuration: no retry fixes them either; nor being fenced
           // (exactly-once: another process took the transactional id and aborted this batch's
           // transaction; that process consumes the batch again).
-          const fenced = isFenced(error);
           const limit =
             error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH' || fenced
               ? 1
@@ -452,6 +495,21 @@ export class DoppelConsumer {
   }
 
   /**
+   * Exactly-once: claims the partition's transactional id (fencing its previous owner and
+   * aborting that one's open transaction), then returns its committed offset (0 when none).
+   */
+  private async claim(topic: string, partition: number): Promise<bigint> {
+    await (this.producer as OutputProducer).claim(topic, partition);
+    this.claimed.add(`${topic}/${partition}`);
+    const [offsets] = await (this.admin as Admin).fetchOffsets({
+      groupId: this.config.consumer.groupId,
+      topics: [topic],
+    });
+    const committed = BigInt(offsets?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
+    return committed < 0n ? 0n : committed;
+  }
+
+  /**
    * A batch failed for good: nothing more is processed or committed (the failed batch stays
    * uncommitted, so no later offset may be), and `done` rejects: the process exits 1 and
    * Kubernetes restarts it, which consumes the batch again.
@@ -508,6 +566,7 @@ export class DoppelConsumer {
     try {
       await this.consumer?.disconnect();
       await this.producer?.disconnect();
+      await this.admin?.disconnect();
       await this.store?.close();
       await this.pool?.close();
       this.setState('stopped');

@@ -35,8 +35,8 @@ import { redisUrl, uniqueNamespace } from '../support/redis.js';
 const SEED = Number(process.env.DOPPEL_TEST_SEED ?? 4_242);
 const HOLD_MS = 1_500;
 const KILLS = 3;
-/** Long enough for a second process to start and take the transactional id meanwhile. */
-const FENCE_HOLD_MS = 25_000;
+/** The stalled owner's open transaction: long enough to stop the process inside it. */
+const FENCE_HOLD_MS = 3_000;
 
 const position = (m: ReadMessage) =>
   `${m.headers['doppel-source-partition']}/${m.headers['doppel-source-offset']}`;
@@ -184,73 +184,54 @@ describe('exactly-once: kill -9 between a transaction’s send and its commit', 
     );
   }, 240_000);
 
-  it('a second process with the same transactional id fences the first, which stops without committing', async () => {
-    const transactionalId = uniqueName('eos-fence-txn');
+  it('a process that takes a partition over fences its stalled owner, whose transaction is aborted', async () => {
     const input = uniqueName('eos-fence');
     const group = uniqueName('eos-fence-group');
-    const first = config('fence-first', {
+    const configFile = config('fence', {
       inputs: [{ topic: input, format: 'json' }],
       groupId: group,
       namespace: uniqueNamespace('eos-fence'),
       exactlyOnce: true,
-      transactionalId,
       maxBytesPerPartition: 4096,
-    });
-    // The second process reads a topic of its own: only the transactional id is shared.
-    const otherInput = uniqueName('eos-fence-other');
-    const second = config('fence-second', {
-      inputs: [{ topic: otherInput, format: 'json' }],
-      groupId: uniqueName('eos-fence-group2'),
-      namespace: uniqueNamespace('eos-fence2'),
-      exactlyOnce: true,
-      transactionalId,
+      sessionTimeoutMs: 6000,
     });
     const stream = knownStream({ originals: 12, partitions: 1, prefix: input });
     await admin.createTopics({ topics: [{ topic: input, numPartitions: 1 }], waitForLeaders: true });
     await produce(input, stream.phase1);
 
-    const zombie = start(first, FENCE_HOLD_MS);
+    // The owner stalls (SIGSTOP) inside its first transaction: outputs sent, nothing committed.
+    const zombie = start(configFile, FENCE_HOLD_MS);
     await waitForLog(zombie, 'transaction open', 1, 60_000);
-    const openedAt = Date.now();
-    const owner = start(second, 0);
-    await waitForLog(owner, 'consumer started', 1, 60_000);
-    // The owner took the id while the zombie's first transaction was still open.
-    expect(Date.now() - openedAt).toBeLessThan(FENCE_HOLD_MS);
-    // The zombie's hold ends: its offsets and commit are refused (fenced); it exits 1.
-    const code = await Promise.race([
-      zombie.exited,
-      new Promise<string>((r) =>
-        setTimeout(() => r('still running 60 s after the hold'), FENCE_HOLD_MS + 60_000),
-      ),
-    ]);
-    expect(code, zombie.output().slice(-6000)).toBe(1);
-    // Refused as an old epoch of the transactional id: fenced, given up at once (no retries).
-    expect(zombie.output()).toMatch(/"attempt":1,"fenced":true/);
-    expect(countLogLines(zombie, 'transaction open')).toBe(1);
-    // Nothing of it was committed: no offset, no read_committed output; the aborted outputs are
-    // there for read_uncommitted readers.
-    const [offsets] = await admin.fetchOffsets({ groupId: group, topics: [input] });
-    expect(offsets!.partitions.map((p) => Number(p.offset))).toEqual([-1]);
-    expect(await readTopic(kafka, `${input}.tagged`, { settleMs: 500 })).toEqual([]);
-    const aborted = await readTopic(kafka, `${input}.tagged`, {
-      atLeast: 1,
-      settleMs: 500,
-      readUncommitted: true,
-    });
-    expect(aborted.length).toBeGreaterThan(0);
-    expect(aborted.map((m) => m.headers['doppel-source-offset'])[0]).toBe('0');
-
-    owner.child.kill('SIGTERM');
-    expect(await owner.exited, owner.output().slice(-3000)).toBe(0);
-    // A later process with the id (and no hold) consumes the batch again: each message once.
-    const again = start(first, 0);
-    await waitForCommitted(admin, group, input, 60_000);
-    again.child.kill('SIGTERM');
-    expect(await again.exited, again.output().slice(-3000)).toBe(0);
-    const outputs = await readTopic(kafka, `${input}.tagged`, {
+    zombie.child.kill('SIGSTOP');
+    try {
+      // Its session expires; a second process of the group takes the partition over, claims its
+      // transactional id and consumes everything.
+      const owner = start(configFile, 0);
+      await waitForCommitted(admin, group, input, 90_000);
+      // The stalled process wakes up: its commit is refused (fenced) at the first attempt; it
+      // leaves the batch and goes on running (the partition is the other process's now).
+      zombie.child.kill('SIGCONT');
+      await waitForLog(zombie, 'batch left uncommitted', 1, 60_000);
+      expect(zombie.output()).toMatch(/"attempt":1,"fenced":true/);
+      expect(zombie.child.exitCode).toBeNull();
+      expect(countLogLines(zombie, 'transaction open')).toBe(1);
+      for (const run of [owner, zombie]) {
+        run.child.kill('SIGTERM');
+        expect(await run.exited, run.output().slice(-3000)).toBe(0);
+      }
+    } finally {
+      zombie.child.kill('SIGCONT');
+    }
+    // read_committed: each message once; read_uncommitted: the stalled process's aborted copies too.
+    const committed = await readTopic(kafka, `${input}.tagged`, {
       atLeast: stream.phase1.length,
       settleMs: 500,
     });
-    expect(outputs.map((m) => m.headers['doppel-id']).sort()).toEqual(stream.phase1.map((m) => m.id).sort());
+    expect(committed.map((m) => m.headers['doppel-id']).sort()).toEqual(
+      stream.phase1.map((m) => m.id).sort(),
+    );
+    const all = await readTopic(kafka, `${input}.tagged`, { settleMs: 500, readUncommitted: true });
+    expect(all.length).toBeGreaterThan(committed.length);
+    expect(all[0]?.headers['doppel-source-offset']).toBe('0');
   }, 180_000);
 });
