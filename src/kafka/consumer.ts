@@ -316,7 +316,20 @@ export class DoppelConsumer {
         return;
       }
       if (!this.claimed.has(key)) {
-        const committed = await this.claim(batch.topic, batch.partition);
+        let committed: bigint;
+        try {
+          committed = await this.claim(batch.topic, batch.partition);
+        } catch (e) {
+          // Kafka unavailable: nothing was processed; the batch is fetched again.
+          const error = classifyError(e);
+          this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
+          this.logger.warn(
+            { topic: batch.topic, partition: batch.partition, code: error.code, err: error.message },
+            'partition claim failed; fetching again',
+          );
+          await sleep(500);
+          return;
+        }
         // Fetched before the claim: a previous owner may have committed part of it since.
         messages = messages.filter((m) => BigInt(m.offset) >= committed);
         if (messages.length === 0) {
@@ -500,12 +513,14 @@ export class DoppelConsumer {
    */
   private async claim(topic: string, partition: number): Promise<bigint> {
     await (this.producer as OutputProducer).claim(topic, partition);
-    this.claimed.add(`${topic}/${partition}`);
     const [offsets] = await (this.admin as Admin).fetchOffsets({
       groupId: this.config.consumer.groupId,
       topics: [topic],
     });
     const committed = BigInt(offsets?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
+    // Claimed once the offset is known: a claim that failed half-way is made again.
+    this.claimed.add(`${topic}/${partition}`);
+    this.logger.info({ topic, partition, committed: String(committed) }, 'partition claimed');
     return committed < 0n ? 0n : committed;
   }
 

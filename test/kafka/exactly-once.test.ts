@@ -83,7 +83,8 @@ describe('exactly-once: kill -9 between a transaction’s send and its commit', 
   }
 
   async function produce(topic: string, messages: readonly StreamMessage[]): Promise<void> {
-    const producer = kafka.producer();
+    // Idempotent: a send retried under load must not write a message twice.
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     // Small sends: small record batches, so the 4 KB fetches make many transactions.
     for (let i = 0; i < messages.length; i += 8) {
@@ -121,8 +122,10 @@ describe('exactly-once: kill -9 between a transaction’s send and its commit', 
     await produce(input, all);
 
     const kills: string[] = [];
+    const lives: ConsumerProcess[] = [];
     for (let life = 0; life < KILLS; life++) {
       const run = start(configFile, HOLD_MS);
+      lives.push(run);
       // After 1 to 3 transactions, at a random moment inside the open window.
       const nth = 1 + Math.floor(random() * 3);
       await waitForLog(run, 'transaction open', nth, 60_000);
@@ -141,6 +144,7 @@ describe('exactly-once: kill -9 between a transaction’s send and its commit', 
 
     // The last life has no hold: it finishes the stream and stops on SIGTERM.
     const last = start(configFile, 0);
+    lives.push(last);
     try {
       await waitForCommitted(admin, group, input, 90_000);
       await waitForLog(last, 'consumer started');
@@ -158,10 +162,28 @@ describe('exactly-once: kill -9 between a transaction’s send and its commit', 
       committed.push(...(await readTopic(kafka, topic, { settleMs: 500 })));
       uncommitted.push(...(await readTopic(kafka, topic, { settleMs: 500, readUncommitted: true })));
     }
+    expect(await endOffsetSum(admin, input)).toBe(all.length);
     // read_committed: every source offset's output exactly once.
     const once = byPosition(committed);
+    const twice = [...once].filter(([, copies]) => copies.length !== 1);
+    const claims = lives
+      .map(
+        (run, i) =>
+          `life ${i + 1}: ${run
+            .output()
+            .split('\n')
+            .filter(
+              (l) =>
+                l.includes('"msg":"partition claimed"') || l.includes('"msg":"joined the consumer group"'),
+            )
+            .join('\n')}`,
+      )
+      .join('\n');
+    expect(
+      twice.map(([p]) => p),
+      `${twice.map(([p, c]) => `${p}: ${c.map((m) => `${m.topic}@${m.offset} replay=${m.headers['doppel-replay'] ?? '-'}`).join(', ')}`).join('; ')}\n${claims}`,
+    ).toEqual([]);
     expect(once.size).toBe(all.length);
-    expect([...once].filter(([, copies]) => copies.length !== 1).map(([p]) => p)).toEqual([]);
     expect(new Set(committed.map((m) => m.headers['doppel-id'])).size).toBe(all.length);
     // read_uncommitted: the killed transactions' outputs are there too, aborted (at least one
     // batch per kill), with the same verdicts as the committed copy (the store replays them).
