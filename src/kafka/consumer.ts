@@ -127,6 +127,11 @@ export class DoppelConsumer {
   private readonly claimed = new Set<string>();
   /** Exactly-once: partitions another process claimed (fenced) since the last group join. */
   private readonly lost = new Set<string>();
+  /** Exactly-once: the committed offset read at a claim, until the partition's next batch. */
+  private readonly floors = new Map<string, bigint>();
+  /** Exactly-once: the assignment of the last group join, claimed at the first batch after it. */
+  private assignment: Record<string, number[]> | null = null;
+  private claiming: Promise<void> = Promise.resolve();
   /** Exactly-once: reads a partition's committed offset after a claim. */
   private admin: Admin | undefined;
   /** Partitions whose batch is failing and retrying; fetching resumes when none is. */
@@ -263,9 +268,11 @@ export class DoppelConsumer {
     this.consumer = consumer;
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
       this.joined = true;
-      // A new generation: each partition is claimed again at its first batch.
+      // A new generation: every assigned partition is claimed again at the first batch.
       this.claimed.clear();
       this.lost.clear();
+      this.floors.clear();
+      this.assignment = e.payload.memberAssignment;
       this.logger.info({ memberAssignment: e.payload.memberAssignment }, 'joined the consumer group');
     });
     consumer.on(consumer.events.CRASH, (e) => {
@@ -307,7 +314,7 @@ export class DoppelConsumer {
     const { batch, isRunning, isStale } = payload;
     if (batch.messages.length === 0 || !isRunning() || isStale() || this.failed) return;
     const started = performance.now();
-    let messages = batch.messages;
+    const messages = batch.messages;
     if (this.config.consumer.exactlyOnce) {
       const key = `${batch.topic}/${batch.partition}`;
       if (this.lost.has(key)) {
@@ -315,27 +322,27 @@ export class DoppelConsumer {
         await sleep(200);
         return;
       }
-      if (!this.claimed.has(key)) {
-        let committed: bigint;
-        try {
-          committed = await this.claim(batch.topic, batch.partition);
-        } catch (e) {
-          // Kafka unavailable: nothing was processed; the batch is fetched again.
-          const error = classifyError(e);
-          this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
-          this.logger.warn(
-            { topic: batch.topic, partition: batch.partition, code: error.code, err: error.message },
-            'partition claim failed; fetching again',
-          );
-          await sleep(500);
-          return;
-        }
-        // Fetched before the claim: a previous owner may have committed part of it since.
-        messages = messages.filter((m) => BigInt(m.offset) >= committed);
-        if (messages.length === 0) {
-          payload.resolveOffset(batch.lastOffset());
-          return;
-        }
+      // Every assigned partition at once: the open transactions a previous owner left are
+      // aborted now, not when each partition's next batch comes (an open transaction holds back
+      // read_committed readers of the output partitions it wrote to).
+      // (Batches of other partitions, consumed concurrently, wait for the same claims.)
+      const assigned = this.assignment;
+      this.assignment = null;
+      if (assigned) {
+        this.claiming = (async () => {
+          for (const [topic, partitions] of Object.entries(assigned))
+            for (const partition of partitions) await this.claimOrWait(topic, partition);
+        })();
+      }
+      await this.claiming;
+      if (!this.claimed.has(key) && !(await this.claimOrWait(batch.topic, batch.partition))) return;
+      const floor = this.floors.get(key);
+      this.floors.delete(key);
+      // Fetched from an offset read before the claim: a previous owner committed past it since.
+      // Consume again from the committed offset.
+      if (floor !== undefined && floor > BigInt(batch.firstOffset() ?? batch.lastOffset())) {
+        this.consumer?.seek({ topic: batch.topic, partition: batch.partition, offset: floor.toString() });
+        return;
       }
     }
     const records: InputRecord[] = messages.map((m) => ({
@@ -505,6 +512,23 @@ export class DoppelConsumer {
       this.logger.debug(summary, 'batch done');
     }
     this.hook('onBatchEnd', () => this.hooks.onBatchEnd?.(stats));
+  }
+
+  /**
+   * claim(), keeping the committed offset for the partition's next batch; false when Kafka is
+   * unavailable (logged; the partition is claimed again at its next batch).
+   */
+  private async claimOrWait(topic: string, partition: number): Promise<boolean> {
+    try {
+      this.floors.set(`${topic}/${partition}`, await this.claim(topic, partition));
+      return true;
+    } catch (e) {
+      const error = classifyError(e);
+      this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
+      this.logger.warn({ topic, partition, code: error.code, err: error.message }, 'partition claim failed');
+      await sleep(500);
+      return false;
+    }
   }
 
   /**

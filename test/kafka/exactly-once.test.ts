@@ -172,9 +172,10 @@ describe('exactly-once: kill -9 between a transaction’s send and its commit', 
           `life ${i + 1}: ${run
             .output()
             .split('\n')
-            .filter(
-              (l) =>
-                l.includes('"msg":"partition claimed"') || l.includes('"msg":"joined the consumer group"'),
+            .filter((l) =>
+              /"msg":"(partition claimed|joined the consumer group|transaction open|batch left uncommitted|batch failed; retrying|partition claim failed; fetching again)"/.test(
+                l,
+              ),
             )
             .join('\n')}`,
       )
