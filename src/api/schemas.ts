@@ -98,12 +98,10 @@ const errorCode = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]
 /** RFC 9457 problem details; `code` and `error` are extension members (src/telemetry/http.ts). */
 export const errorSchema = z
   .object({
-    type: z
-      .string()
-      .meta({
-        description: 'urn:doppel:problem:<code in kebab case>',
-        example: 'urn:doppel:problem:empty-text',
-      }),
+    type: z.string().meta({
+      description: 'urn:doppel:problem:<code in kebab case>',
+      example: 'urn:doppel:problem:empty-text',
+    }),
     title: z
       .string()
       .meta({ description: 'What the error code means', example: 'no words left after canonicalization' }),
