@@ -314,7 +314,6 @@ export class DoppelConsumer {
     const { batch, isRunning, isStale } = payload;
     if (batch.messages.length === 0 || !isRunning() || isStale() || this.failed) return;
     const started = performance.now();
-    const messages = batch.messages;
     if (this.config.consumer.exactlyOnce) {
       const key = `${batch.topic}/${batch.partition}`;
       if (this.lost.has(key)) {
@@ -345,7 +344,7 @@ export class DoppelConsumer {
         return;
       }
     }
-    const records: InputRecord[] = messages.map((m) => ({
+    const records: InputRecord[] = batch.messages.map((m) => ({
       topic: batch.topic,
       partition: batch.partition,
       offset: m.offset,
@@ -357,7 +356,7 @@ export class DoppelConsumer {
     const info: BatchInfo = {
       topic: batch.topic,
       partition: batch.partition,
-      firstOffset: records[0]?.offset ?? last,
+      firstOffset: batch.firstOffset() ?? last,
       lastOffset: last,
       size: records.length,
       highWatermark: batch.highWatermark,
