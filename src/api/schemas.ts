@@ -32,9 +32,22 @@ export const verdictSchema = z.object({
   similarity: z.number().optional(),
   method: z.string().optional(),
   evidence: evidenceSchema.optional(),
-  replay: z.boolean().optional().describe('the id was decided before: its first verdict'),
+  replay: z
+    .boolean()
+    .optional()
+    .describe('the id was decided before (also by another process at the same moment): its first verdict'),
+  eventTimeClamped: z
+    .literal(true)
+    .optional()
+    .describe('the time was past the clock plus window.maxFutureSkewMs: judged and stored as that bound'),
+  warning: z
+    .object({ code: z.literal('MAIL_TRUNCATED'), message: z.string(), parts: z.number().int() })
+    .optional()
+    .describe(
+      'judged on part of its text: a mail of more than 1,000 MIME parts (`parts` text parts not read)',
+    ),
   candidates: z.number().int(),
-  indexed: z.boolean(),
+  indexed: z.boolean().describe('this request indexed the message (false for a replay and for /v1/check)'),
 });
 
 const storedVerdictShape = {
