@@ -74,7 +74,9 @@ export function checkInputFile(path: string | undefined): void {
   if (path === undefined || path === '-') return;
   let isFile: boolean;
   try {
-    isFile = statSync(path).isFile();
+    // Devices and pipes are readable streams too (/dev/null, /dev/stdin, a shell's <(...)).
+    const stat = statSync(path);
+    isFile = stat.isFile() || stat.isCharacterDevice() || stat.isFIFO();
   } catch (error) {
     throw new DoppelError('IO', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }

@@ -63,21 +63,19 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
   const flow = new MessageFlow(new DedupEngine(config, store), signer);
-  let pool: SignPool | null = null;
-  if (threads > 1) {
-    try {
-      pool = await SignPool.start({ threads, config, lexicons: parseLexiconFlags(values.lexicon) });
-    } catch (error) {
-      await closeQuietly(() => store.close());
-      throw error;
-    }
-  }
+  // The workers start with the first chunk of lines: a run with nothing to sign (an empty input)
+  // does not pay for N threads loading the signing modules.
+  let pool = null as SignPool | null;
+  const startPool = async (): Promise<SignPool> => {
+    pool ??= await SignPool.start({ threads, config, lexicons: parseLexiconFlags(values.lexicon) });
+    return pool;
+  };
   // Memory per windowed message (bench:dedup runs node --expose-gc): live heap after a full GC,
   // before the first message and after the last, over the messages then in the window.
   const gc = (globalThis as { gc?: () => void }).gc;
   // Signing here, the lexicons (~25 MB, read on a language's first message) would count as window
   // memory: a fixed cost, so they are read before the baseline.
-  if (gc && !pool) for (const lang of LANGUAGES) lexicons.get(lang);
+  if (gc && threads <= 1) for (const lang of LANGUAGES) lexicons.get(lang);
   const heapAtStart = gc ? liveHeap(gc) : 0;
   const out = new LineWriter(values.output);
   const stories = values.stories ? new LineWriter(values.stories) : null;
@@ -134,9 +132,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   const inflight: Array<{ lineNos: number[]; prepared: Promise<PreparedChunk> }> = [];
   let chunkLines: string[] = [];
   let chunkLineNos: number[] = [];
-  const submit = () => {
-    if (chunkLines.length === 0 || !pool) return;
-    const prepared = pool.prepareLines(chunkLines);
+  const submit = async () => {
+    if (chunkLines.length === 0 || threads <= 1) return;
+    const prepared = (await startPool()).prepareLines(chunkLines);
     // A failed pool rejects every chunk in flight; the first one awaited reports it.
     prepared.catch(() => undefined);
     inflight.push({ lineNos: chunkLineNos, prepared });
@@ -163,19 +161,19 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         lineNo++;
         if (typeof line !== 'string') {
           // Output keeps input order: the lines before it still in the workers are admitted first.
-          submit();
+          await submit();
           while (inflight.length > 0) await admitOldest();
           batch.push({ line: lineNo, record: invalidRecord(salvageId(line.head), lineNo, line.error()) });
           if (batch.length >= config.batchSize) await flush();
           continue;
         }
         if (line.trim() === '') continue;
-        if (pool) {
+        if (threads > 1) {
           chunkLines.push(line);
           chunkLineNos.push(lineNo);
           if (chunkLines.length >= CHUNK_LINES) {
-            submit();
-            while (inflight.length > 4 * pool.threads) await admitOldest();
+            await submit();
+            while (inflight.length > 4 * threads) await admitOldest();
           }
           continue;
         }
@@ -196,7 +194,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         }
         if (batch.length >= config.batchSize) await flush();
       }
-    submit();
+    await submit();
     while (inflight.length > 0) await admitOldest();
     await flush();
   } catch (error) {
