@@ -27,7 +27,12 @@ line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
 cluster events (created, grown, merged) as JSON Lines. --threads N signs in N threads, the main thread
 and N - 1 workers (default: the config's "threads", 0 = one per core); 1 signs on the main thread only.
-The verdicts do not depend on it.`;
+The verdicts do not depend on it.
+
+examples:
+  doppel dedup --input demo/feed.jsonl --stories stories.jsonl > verdicts.jsonl
+  doppel dedup --profile mail --input mails.jsonl --quiet | grep '"near_duplicate"'
+  doppel dedup --store redis://127.0.0.1:6379/0 --namespace news --input today.jsonl`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p', default: 'news' },

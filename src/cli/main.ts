@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { isDoppelError } from '../errors.js';
+import { closest } from './suggest.js';
 
 const USAGE = `doppel: near-duplicate detection for message feeds
 
@@ -83,7 +84,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
-    process.stderr.write(`doppel: unknown command "${name}"\n\n${USAGE}\n`);
+    const guess = closest(name, Object.keys(COMMANDS));
+    process.stderr.write(
+      `doppel: unknown command "${name}"${guess ? ` (did you mean "doppel ${guess}"?)` : ''}\n\n${USAGE}\n`,
+    );
     return 2;
   }
   const command = await load();
