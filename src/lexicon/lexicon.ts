@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -180,8 +180,13 @@ export function defaultLexiconPath(lang: SupportedLanguage): string {
   return resolve(DEFAULT_LEXICON_DIR, `${lang}.json`);
 }
 
-/** Compact forms of the shipped lexicons: dist/lexicons/<lang>.bin, written by `npm run build`. */
-export const COMPACT_LEXICON_DIR = resolve(here, '../lexicons');
+/**
+ * Compact forms of the shipped lexicons: dist/lexicons/<lang>.bin, written by `npm run build`
+ * (beside the compiled code; code run from src/, as the tests are, reads the build's).
+ */
+export const COMPACT_LEXICON_DIR = existsSync(resolve(here, '../lexicons'))
+  ? resolve(here, '../lexicons')
+  : resolve(here, '../../dist/lexicons');
 
 export function compactLexiconPath(lang: SupportedLanguage): string {
   return resolve(COMPACT_LEXICON_DIR, `${lang}.bin`);
