@@ -4,6 +4,7 @@ import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
 import { chooseDuplicateOf, joinsOf } from './choose.js';
 import { matchLevel } from './decide.js';
+import { displayUrl, encodeDetail } from './detail.js';
 import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
 import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
@@ -58,6 +59,10 @@ export interface EngineMessage {
   lang: string;
   ts: number;
   title?: string;
+  /** The input's source URL (kept when displayUrl accepts it). */
+  url?: unknown;
+  /** The opening of the decoded text, as displaySnippet makes it. */
+  snippet?: string;
 }
 
 /** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
@@ -116,6 +121,9 @@ export class RequestPreparer {
     };
     const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;
+    const url = displayUrl(message.url);
+    if (url !== undefined) request.url = url;
+    if (message.snippet !== undefined) request.snippet = message.snippet;
     return request;
   }
 }
@@ -448,6 +456,14 @@ export class DedupEngine {
       decision.similarity = roundSimilarity(story.level.similarity);
       decision.method = `story:${story.level.method}`;
     }
+    const detail = encodeDetail({
+      lang: request.record.lang,
+      url: request.url,
+      snippet: request.snippet,
+      evidence: best?.evidence,
+      via: story && !match ? story.candidate.id : undefined,
+    });
+    if (detail !== '') decision.detail = detail;
     return { decision, best };
   }
 }
