@@ -87,7 +87,9 @@ export function evidenceInWords(e: Evidence): string[] {
   if (e.exact) out.push('The same text after normalization: the exact hashes are equal.');
   if (e.jaccard !== null)
     out.push(
-      `About ${pct(e.jaccard)} of their overlapping word sequences (shingles) are shared (MinHash Jaccard estimate ${e.jaccard}).`,
+      e.jaccard >= 0.2
+        ? `About ${pct(e.jaccard)} of their overlapping word sequences (shingles) are shared (MinHash Jaccard estimate ${e.jaccard}).`
+        : `Few of their word sequences (shingles) are shared (MinHash Jaccard estimate ${e.jaccard}): they are worded differently.`,
     );
   if (e.containment !== undefined && e.jaccard !== null && e.containment > e.jaccard + 0.05)
     out.push(

@@ -6,7 +6,7 @@ import type { Evidence, MessageDetail } from './types.js';
  * per byte, and the memory store holds one string instead of an object of seven fields.
  */
 
-/** Snippets are cut to this many characters (whole code points). */
+/** Snippets are cut to at most this many characters (whole code points; index.snippetLength may cut them shorter). */
 export const MAX_SNIPPET_LENGTH = 200;
 /** Longer URLs are not kept (browsers and servers commonly refuse more). */
 export const MAX_URL_LENGTH = 2048;
@@ -21,8 +21,16 @@ const HAS_CONTROL = /\p{Cc}/u;
  * characters at a word boundary when one is near, with an ellipsis; undefined when empty. Reads
  * only the first few KB of the text whatever its length.
  */
-export function displaySnippet(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
+export function displaySnippet(text: string | undefined, length = MAX_SNIPPET_LENGTH): string | undefined {
+  if (text === undefined || length <= 0) return undefined;
+  if (length < MAX_SNIPPET_LENGTH) {
+    // A shorter cut of a snippet (index.snippetLength): the same rule at that length.
+    const chars = Array.from(displaySnippet(text) ?? '');
+    if (chars.length <= length) return chars.length > 0 ? chars.join('') : undefined;
+    const cut = chars.slice(0, length - 1).join('');
+    const space = cut.lastIndexOf(' ');
+    return `${space > cut.length * 0.7 ? cut.slice(0, space) : cut}…`;
+  }
   // Eight UTF-16 units per kept character covers any run of whitespace a page puts in front.
   const flat = text
     .slice(0, 8 * MAX_SNIPPET_LENGTH)

@@ -4,7 +4,7 @@ import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
 import { chooseDuplicateOf, joinsOf } from './choose.js';
 import { matchLevel } from './decide.js';
-import { displayUrl, encodeDetail } from './detail.js';
+import { displaySnippet, displayUrl, encodeDetail, MAX_SNIPPET_LENGTH } from './detail.js';
 import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
 import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
@@ -97,8 +97,10 @@ export interface Scored {
  */
 export class RequestPreparer {
   readonly keys: IndexKeyBuilder;
+  private readonly snippetLength: number;
 
   constructor(config: DedupConfig) {
+    this.snippetLength = config.index.snippetLength;
     this.keys = new IndexKeyBuilder(
       config.signatures,
       new Set<IndexMethod>(config.index.methods),
@@ -123,7 +125,11 @@ export class RequestPreparer {
     if (title !== undefined) request.title = title;
     const url = displayUrl(message.url);
     if (url !== undefined) request.url = url;
-    if (message.snippet !== undefined) request.snippet = message.snippet;
+    const snippet =
+      this.snippetLength === MAX_SNIPPET_LENGTH
+        ? message.snippet
+        : displaySnippet(message.snippet, this.snippetLength);
+    if (snippet !== undefined) request.snippet = snippet;
     return request;
   }
 }

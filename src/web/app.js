@@ -160,7 +160,7 @@ function storyRow(story) {
       className: state.story === story.id ? 'row selected' : 'row',
       'aria-current': state.story === story.id ? 'true' : null,
     },
-    el('span', { className: 'title' }, story.title || '(no title)'),
+    el('span', { className: 'title', dir: 'auto' }, story.title || '(no title)'),
     el(
       'span',
       { className: 'meta' },
@@ -270,7 +270,7 @@ function memberRow(m) {
       className: state.message === m.id ? 'row selected' : 'row',
       'aria-current': state.message === m.id ? 'true' : null,
     },
-    el('span', { className: 'title' }, m.title || '(no title)'),
+    el('span', { className: 'title', dir: 'auto' }, m.title || '(no title)'),
     el(
       'span',
       { className: 'meta' },
@@ -280,7 +280,7 @@ function memberRow(m) {
       timeEl(m.ts),
     ),
     relation(m),
-    m.snippet ? el('span', { className: 'snippet' }, m.snippet) : null,
+    m.snippet ? el('span', { className: 'snippet', dir: 'auto' }, m.snippet) : null,
     el('span', { className: 'id' }, m.id),
   );
   row.addEventListener('click', (e) => {
@@ -398,7 +398,7 @@ function side(s, label) {
     : [el('span', { className: 'muted' }, '(no text kept)')];
   return [
     el('h3', {}, label),
-    el('p', { className: 'side-title' }, s.title || '(no title)'),
+    el('p', { className: 'side-title', dir: 'auto' }, s.title || '(no title)'),
     el(
       'p',
       { className: 'meta' },
@@ -407,7 +407,7 @@ function side(s, label) {
       timeEl(s.ts),
       el('span', { className: 'mono' }, s.id),
     ),
-    el('blockquote', { className: 'text' }, ...passages),
+    el('blockquote', { className: 'text', dir: 'auto' }, ...passages),
   ];
 }
 

@@ -61,6 +61,12 @@ describe('message detail', () => {
     // Whole code points: an emoji is never cut in half.
     const emoji = displaySnippet('😀'.repeat(300)) as string;
     expect(Array.from(emoji).every((c) => c === '😀' || c === '…')).toBe(true);
+    // index.snippetLength: a shorter cut by the same rule; 0 keeps none.
+    const short = displaySnippet(long, 50) as string;
+    expect(Array.from(short).length).toBeLessThanOrEqual(50);
+    expect(short).toMatch(/^word word .*word…$/);
+    expect(displaySnippet(long, 0)).toBeUndefined();
+    expect(displaySnippet('Short text.', 50)).toBe('Short text.');
     // Only the opening is read, however long the text.
     expect(displaySnippet(`${'a '.repeat(10)}${' '.repeat(5_000_000)}b`)).toBe(`${'a '.repeat(10).trim()}…`);
   });
