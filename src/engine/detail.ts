@@ -15,36 +15,64 @@ const SEP = '\x1f';
 // C0 and C1 controls: the separator must not occur inside a field, and none is worth showing.
 const CONTROLS = /\p{Cc}/gu;
 const HAS_CONTROL = /\p{Cc}/u;
+const WHITESPACE = /\s/u;
 
 /**
- * The text's opening as one line: whitespace runs made one space, cut to MAX_SNIPPET_LENGTH
- * characters at a word boundary when one is near, with an ellipsis; undefined when empty. Reads
- * only the first few KB of the text whatever its length.
+ * The text's opening as one line: whitespace runs made one space, controls dropped, cut to
+ * MAX_SNIPPET_LENGTH characters (whole code points) at a word boundary when one is near, with an
+ * ellipsis; undefined when empty. One pass over the opening only, however long the text: this
+ * runs for every message.
  */
 export function displaySnippet(text: string | undefined, length = MAX_SNIPPET_LENGTH): string | undefined {
   if (text === undefined || length <= 0) return undefined;
-  if (length < MAX_SNIPPET_LENGTH) {
-    // A shorter cut of a snippet (index.snippetLength): the same rule at that length.
-    const chars = Array.from(displaySnippet(text) ?? '');
-    if (chars.length <= length) return chars.length > 0 ? chars.join('') : undefined;
-    const cut = chars.slice(0, length - 1).join('');
-    const space = cut.lastIndexOf(' ');
-    return `${space > cut.length * 0.7 ? cut.slice(0, space) : cut}…`;
-  }
+  const max = Math.min(length, MAX_SNIPPET_LENGTH);
   // Eight UTF-16 units per kept character covers any run of whitespace a page puts in front.
-  const flat = text
-    .slice(0, 8 * MAX_SNIPPET_LENGTH)
-    .replace(/\s+/g, ' ')
-    .replace(CONTROLS, '')
-    .trim();
-  if (flat === '') return undefined;
-  const chars = Array.from(flat);
-  // Short after collapsing whitespace, but the text went on past the part read.
-  if (chars.length < MAX_SNIPPET_LENGTH) return text.length > 8 * MAX_SNIPPET_LENGTH ? `${flat}…` : flat;
-  if (chars.length === MAX_SNIPPET_LENGTH && text.length <= 8 * MAX_SNIPPET_LENGTH) return flat;
-  const cut = chars.slice(0, MAX_SNIPPET_LENGTH - 1).join('');
-  const space = cut.lastIndexOf(' ');
-  return `${space > cut.length * 0.7 ? cut.slice(0, space) : cut}…`;
+  const scan = Math.min(text.length, 8 * MAX_SNIPPET_LENGTH);
+  let out = '';
+  let chars = 0;
+  let run = -1;
+  let space = false;
+  let more = scan < text.length;
+  let i = 0;
+  // UTF-16 units compared as numbers, words copied as slices: a regex test or a string per
+  // character cost a tenth of the per-message path's time here.
+  for (; i < scan; i++) {
+    const code = text.charCodeAt(i);
+    const isSpace =
+      code === 32 ||
+      (code >= 9 && code <= 13) ||
+      (code > 127 && code < 0xd800 && WHITESPACE.test(text[i] as string));
+    if (isSpace || code < 32 || (code >= 127 && code <= 159)) {
+      if (run >= 0) out += text.slice(run, i);
+      run = -1;
+      if (isSpace && out.length > 0) space = true;
+      continue;
+    }
+    // A low surrogate ends a character counted at its high surrogate.
+    if (code < 0xdc00 || code > 0xdfff) {
+      if (chars + (space ? 1 : 0) >= max) {
+        more = true;
+        break;
+      }
+      if (space) {
+        out += ' ';
+        chars++;
+        space = false;
+      }
+      chars++;
+    }
+    if (run < 0) run = i;
+  }
+  if (run >= 0) out += text.slice(run, i);
+  if (out === '') return undefined;
+  if (!more) return out;
+  // Stopped short of the length (the scan bound, or a space that would not fit): all of it.
+  if (chars < max) return `${out}…`;
+  // Room for the ellipsis, at the last space when it is not too far back.
+  const last = out.charCodeAt(out.length - 1);
+  const cut = out.slice(0, out.length - (last >= 0xdc00 && last <= 0xdfff ? 2 : 1));
+  const at = cut.lastIndexOf(' ');
+  return `${at > cut.length * 0.7 ? cut.slice(0, at) : cut}…`;
 }
 
 /** An absolute http(s) URL as given (trimmed), else undefined: the desk links it. */
