@@ -98,7 +98,7 @@ describe.skipIf(!CHROMIUM)('the story desk in headless Chromium', () => {
     artifacts = process.env.DOPPEL_ARTIFACTS_DIR ?? join(tmpdir(), 'doppel-artifacts');
     mkdirSync(artifacts, { recursive: true });
     browser = await Browser.launch(CHROMIUM as string);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();
