@@ -17,6 +17,9 @@ export interface PreparedChunk {
   titles: Array<string | null>;
   /** IndexRequest.truncatedParts of each item, 0 for none. */
   truncated: Int32Array;
+  /** The source URL and snippet of each prepared item (IndexRequest.url, .snippet), null for none. */
+  urls: Array<string | null>;
+  snippets: Array<string | null>;
   /** The message's own event time (epoch ms), NaN when it has none. */
   ts: Float64Array;
   errors: Array<{ code: string; message: string } | null>;
@@ -45,6 +48,8 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const ids: Array<string | null> = [];
   const titles: Array<string | null> = [];
   const truncated = new Int32Array(n);
+  const urls: Array<string | null> = [];
+  const snippets: Array<string | null> = [];
   const errors: PreparedChunk['errors'] = [];
   const keyStart = new Int32Array(n + 1);
   const recordStart = new Int32Array(n + 1);
@@ -73,6 +78,8 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     ids.push(item.id);
     titles.push(item.status === 0 ? (item.request.title ?? null) : null);
     if (item.status === 0) truncated[i] = item.request.truncatedParts ?? 0;
+    urls.push(item.status === 0 ? (item.request.url ?? null) : null);
+    snippets.push(item.status === 0 ? (item.request.snippet ?? null) : null);
     keyStart[i] = k;
     recordStart[i] = b;
     if (item.status !== 0) {
@@ -105,6 +112,8 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     ids,
     titles,
     truncated,
+    urls,
+    snippets,
     ts,
     errors,
     keyStart,
@@ -122,13 +131,24 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   };
 }
 
-/** Item i of a packed chunk: a request without its event time, or its error. */
-export function unpackItem(
-  c: PreparedChunk,
-  i: number,
-):
+/** A prepared message without its event time, or its error (a bug when not an input error). */
+export type AdmittedItem =
   | { ok: true; id: string; ts: number | undefined; request: Omit<IndexRequest, 'ts'> }
-  | { ok: false; id: string | null; error: DoppelError; bug: boolean } {
+  | { ok: false; id: string | null; error: DoppelError; bug: boolean };
+
+/** An item prepared on this thread, as unpackItem gives a packed one. */
+export function admittedItem(item: PreparedItem): AdmittedItem {
+  if (item.status === 0) return { ok: true, id: item.id, ts: item.ts, request: item.request };
+  return {
+    ok: false,
+    id: item.id,
+    error: new DoppelError(item.error.code as ErrorCode, item.error.message),
+    bug: item.status === 2,
+  };
+}
+
+/** Item i of a packed chunk: a request without its event time, or its error. */
+export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
   const status = c.status[i] as number;
   if (status !== 0) {
     const e = c.errors[i] as { code: string; message: string };
@@ -157,6 +177,10 @@ export function unpackItem(
   if (title !== null && title !== undefined) request.title = title;
   const truncatedParts = c.truncated[i] as number;
   if (truncatedParts > 0) request.truncatedParts = truncatedParts;
+  const url = c.urls[i];
+  if (url !== null && url !== undefined) request.url = url;
+  const snippet = c.snippets[i];
+  if (snippet !== null && snippet !== undefined) request.snippet = snippet;
   return { ok: true, id, ts: Number.isNaN(ts) ? undefined : ts, request };
 }
 
