@@ -10,7 +10,10 @@ import { HAS_ARABIC, HAS_MIXED_WORD, scanWords } from './word-scripts.js';
  * script, and Persian affixes written apart joined (with the `join` ZWNJ rule). Returned as UTF-16
  * code units codes[0, length) of a scratch buffer that the next call reuses.
  */
-export function cleanTextCodes(text: string, options: NormalizeOptions): { codes: Uint16Array; length: number } {
+export function cleanTextCodes(
+  text: string,
+  options: NormalizeOptions,
+): { codes: Uint16Array; length: number } {
   const clean = normalizeTextCodes(text, options);
   const found = scanWords(clean.codes, clean.length);
   if (found === 0) return clean;

@@ -88,7 +88,8 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
     }
     const start = i;
     let scripts = 0;
-    while (i < length && WORD_SCRIPT[codes[i] as number] !== 0) scripts |= WORD_SCRIPT[codes[i++] as number] as number;
+    while (i < length && WORD_SCRIPT[codes[i] as number] !== 0)
+      scripts |= WORD_SCRIPT[codes[i++] as number] as number;
     const m = scripts & LOOKALIKE_SCRIPTS;
     if ((m & (m - 1)) === 0) continue;
     const target = targetFor(codes, start, i, preferred);

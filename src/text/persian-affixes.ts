@@ -46,6 +46,16 @@ const AFTER_HEH = codesOf([
   '\u06cc',
 ]);
 const HEH = 0x0647;
+const MAX_PREFIX = Math.max(...PREFIXES.map((w) => w.length));
+const MAX_AFFIX = Math.max(...SUFFIXES.map((w) => w.length), ...AFTER_HEH.map((w) => w.length));
+/** 2 where a suffix or clitic starts with this code unit. */
+const AFFIX_START = new Uint8Array(0x10000);
+for (const w of [...SUFFIXES, ...AFTER_HEH]) AFFIX_START[w[0] as number] = 2;
+/** Bit k set when a suffix or clitic is k code units long. */
+const AFFIX_LENGTHS = [...SUFFIXES, ...AFTER_HEH].reduce((bits, w) => bits | (1 << w.length), 0);
+/** Every prefix ends with this letter (ی). */
+const PREFIX_END = 0x06cc;
+if (PREFIXES.some((w) => w[w.length - 1] !== PREFIX_END)) throw new Error('a Persian prefix must end in ی');
 
 /** The affixes, as strings (for the stop-word list: a stop word with an affix is a stop word). */
 export const PERSIAN_PREFIXES: readonly string[] = PREFIXES.map((c) => String.fromCharCode(...c));
@@ -64,36 +74,55 @@ function isOneOf(codes: Uint16Array, start: number, end: number, words: readonly
 
 const isArabic = (code: number): boolean => WORD_SCRIPT[code] === ARABIC;
 
-/** Joins, in place, the affixes of codes[0, length) written apart; returns the new length. */
+const isWord = (code: number): boolean => WORD_SCRIPT[code] !== 0;
+
+/**
+ * Joins, in place, the affixes of codes[0, length) written apart; returns the new length. Each run
+ * of spaces and tabs between two words is looked at once, with the words as they were before any
+ * joining: it is removed when the word before is a prefix, or the word after is a suffix or
+ * (after a final ه) a clitic. One comparison per code unit finds the spaces; only words next to
+ * one are read.
+ */
 export function joinPersianAffixes(codes: Uint16Array, length: number): number {
-  let w = 0; // write position: codes[0, w) is done
-  let prevStart = -1; // the previous word, in the written part
-  let prevEnd = -1;
-  let blankGap = false; // only spaces and tabs since the previous word
-  let r = 0;
-  while (r < length) {
-    const code = codes[r] as number;
-    if (WORD_SCRIPT[code] === 0) {
-      codes[w++] = code;
-      if (code !== 0x20 && code !== 0x09) blankGap = false;
-      r++;
+  let w = 0; // write position once something was removed (codes[0, w) is done)
+  let copied = 0; // codes[copied, i) not yet moved to w
+  let i = 0;
+  while (i < length) {
+    const c = codes[i] as number;
+    if (c !== 0x20 && c !== 0x09) {
+      i++;
       continue;
     }
-    const start = r;
-    while (r < length && WORD_SCRIPT[codes[r] as number] !== 0) r++;
-    let join = false;
-    if (blankGap && prevStart >= 0) {
-      const last = codes[prevEnd - 1] as number;
-      join =
-        (isArabic(code) && isOneOf(codes, prevStart, prevEnd, PREFIXES)) ||
-        (isArabic(last) && isOneOf(codes, start, r, SUFFIXES)) ||
-        (last === HEH && isOneOf(codes, start, r, AFTER_HEH));
-    }
-    if (join) w = prevEnd;
-    else prevStart = w;
-    for (let k = start; k < r; k++) codes[w++] = codes[k] as number;
-    prevEnd = w;
-    blankGap = true;
+    const s = i;
+    while (i < length && (codes[i] === 0x20 || codes[i] === 0x09)) i++;
+    if (s === 0 || i === length || !isWord(codes[s - 1] as number) || !isWord(codes[i] as number)) continue;
+    if (!joins(codes, s, i, length)) continue;
+    // Remove codes[s, i): move what came before it down to w.
+    if (w !== copied) codes.copyWithin(w, copied, s);
+    w += s - copied;
+    copied = i;
   }
-  return w;
+  if (copied === 0) return length;
+  codes.copyWithin(w, copied, length);
+  return w + length - copied;
+}
+
+/** Whether the blanks codes[s, e) between two words join them. */
+function joins(codes: Uint16Array, s: number, e: number, length: number): boolean {
+  const last = codes[s - 1] as number;
+  const next = codes[e] as number;
+  if (AFFIX_START[next] === 2 && (isArabic(last) || last === HEH)) {
+    let end = e;
+    while (end < length && end - e <= MAX_AFFIX && isWord(codes[end] as number)) end++;
+    if (end - e <= MAX_AFFIX && (AFFIX_LENGTHS >> (end - e)) & 1) {
+      if (isArabic(last) && isOneOf(codes, e, end, SUFFIXES)) return true;
+      if (last === HEH && isOneOf(codes, e, end, AFTER_HEH)) return true;
+    }
+  }
+  if (isArabic(next) && last === PREFIX_END) {
+    let start = s;
+    while (start > 0 && s - start <= MAX_PREFIX && isWord(codes[start - 1] as number)) start--;
+    if (s - start <= MAX_PREFIX && isOneOf(codes, start, s, PREFIXES)) return true;
+  }
+  return false;
 }

@@ -77,4 +77,3 @@ export function stopWords(lang: Language): ReadonlySet<string> {
   }
   return set;
 }
-

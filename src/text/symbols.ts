@@ -17,7 +17,8 @@ export function symbolTokens(clean: string): Tokens {
     else if (parts.length > 0 && sentenceEnds[sentenceEnds.length - 1] !== parts.length)
       sentenceEnds.push(parts.length);
   }
-  if (parts.length > 0 && sentenceEnds[sentenceEnds.length - 1] !== parts.length) sentenceEnds.push(parts.length);
+  if (parts.length > 0 && sentenceEnds[sentenceEnds.length - 1] !== parts.length)
+    sentenceEnds.push(parts.length);
   const starts = new Int32Array(parts.length);
   let offset = 0;
   for (let k = 0; k < parts.length; k++) {

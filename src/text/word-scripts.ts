@@ -49,9 +49,18 @@ export const HAS_ARABIC = 2;
 
 /** Whether codes[0, length) has a word mixing look-alike scripts, and whether it has Arabic letters. */
 export function scanWords(codes: Uint16Array, length: number): number {
+  // First the scripts of the whole text, without branches: a text whose letters are all in one
+  // of the look-alike scripts (most English texts) has no mixed word and needs no second look.
+  let all = 0;
+  for (let i = 0; i < length; i++) all |= WORD_SCRIPT[codes[i] as number] as number;
+  const arabic = all & ARABIC ? HAS_ARABIC : 0;
+  const scripts = all & LOOKALIKE_SCRIPTS;
+  if ((scripts & (scripts - 1)) === 0) return arabic;
+  return mixedWord(codes, length) ? HAS_MIXED_WORD | arabic : arabic;
+}
+
+function mixedWord(codes: Uint16Array, length: number): boolean {
   let word = 0;
-  let seen = 0;
-  let mixed = 0;
   for (let i = 0; i < length; i++) {
     const script = WORD_SCRIPT[codes[i] as number] as number;
     if (script !== 0) {
@@ -60,13 +69,10 @@ export function scanWords(codes: Uint16Array, length: number): number {
     }
     if (word !== 0) {
       const m = word & LOOKALIKE_SCRIPTS;
-      mixed |= m & (m - 1);
-      seen |= word;
+      if ((m & (m - 1)) !== 0) return true;
       word = 0;
     }
   }
   const m = word & LOOKALIKE_SCRIPTS;
-  mixed |= m & (m - 1);
-  seen |= word;
-  return (mixed !== 0 ? HAS_MIXED_WORD : 0) | (seen & ARABIC ? HAS_ARABIC : 0);
+  return (m & (m - 1)) !== 0;
 }
