@@ -2,17 +2,20 @@ import { LOOKALIKE_PAIRS } from './lookalike-table.js';
 import { CYRILLIC, GREEK, LATIN, LOOKALIKE_SCRIPTS, WORD_SCRIPT } from './word-scripts.js';
 
 /**
- * Look-alike letters folded to one script. A word whose letters come from more than one of Latin,
- * Cyrillic, Greek and Armenian (English "bаnk" with a Cyrillic а; Russian "pocт" with Latin p, o,
- * c) is rewritten in one script, letter by letter, by the Unicode TR39 confusables table
- * (lookalike-table.ts), so that it signs like the word it imitates. Words written in one script
- * are never touched: Ukrainian і and ї, Greek, Persian letter forms stay as they are.
- *
- * The target script is the first of these that can spell the whole word (every letter of another
- * script has a look-alike in it): the script most letters of the whole text are written in; then
- * the script of most of the word's letters; then Latin, Cyrillic, Greek in that order. The text
- * decides first because a disguise replaces every letter it can: Russian "рост" disguised as
- * "pocт" has more Latin letters than Cyrillic ones.
+ * Look-alike letters folded to one script, so that a disguised word signs like the word it
+ * imitates, by the Unicode TR39 confusables table (lookalike-table.ts). Two kinds of word are
+ * rewritten, letter by letter:
+ * - a word whose letters come from more than one of Latin, Cyrillic, Greek and Armenian (English
+ *   "bаnk" with a Cyrillic а; Russian "pocт" with Latin p, o, c): to the first script that can
+ *   spell all its letters among the text's main script, then the script of most of the word's
+ *   letters, then Latin, Cyrillic, Greek;
+ * - a word written wholly in another look-alike script than the text's main one, when the main
+ *   script can spell all its letters: a disguise that swaps every letter it can turns English "a"
+ *   and "copy" into Cyrillic "а" and "сору", Russian "с" and "о" into Latin "c" and "o".
+ * The text's main script is the one most of its letters are in: a disguise swaps only the letters
+ * that have a look-alike, a minority in every language. Words in the main script are never touched (Ukrainian і and ї in Ukrainian text, Persian letter forms).
+ * The text decides before the word because a disguise replaces every letter it can: Russian
+ * "рост" disguised as "pocт" has more Latin letters than Cyrillic ones.
  */
 
 const TARGETS: ReadonlyArray<readonly [number, string]> = [
@@ -27,22 +30,6 @@ for (const [script, pairs] of TARGETS) {
   const map = new Map<number, number>();
   for (let i = 0; i + 1 < pairs.length; i += 2) map.set(pairs.charCodeAt(i), pairs.charCodeAt(i + 1));
   TO.set(script, map);
-}
-
-/** The target script that most letters of codes[0, length) are written in (0: none). */
-function textScript(codes: Uint16Array, length: number): number {
-  let latin = 0;
-  let cyrillic = 0;
-  let greek = 0;
-  for (let i = 0; i < length; i++) {
-    const script = WORD_SCRIPT[codes[i] as number];
-    if (script === LATIN) latin++;
-    else if (script === CYRILLIC) cyrillic++;
-    else if (script === GREEK) greek++;
-  }
-  const top = Math.max(latin, cyrillic, greek);
-  if (top === 0) return 0;
-  return top === latin ? LATIN : top === cyrillic ? CYRILLIC : GREEK;
 }
 
 /** Whether every letter of codes[start, end) outside `target` has a look-alike in it. */
@@ -73,12 +60,29 @@ function targetFor(codes: Uint16Array, start: number, end: number, preferred: nu
   return 0;
 }
 
+/** The look-alike script that most letters of codes[0, length) are in (0: none). */
+function mainScript(codes: Uint16Array, length: number): number {
+  const counts = new Int32Array(256); // by WORD_SCRIPT value, without branches
+  for (let i = 0; i < length; i++) {
+    const script = WORD_SCRIPT[codes[i] as number] as number;
+    counts[script] = (counts[script] as number) + 1;
+  }
+  const latin = counts[LATIN] as number;
+  const cyrillic = counts[CYRILLIC] as number;
+  const greek = counts[GREEK] as number;
+  const top = Math.max(latin, cyrillic, greek);
+  if (top === 0) return 0;
+  return top === latin ? LATIN : top === cyrillic ? CYRILLIC : GREEK;
+}
+
 /**
- * Folds, in place, every word of codes[0, length) that mixes look-alike scripts. Returns the
- * number of words rewritten. Lengths never change (every pair is one code unit to one).
+ * Folds, in place, the disguised words of codes[0, length): every word that mixes look-alike
+ * scripts, and every word written wholly in another look-alike script than the text's main one
+ * whose letters all have look-alikes in the main script. Returns the number of words rewritten.
+ * Lengths never change (every pair is one code unit to one).
  */
 export function foldLookalikes(codes: Uint16Array, length: number): number {
-  const preferred = textScript(codes, length);
+  const main = mainScript(codes, length);
   let folded = 0;
   let i = 0;
   while (i < length) {
@@ -91,8 +95,10 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
     while (i < length && WORD_SCRIPT[codes[i] as number] !== 0)
       scripts |= WORD_SCRIPT[codes[i++] as number] as number;
     const m = scripts & LOOKALIKE_SCRIPTS;
-    if ((m & (m - 1)) === 0) continue;
-    const target = targetFor(codes, start, i, preferred);
+    if (m === 0 || m === main) continue;
+    let target: number;
+    if ((m & (m - 1)) === 0) target = main !== 0 && canSpell(codes, start, i, main) ? main : 0;
+    else target = targetFor(codes, start, i, main);
     if (target === 0) continue;
     const map = TO.get(target) as Map<number, number>;
     for (let j = start; j < i; j++) {

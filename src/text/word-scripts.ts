@@ -1,6 +1,6 @@
 /**
- * The script of each word character, and one pass over clean text that tells whether any word
- * mixes scripts (look-alike folding needed) and whether the text has Arabic-script words
+ * The script of each word character, and one pass over clean text that tells whether it has
+ * letters of two look-alike scripts (look-alike folding needed) and Arabic-script letters
  * (Persian affix joining needed). Most texts need neither, and the pass is the only cost they
  * pay: one table lookup per code unit.
  *
@@ -44,35 +44,17 @@ export const WORD_SCRIPT = new Uint8Array(0x10000);
 }
 
 /** Bits of scanWords' answer. */
-export const HAS_MIXED_WORD = 1;
+export const HAS_SCRIPT_MIX = 1;
 export const HAS_ARABIC = 2;
 
-/** Whether codes[0, length) has a word mixing look-alike scripts, and whether it has Arabic letters. */
+/**
+ * Whether codes[0, length) has letters of two look-alike scripts (then a word may be disguised:
+ * lookalike.ts), and whether it has Arabic letters. One branch-free pass: a text whose letters are
+ * all in one script (most English text) needs no other look.
+ */
 export function scanWords(codes: Uint16Array, length: number): number {
-  // First the scripts of the whole text, without branches: a text whose letters are all in one
-  // of the look-alike scripts (most English texts) has no mixed word and needs no second look.
   let all = 0;
   for (let i = 0; i < length; i++) all |= WORD_SCRIPT[codes[i] as number] as number;
-  const arabic = all & ARABIC ? HAS_ARABIC : 0;
   const scripts = all & LOOKALIKE_SCRIPTS;
-  if ((scripts & (scripts - 1)) === 0) return arabic;
-  return mixedWord(codes, length) ? HAS_MIXED_WORD | arabic : arabic;
-}
-
-function mixedWord(codes: Uint16Array, length: number): boolean {
-  let word = 0;
-  for (let i = 0; i < length; i++) {
-    const script = WORD_SCRIPT[codes[i] as number] as number;
-    if (script !== 0) {
-      word |= script;
-      continue;
-    }
-    if (word !== 0) {
-      const m = word & LOOKALIKE_SCRIPTS;
-      if ((m & (m - 1)) !== 0) return true;
-      word = 0;
-    }
-  }
-  const m = word & LOOKALIKE_SCRIPTS;
-  return (m & (m - 1)) !== 0;
+  return ((scripts & (scripts - 1)) !== 0 ? HAS_SCRIPT_MIX : 0) | (all & ARABIC ? HAS_ARABIC : 0);
 }

@@ -13,7 +13,7 @@ const fold = (text: string): string => {
   return String.fromCharCode(...codes);
 };
 
-describe('look-alike letters (TR39 confusables, per mixed-script word)', () => {
+describe('look-alike letters (TR39 confusables)', () => {
   it('folds Cyrillic look-alikes in an English word to Latin, even a single а', () => {
     expect(fold('the bаnk')).toBe('the bank');
     expect(fold('pаypаl sеcurity сheck')).toBe('paypal security check');
@@ -36,10 +36,27 @@ describe('look-alike letters (TR39 confusables, per mixed-script word)', () => {
     expect(fold('сор и coр')).toBe('сор и сор');
     expect(fold('the cop and the сop')).toBe('the cop and the cop');
   });
-  it('leaves single-script words alone (Ukrainian і ї, Greek, Persian, Armenian)', () => {
-    for (const text of ['київ і їжак', 'ελληνικά', 'کتاب می‌شود', 'հայերեն', 'сос', 'coc', 'x-ray рентген']) {
+  it('leaves words of the main script alone (Ukrainian і ї, Greek, Persian, Armenian)', () => {
+    for (const text of [
+      'київ і їжак',
+      'ελληνικά',
+      'کتاب می‌شود',
+      'հայերեն',
+      'сос',
+      'coc',
+      'рентген и снимок',
+    ]) {
       expect(fold(text)).toBe(text);
     }
+  });
+  it('folds a word wholly in another script when the main script can spell it (a swap of every letter)', () => {
+    expect(fold('а bank has а сору of it')).toBe('a bank has a copy of it');
+    expect(fold('он пришел c сестрой o работе')).toBe('он пришел с сестрой о работе');
+    expect(fold('він i вона')).toBe('він і вона');
+  });
+  it('leaves a word of another script alone when the main script cannot spell it', () => {
+    expect(fold('новости Twitter и Facebook')).toBe('новости Twitter и Facebook');
+    expect(fold('the word жук is Russian')).toBe('the word жук is Russian');
   });
   it('leaves a mixed word alone when no script can spell all its letters', () => {
     expect(fold('жbank')).toBe('жbank');
