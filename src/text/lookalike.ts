@@ -60,48 +60,73 @@ function targetFor(codes: Uint16Array, start: number, end: number, preferred: nu
   return 0;
 }
 
-/** The look-alike script that most letters of codes[0, length) are in (0: none). */
-function mainScript(codes: Uint16Array, length: number): number {
-  const counts = new Int32Array(256); // by WORD_SCRIPT value, without branches
-  for (let i = 0; i < length; i++) {
-    const script = WORD_SCRIPT[codes[i] as number] as number;
-    counts[script] = (counts[script] as number) + 1;
-  }
-  const latin = counts[LATIN] as number;
-  const cyrillic = counts[CYRILLIC] as number;
-  const greek = counts[GREEK] as number;
-  const top = Math.max(latin, cyrillic, greek);
-  if (top === 0) return 0;
-  return top === latin ? LATIN : top === cyrillic ? CYRILLIC : GREEK;
-}
+// Words of a look-alike script (or mixing them) found by the pass: start, end, scripts.
+let words = new Int32Array(3 * 256);
 
 /**
  * Folds, in place, the disguised words of codes[0, length): every word that mixes look-alike
  * scripts, and every word written wholly in another look-alike script than the text's main one
  * whose letters all have look-alikes in the main script. Returns the number of words rewritten.
- * Lengths never change (every pair is one code unit to one).
+ * Lengths never change (every pair is one code unit to one). One pass over the code units finds
+ * the words and counts the letters of each script; only the words outside the main script are
+ * read again.
  */
 export function foldLookalikes(codes: Uint16Array, length: number): number {
-  const main = mainScript(codes, length);
-  let folded = 0;
+  let latin = 0;
+  let cyrillic = 0;
+  let greek = 0;
+  let found = 0;
   let i = 0;
   while (i < length) {
-    if (WORD_SCRIPT[codes[i] as number] === 0) {
+    let script = WORD_SCRIPT[codes[i] as number] as number;
+    if (script === 0) {
       i++;
       continue;
     }
     const start = i;
-    let scripts = 0;
-    while (i < length && WORD_SCRIPT[codes[i] as number] !== 0)
-      scripts |= WORD_SCRIPT[codes[i++] as number] as number;
-    const m = scripts & LOOKALIKE_SCRIPTS;
-    if (m === 0 || m === main) continue;
+    let mask = 0;
+    do {
+      mask |= script;
+      i++;
+      script = i < length ? (WORD_SCRIPT[codes[i] as number] as number) : 0;
+    } while (script !== 0);
+    const m = mask & LOOKALIKE_SCRIPTS;
+    if (m === 0) continue;
+    if (m === LATIN) latin += i - start;
+    else if (m === CYRILLIC) cyrillic += i - start;
+    else if (m === GREEK) greek += i - start;
+    else if ((m & (m - 1)) !== 0) {
+      for (let j = start; j < i; j++) {
+        const letter = WORD_SCRIPT[codes[j] as number];
+        if (letter === LATIN) latin++;
+        else if (letter === CYRILLIC) cyrillic++;
+        else if (letter === GREEK) greek++;
+      }
+    }
+    if (3 * found + 3 > words.length) {
+      const grown = new Int32Array(words.length * 2);
+      grown.set(words);
+      words = grown;
+    }
+    words[3 * found] = start;
+    words[3 * found + 1] = i;
+    words[3 * found + 2] = m;
+    found++;
+  }
+  const top = Math.max(latin, cyrillic, greek);
+  const main = top === 0 ? 0 : top === latin ? LATIN : top === cyrillic ? CYRILLIC : GREEK;
+  let folded = 0;
+  for (let k = 0; k < found; k++) {
+    const m = words[3 * k + 2] as number;
+    if (m === main) continue;
+    const start = words[3 * k] as number;
+    const end = words[3 * k + 1] as number;
     let target: number;
-    if ((m & (m - 1)) === 0) target = main !== 0 && canSpell(codes, start, i, main) ? main : 0;
-    else target = targetFor(codes, start, i, main);
+    if ((m & (m - 1)) === 0) target = main !== 0 && canSpell(codes, start, end, main) ? main : 0;
+    else target = targetFor(codes, start, end, main);
     if (target === 0) continue;
     const map = TO.get(target) as Map<number, number>;
-    for (let j = start; j < i; j++) {
+    for (let j = start; j < end; j++) {
       const script = WORD_SCRIPT[codes[j] as number] as number;
       if (script & LOOKALIKE_SCRIPTS && script !== target) codes[j] = map.get(codes[j] as number) as number;
     }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INVISIBLE_UNIT, isInvisibleCodePoint, removeInvisibles } from '../../src/text/invisible.js';
 import { normalizeText, normalizeTextCodes } from '../../src/text/normalize.js';
@@ -84,6 +85,20 @@ describe('invisible characters', () => {
     expect(normalizeText('end\n\u200e- 12 -\u200f\nstart', opts)).toBe('end\n\nstart');
     expect(normalizeText('сельскохозяй-\u2066\nственного', opts)).toBe('сельскохозяйственного');
   });
+  it('gives the same text on the one-pass and the full path, on random strings with invisibles', () => {
+    const alphabet = fc.constantFrom(
+      ...'Aaё1 9\t\n\n-\u2010’يك\u0640۱\u200c\u00ad\u200b\u200d\u200e\u2066\ufe0f\u034f\u3164\u0000\u001f\u0301.'.split(''),
+      '\u{e0041}',
+      '😀',
+    );
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        expect(viaCodes(text)).toBe(normalizeText(text, opts));
+      }),
+      { numRuns: 3000 },
+    );
+  });
   it('maps no visible character to an invisible one under NFKC (so removing first is enough)', () => {
     for (let code = 0; code < 0x10000; code++) {
       if ((code >= 0xd800 && code <= 0xdfff) || INVISIBLE_UNIT[code]) continue;
@@ -91,5 +106,19 @@ describe('invisible characters', () => {
       for (const ch of nfkc)
         expect(isInvisibleCodePoint(ch.codePointAt(0) as number), code.toString(16)).toBe(false);
     }
+  });
+});
+
+describe('invisible characters written as HTML entities', () => {
+  it('are decoded by the HTML decoder and then removed: the page signs like the plain text', async () => {
+    const { parseMessageObject } = await import('../../src/input/message.js');
+    const { signMessage } = await import('../../src/pipeline/sign.js');
+    const { createSigner } = await import('../../src/signatures/create.js');
+    const signer = await createSigner();
+    const text = 'The central bank raised its key interest rate by half a percentage point on Friday.';
+    const html = `<html><body><p>The cen&lrm;tral bank ra&#8203;ised its key in&zwnj;terest rate by ha&rlm;lf a per&#x2066;centage point on Fri&zwj;day.</p></body></html>`;
+    const plain = await signMessage(parseMessageObject({ id: 'inv-text', text }), signer);
+    const page = await signMessage(parseMessageObject({ id: 'inv-html', html }), signer);
+    expect(page.signatures.exact).toBe(plain.signatures.exact);
   });
 });
