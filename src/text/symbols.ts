@@ -1,13 +1,15 @@
 import type { Tokens } from './tokenize.js';
 
 /**
- * Tokens of a text that has no words: each symbol (emoji, pictographs, arrows, currency and math
- * signs: Unicode category S, and Extended_Pictographic) is one token, in order. "☀️☀️☀️ ❤️" and
- * "⚠️ ✈️✈️ ☎️" are then different texts (their variation selectors are invisible and removed),
- * while a repeated one is an exact duplicate. Only used when the word tokenizer found nothing, so
- * the canonical text of any text with a word is unchanged. A line break ends a sentence.
+ * Tokens of a text that has no words: each symbol (emoji and pictographs, skin-tone modifiers,
+ * arrows, dingbats, currency signs: Unicode categories So and Sc, Extended_Pictographic and
+ * Emoji_Modifier) is one token, in order. "☀️☀️☀️ ❤️" and "⚠️ ✈️✈️ ☎️" are then different texts
+ * (their variation selectors are invisible and removed), while a repeated one is an exact
+ * duplicate. Math signs and modifier symbols (`< = + | ~ ^`) are not tokens: a text of them alone
+ * is markup debris, and stays EMPTY_TEXT. Only used when the word tokenizer found nothing, so the
+ * canonical text of any text with a word is unchanged. A line break ends a sentence.
  */
-const SYMBOL = /[\p{S}\p{Extended_Pictographic}]|\n/gu;
+const SYMBOL = /[\p{So}\p{Sc}\p{Extended_Pictographic}\p{Emoji_Modifier}]|\n/gu;
 
 export function symbolTokens(clean: string): Tokens {
   const parts: string[] = [];

@@ -87,7 +87,9 @@ describe('invisible characters', () => {
   });
   it('gives the same text on the one-pass and the full path, on random strings with invisibles', () => {
     const alphabet = fc.constantFrom(
-      ...'Aaё1 9\t\n\n-\u2010’يك\u0640۱\u200c\u00ad\u200b\u200d\u200e\u2066\ufe0f\u034f\u3164\u0000\u001f\u0301.'.split(''),
+      ...'Aaё1 9\t\n\n-\u2010’يك\u0640۱\u200c\u00ad\u200b\u200d\u200e\u2066\ufe0f\u034f\u3164\u0000\u001f\u0301.'.split(
+        '',
+      ),
       '\u{e0041}',
       '😀',
     );

@@ -20,8 +20,12 @@ describe('texts of emoji and symbols only', () => {
   it('do not change the canonical text of a text with words', () => {
     expect(canonical('Great ❤️ news!')).toBe('great news');
   });
-  it('still make a text of punctuation only EMPTY_TEXT', () => {
+  it('still make a text of punctuation or math signs only EMPTY_TEXT', () => {
     expect(() => canonical('!!! ... ???')).toThrow(expect.objectContaining({ code: 'EMPTY_TEXT' }));
+    expect(() => canonical('<<<< ==== ++ |')).toThrow(expect.objectContaining({ code: 'EMPTY_TEXT' }));
+  });
+  it('sign currency signs and dingbats too', () => {
+    expect(canonical('$$$ ✔ €')).toBe('$ $ $ ✔ €');
   });
   it('give token offsets and sentence ends like the tokenizer (a line break ends a sentence)', () => {
     const tokens = symbolTokens('☀ ☀\n❤');
