@@ -12,7 +12,7 @@ import { MessageFlow } from '../pipeline/flow.js';
 import { unpackItem } from '../pipeline/prepared-wire.js';
 import type { SignPool } from '../pipeline/sign-pool.js';
 import type { Signer } from '../signatures/signer.js';
-import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
+import { PROBLEM_JSON, problem, requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
 import { setHttpRoute, withSpan } from '../telemetry/trace.js';
@@ -175,7 +175,8 @@ export function createApiServer(deps: ApiDependencies): Server {
       if (!bodyRead || error.code === 'TOO_LARGE' || error.code === 'TIMEOUT') headers.connection = 'close';
       if (error.retryable) headers['retry-after'] = '1';
       if (error.code === 'UNAUTHORIZED') headers['www-authenticate'] = auth?.challenge(req) ?? 'Bearer';
-      finish(status, { error: error.toJSON() }, headers);
+      headers['content-type'] = PROBLEM_JSON;
+      finish(status, problem(status, error.code, error.message), headers);
     };
     // Our own clock: node's requestTimeout is only checked every connectionsCheckingInterval, and
     // not at all once the body has arrived and the handler (signing, the store) is running.
