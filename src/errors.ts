@@ -20,7 +20,7 @@ export const ERROR_CODES = {
   /** An RFC 822 / MIME mail that could not be parsed. */
   INVALID_MAIL: { retryable: false, description: 'e-mail could not be parsed' },
   /** Nothing is left after canonicalization (empty body, only markup or stop words' punctuation). */
-  EMPTY_TEXT: { retryable: false, description: 'no words left after canonicalization' },
+  EMPTY_TEXT: { retryable: false, description: 'no words or symbols left after canonicalization' },
   /** A lexicon file is missing, malformed or of an unknown format. */
   INVALID_LEXICON: { retryable: false, description: 'lexicon file is invalid' },
   /** The configuration does not pass the schema. */
