@@ -6,7 +6,7 @@
  * the reverse in Russian and Ukrainian text; 30% of them, or all: then short words such as "a"
  * or "copy" are wholly in the other script, which is left alone, so the copy is a near-duplicate
  * rather than an exact one), and tatweel inside 20% of Persian words. The
- * disguises are seeded, so the numbers are reproducible. Reads ../shared/data.
+ * disguises are seeded, so the numbers are reproducible. Reads the evaluation data (bench/data.ts).
  */
 import { signatureConfigSchema } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
@@ -61,7 +61,7 @@ const DISGUISES: Record<string, Disguise> = {
 
 function main(): void {
   if (!sharedDataAvailable()) {
-    console.error(`disguises needs ../shared/data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`);
+    console.error(`disguises needs the evaluation data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`);
     process.exitCode = 2;
     return;
   }
