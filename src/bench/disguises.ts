@@ -61,7 +61,9 @@ const DISGUISES: Record<string, Disguise> = {
 
 function main(): void {
   if (!sharedDataAvailable()) {
-    console.error(`disguises needs the evaluation data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`);
+    console.error(
+      `disguises needs the evaluation data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
+    );
     process.exitCode = 2;
     return;
   }
