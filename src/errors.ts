@@ -26,7 +26,7 @@ export const ERROR_CODES = {
    */
   MAIL_TRUNCATED: { retryable: false, description: 'mail judged on its first text parts only' },
   /** Nothing is left after canonicalization (empty body, only markup or stop words' punctuation). */
-  EMPTY_TEXT: { retryable: false, description: 'no words left after canonicalization' },
+  EMPTY_TEXT: { retryable: false, description: 'no words or symbols left after canonicalization' },
   /** A lexicon file is missing, malformed or of an unknown format. */
   INVALID_LEXICON: { retryable: false, description: 'lexicon file is invalid' },
   /** The configuration does not pass the schema. */

@@ -11,8 +11,12 @@ export const canonicalSchema = z
     includeTitle: z.boolean().default(false),
     /** Mail clean-up (quoted replies, signatures, volatile tokens): 'auto' = only for input parsed as an RFC 822 mail. */
     mailCleanup: z.enum(['auto', 'always', 'never']).default('auto'),
-    /** How Persian ZWNJ (U+200C) is handled: 'space' makes "می‌شود" equal to the common "می شود". */
-    zwnj: z.enum(['space', 'remove']).default('space'),
+    /**
+     * How Persian ZWNJ (U+200C) is handled: 'join' removes it and joins the Persian affixes written
+     * apart, so "می‌شود", "میشود" and "می شود" are one word; 'remove' only removes it; 'space'
+     * makes it a space.
+     */
+    zwnj: z.enum(['join', 'space', 'remove']).default('join'),
     /** Longest token kept (longer runs are usually base64 or URLs glued together). */
     maxTokenLength: z.number().int().min(8).max(1000).default(64),
   })
