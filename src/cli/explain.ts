@@ -76,6 +76,9 @@ export async function explainCommand(argv: string[]): Promise<number> {
   const side = (s: SignedMessage) => ({
     ...signRecord(s),
     dates: s.signatures.dates.map(formatDate),
+    // HTML input: "article" (the page's article was found and signed) or "page" (none was: the
+    // whole page's text was signed); absent for text and mail.
+    ...(s.decoded.extraction === undefined ? {} : { extraction: s.decoded.extraction }),
     canonical: s.doc.canonical,
   });
   // The story rule as the engine runs it for B with A its only candidate: only a message without

@@ -1,11 +1,13 @@
 import type { TextSource } from '../text/canonical.js';
-import { decodeHtml, decodeRaw } from '../text/decode/index.js';
+import { decodeHtml, decodeRaw, type Extraction } from '../text/decode/index.js';
 import type { Message } from './message.js';
 
 /** What the decode stage learned besides the text. */
 export interface DecodedMessage extends TextSource {
   charset: string;
   messageId?: string;
+  /** HTML: the page's article, or the whole page when none was found (docs/extraction.md). */
+  extraction?: Extraction;
 }
 
 /**
@@ -43,9 +45,11 @@ function toDecoded(d: {
   charset: string;
   title?: string;
   messageId?: string;
+  extraction?: Extraction;
 }): DecodedMessage {
   const out: DecodedMessage = { text: d.text, kind: d.kind, charset: d.charset };
   if (d.title !== undefined) out.title = d.title;
   if (d.messageId !== undefined) out.messageId = d.messageId;
+  if (d.extraction !== undefined) out.extraction = d.extraction;
   return out;
 }

@@ -1,7 +1,9 @@
+import { type Extraction, extractArticle } from './article.js';
 import { decodeBytes } from './charset.js';
-import { htmlToText, looksLikeHtml } from './html.js';
+import { looksLikeHtml, parseHtml } from './html.js';
 import { looksLikeMail, parseMail } from './mail.js';
 
+export { type ArticleText, type Extraction, extractArticle } from './article.js';
 export {
   CHARSETS,
   type Charset,
@@ -12,7 +14,7 @@ export {
   normalizeCharsetLabel,
   scoreCharsets,
 } from './charset.js';
-export { type HtmlText, htmlToText, looksLikeHtml } from './html.js';
+export { type HtmlText, htmlToText, looksLikeHtml, type ParsedHtml, parseHtml, renderText } from './html.js';
 export { type DecodedMail, looksLikeMail, parseMail } from './mail.js';
 
 /** Plain text from whatever arrived, and what it was. */
@@ -20,9 +22,11 @@ export interface Decoded {
   text: string;
   kind: 'text' | 'html' | 'mail';
   charset: string;
-  /** The HTML <title>, or the mail's Subject. */
+  /** The article's title (HTML: og:title, the <h1> or the <title> without the site name), or the mail's Subject. */
   title?: string;
   messageId?: string;
+  /** HTML: whether `text` is the page's article or, none found, the whole page's text. */
+  extraction?: Extraction;
 }
 
 const META_SNIFF_BYTES = 2048;
@@ -36,7 +40,7 @@ function sniffMetaCharset(bytes: Uint8Array): string | undefined {
 
 /**
  * Raw bytes to text: an RFC 822 mail is parsed as one; anything else is decoded (UTF-8 or a
- * detected legacy charset) and, when it is HTML, converted to text. A <meta> charset only breaks
+ * detected legacy charset) and, when it is HTML, reduced to its article's text (docs/extraction.md). A <meta> charset only breaks
  * near-ties of the detector: pages are mislabelled more often than the detector is wrong.
  * Throws DoppelError UNDECODABLE (binary, unknown charset) or INVALID_MAIL.
  */
@@ -54,14 +58,14 @@ export async function decodeRaw(bytes: Uint8Array): Promise<Decoded> {
   return fromHtml(text, charset);
 }
 
-/** An HTML string (already text, so no charset question) to plain text. */
+/** An HTML string (already text, so no charset question) to its article's text. */
 export function decodeHtml(html: string): Decoded {
   return fromHtml(html, 'utf-8');
 }
 
 function fromHtml(html: string, charset: string): Decoded {
-  const { text, title } = htmlToText(html);
-  const decoded: Decoded = { text, kind: 'html', charset };
+  const { text, title, extraction } = extractArticle(parseHtml(html));
+  const decoded: Decoded = { text, kind: 'html', charset, extraction };
   if (title !== undefined) decoded.title = title;
   return decoded;
 }
