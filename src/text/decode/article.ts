@@ -376,7 +376,7 @@ function renderNode(doc: ParsedHtml, n: number): string {
 
 /** A headline and the site name after it (last separator), or before it (first separator). */
 const SITE_AFTER = /^(.+)\s+[|\-–—·•»«/\\]\s+([^|\-–—·•»«/\\]+)$/;
-const SITE_BEFORE = /^([^|\-–—·•»«/\\]+?)\s+[|\-–—·•»«/\\]\s+(.+)$/;
+const SITE_BEFORE = /^([^|\-–—·•»«/\\]+?)\s+([|\-–—·•»«/\\])\s+(.+)$/;
 /** Site names are short: an edge part of more words is part of the headline. */
 const MAX_SITE_WORDS = 4;
 
@@ -384,7 +384,8 @@ const wordCount = (s: string): number => s.split(/\s+/).filter((w) => w !== '').
 
 /**
  * A <title> without the site name: the og:site_name where it stands at either edge, else a short
- * last part ("Headline - WSJ", "Headline | The Site"), else a short first part ("WSJ | Headline").
+ * last part ("Headline - WSJ", "Headline | The Site"), else a short first part before a pipe
+ * ("WSJ | Headline").
  */
 function withoutSiteName(title: string, siteName: string | undefined): string {
   const after = SITE_AFTER.exec(title);
@@ -392,12 +393,14 @@ function withoutSiteName(title: string, siteName: string | undefined): string {
   const site = siteName?.trim().toLowerCase();
   if (site !== undefined) {
     if (after?.[2]?.trim().toLowerCase() === site) return (after[1] as string).trim();
-    if (before?.[1]?.trim().toLowerCase() === site) return (before[2] as string).trim();
+    if (before?.[1]?.trim().toLowerCase() === site) return (before[3] as string).trim();
   }
   if (after && wordCount(after[2] as string) <= MAX_SITE_WORDS && wordCount(after[1] as string) >= 2)
     return (after[1] as string).trim();
-  if (before && wordCount(before[1] as string) <= MAX_SITE_WORDS && wordCount(before[2] as string) >= 3)
-    return (before[2] as string).trim();
+  // A short first part before a dash is as often the headline's own topic ("Brexit - ..."): only
+  // a pipe marks it as the site's.
+  if (before?.[2] === '|' && wordCount(before[1] as string) <= MAX_SITE_WORDS && wordCount(before[3] as string) >= 3)
+    return (before[3] as string).trim();
   return title;
 }
 
