@@ -13,7 +13,10 @@ const { values } = parseArgs({
   strict: true,
 });
 const dir = resolve(
-  values.dir ?? (process.env.DOPPEL_SHARED_DATA ? resolve(process.env.DOPPEL_SHARED_DATA, 'pages') : '../shared/data/pages'),
+  values.dir ??
+    (process.env.DOPPEL_SHARED_DATA
+      ? resolve(process.env.DOPPEL_SHARED_DATA, 'pages')
+      : '../shared/data/pages'),
 );
 const pages = readBenchmarkPages(dir);
 if (pages === null || pages.length === 0) {

@@ -87,7 +87,10 @@ export interface BenchmarkPage {
 export function readBenchmarkPages(dir: string): BenchmarkPage[] | null {
   const truthFile = join(dir, 'ground-truth.json');
   if (!existsSync(truthFile) || !existsSync(join(dir, 'html'))) return null;
-  const truth = JSON.parse(readFileSync(truthFile, 'utf8')) as Record<string, { url?: string; articleBody?: string }>;
+  const truth = JSON.parse(readFileSync(truthFile, 'utf8')) as Record<
+    string,
+    { url?: string; articleBody?: string }
+  >;
   const files = new Set(readdirSync(join(dir, 'html')));
   const pages: BenchmarkPage[] = [];
   for (const key of Object.keys(truth).sort()) {
@@ -149,7 +152,12 @@ export function runWholePages(pages: readonly BenchmarkPage[]): PagesRun {
     const text = htmlToText(decodeBytes(page.bytes).text).text;
     const used = process.cpuUsage(before);
     cpuMs += (used.user + used.system) / 1000;
-    results.push({ key: page.key, url: page.url, counts: shingleCounts(page.body, text), extraction: 'page' });
+    results.push({
+      key: page.key,
+      url: page.url,
+      counts: shingleCounts(page.body, text),
+      extraction: 'page',
+    });
   }
   return { score: scorePages(results.map((r) => r.counts)), pages: results, cpuMs };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readBenchmarkPages, runPages, scorePages, shingleCounts } from '../../src/eval/pages.js';
 import { SHARED_DATA_DIR, warnIfNoSharedData } from '../support/shared-data.js';
 
-describe('shingleCounts and scorePages (the benchmark\'s scoring)', () => {
+describe("shingleCounts and scorePages (the benchmark's scoring)", () => {
   it('scores a perfect extraction 1 and counts extra and missing shingles', () => {
     const truth = 'one two three four five six';
     expect(shingleCounts(truth, truth)).toEqual({ tp: 1, fp: 0, fn: 0 });
@@ -17,7 +17,11 @@ describe('shingleCounts and scorePages (the benchmark\'s scoring)', () => {
 
   it('keeps case and splits on anything but letters, digits and "_"', () => {
     expect(shingleCounts('Alpha, beta; gamma delta', 'alpha beta gamma delta').tp).toBe(0);
-    expect(shingleCounts('Alpha, beta; gamma delta', 'Alpha beta gamma delta')).toEqual({ tp: 1, fp: 0, fn: 0 });
+    expect(shingleCounts('Alpha, beta; gamma delta', 'Alpha beta gamma delta')).toEqual({
+      tp: 1,
+      fp: 0,
+      fn: 0,
+    });
   });
 
   it('takes mean precision and recall over pages, F1 of the means, and skips an empty prediction in precision', () => {
@@ -34,10 +38,11 @@ describe('shingleCounts and scorePages (the benchmark\'s scoring)', () => {
 const pagesDir = resolve(SHARED_DATA_DIR, 'pages');
 const present = warnIfNoSharedData();
 const pages = present ? readBenchmarkPages(pagesDir) : null;
-if (present && pages === null) console.warn(`[doppel tests] no benchmark pages in ${pagesDir}: page extraction suite skipped`);
+if (present && pages === null)
+  console.warn(`[doppel tests] no benchmark pages in ${pagesDir}: page extraction suite skipped`);
 
 describe.skipIf(pages === null)('article extraction on real pages (../shared/data/pages)', () => {
-  it('reaches body F1 0.95 on the article-extraction benchmark\'s pages, and finds an article on nearly all', async () => {
+  it("reaches body F1 0.95 on the article-extraction benchmark's pages, and finds an article on nearly all", async () => {
     const run = await runPages(pages ?? []);
     console.log(
       `pages: ${run.pages.length}, P ${run.score.precision.toFixed(3)} R ${run.score.recall.toFixed(3)} F1 ${run.score.f1.toFixed(3)}`,

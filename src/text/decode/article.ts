@@ -22,7 +22,18 @@ export interface ArticleText {
 }
 
 /** Elements that hold navigation or page furniture wherever they are. */
-const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'button', 'menu', 'dialog', 'select', 'figure', 'figcaption']);
+const FURNITURE_TAGS = new Set([
+  'nav',
+  'aside',
+  'footer',
+  'header',
+  'button',
+  'menu',
+  'dialog',
+  'select',
+  'figure',
+  'figcaption',
+]);
 /** ARIA landmark roles of page furniture. */
 const FURNITURE_ROLES = new Set([
   'navigation',
@@ -134,7 +145,68 @@ function isFurniture(doc: ParsedHtml, n: number, byName: boolean): boolean {
 
 const COMMA = /[,،，]/g;
 
-/** Text length, link text length and commas of every element's subtree. */
+/** What every attempt reads: the page's paragraphs and its elements' sizes (computed once). */
+interface PageMeasures {
+  /** Text length, link text length and commas of every element's subtree. */
+  chars: Float64Array;
+  linkChars: Float64Array;
+  commas: Float64Array;
+  /** The nearest block element of every element (itself when it is one; 0, the document, when none). */
+  blockOf: Int32Array;
+  paragraphs: Paragraph[];
+}
+
+/** A run of text between two breaks, long enough to score and mostly not link text. */
+interface Paragraph {
+  /** The element of its first text. */
+  first: number;
+  points: number;
+}
+
+function measurePage(doc: ParsedHtml): PageMeasures {
+  const { chars, linkChars, commas } = measure(doc);
+  const { tag, parent } = doc.nodes;
+  const count = tag.length;
+  const blockOf = new Int32Array(count);
+  for (let n = 1; n < count; n++)
+    blockOf[n] = BLOCK_TAGS.has(tag[n] as string) ? n : (blockOf[parent[n] as number] as number);
+  return { chars, linkChars, commas, blockOf, paragraphs: findParagraphs(doc) };
+}
+
+/** Paragraphs score by length and commas (commas mark sentences of prose, not lists of links). */
+function findParagraphs(doc: ParsedHtml): Paragraph[] {
+  const out: Paragraph[] = [];
+  const { kind, node, text, link } = doc.ops;
+  let length = 0;
+  let linkLength = 0;
+  let commaCount = 0;
+  let first = -1;
+  const flush = (): void => {
+    if (first >= 0 && length >= MIN_PARAGRAPH && linkLength / length <= 0.5)
+      out.push({ first, points: 1 + commaCount + Math.min(Math.floor(length / 100), 3) });
+    length = 0;
+    linkLength = 0;
+    commaCount = 0;
+    first = -1;
+  };
+  for (let i = 0; i < kind.length; i++) {
+    const k = kind[i];
+    if (k === TextOp.Text) {
+      const t = text[i] as string;
+      const l = t.trim().length;
+      if (l === 0) continue;
+      if (first < 0) first = node[i] as number;
+      length += l;
+      if (link[i]) linkLength += l;
+      commaCount += t.match(COMMA)?.length ?? 0;
+    } else if (k !== TextOp.Space) {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
 function measure(doc: ParsedHtml): { chars: Float64Array; linkChars: Float64Array; commas: Float64Array } {
   const count = doc.nodes.tag.length;
   const chars = new Float64Array(count);
@@ -167,9 +239,11 @@ export function extractArticle(doc: ParsedHtml): ArticleText {
   // Names are a strong hint but a noisy one ("pagebuilder-pagerow" holds "pager", a headline's
   // "content-wrapper" outweighs a body of many links): when an attempt finds no article of
   // MIN_ARTICLE characters, the next trusts names less; the longest attempt is kept.
+  const page = measurePage(doc);
   let body: string | undefined;
-  for (const attempt of ATTEMPTS) {
-    const found = articleBody(doc, attempt);
+  // No paragraph anywhere: no attempt can find an article.
+  for (const attempt of page.paragraphs.length === 0 ? [] : ATTEMPTS) {
+    const found = articleBody(doc, page, attempt);
     if (found !== undefined && (body === undefined || found.length > body.length)) body = found;
     if (body !== undefined && body.length >= MIN_ARTICLE) break;
   }
@@ -196,66 +270,37 @@ const ATTEMPTS: Attempt[] = [
   { furnitureByName: false, weighNames: false, clean: false },
 ];
 
-function articleBody(doc: ParsedHtml, attempt: Attempt): string | undefined {
+function articleBody(doc: ParsedHtml, page: PageMeasures, attempt: Attempt): string | undefined {
   const byName = attempt.furnitureByName;
   const { tag, parent, names } = doc.nodes;
+  const { chars, linkChars, commas, blockOf } = page;
   const weigh = (n: number): number => (attempt.weighNames ? nameWeight(names[n] as string) : 0);
   const count = tag.length;
   // Furniture, inherited: everything inside a <nav> or a "sidebar" is furniture too.
   const furniture = new Uint8Array(count);
-  const blockOf = new Int32Array(count);
-  for (let n = 1; n < count; n++) {
-    const p = parent[n] as number;
-    furniture[n] = furniture[p] === 1 || isFurniture(doc, n, byName) ? 1 : 0;
-    blockOf[n] = BLOCK_TAGS.has(tag[n] as string) ? n : (blockOf[p] as number);
-  }
-  const { chars, linkChars, commas } = measure(doc);
+  for (let n = 1; n < count; n++)
+    furniture[n] = furniture[parent[n] as number] === 1 || isFurniture(doc, n, byName) ? 1 : 0;
   const linkDensity = (n: number): number => {
     const c = chars[n] as number;
     return c === 0 ? 0 : (linkChars[n] as number) / c;
   };
 
-  // Paragraphs: runs of text between breaks, each scoring the ancestors of its block element.
+  // Each paragraph outside furniture scores the ancestors of its block element.
   const score = new Float64Array(count);
   const scored = new Uint8Array(count);
-  const { kind, node, text, link } = doc.ops;
-  let length = 0;
-  let linkLength = 0;
-  let commaCount = 0;
-  let first = -1;
-  const flush = (): void => {
-    if (first >= 0 && length >= MIN_PARAGRAPH && furniture[first] === 0 && linkLength / length <= 0.5) {
-      const points = 1 + commaCount + Math.min(Math.floor(length / 100), 3);
-      let a = parent[blockOf[first] as number] as number;
-      for (let level = 0; level < SCORE_LEVELS && a > 0; level++) {
-        if (scored[a] === 0) {
-          scored[a] = 1;
-          score[a] = tagWeight(tag[a] as string) + weigh(a);
-        }
-        score[a] = (score[a] as number) + (level === 0 ? points : level === 1 ? points / 2 : points / (level * 3));
-        a = parent[a] as number;
+  for (const { first, points } of page.paragraphs) {
+    if (furniture[first] === 1) continue;
+    let a = parent[blockOf[first] as number] as number;
+    for (let level = 0; level < SCORE_LEVELS && a > 0; level++) {
+      if (scored[a] === 0) {
+        scored[a] = 1;
+        score[a] = tagWeight(tag[a] as string) + weigh(a);
       }
-    }
-    length = 0;
-    linkLength = 0;
-    commaCount = 0;
-    first = -1;
-  };
-  for (let i = 0; i < kind.length; i++) {
-    const k = kind[i];
-    if (k === TextOp.Text) {
-      const t = text[i] as string;
-      const l = t.trim().length;
-      if (l === 0) continue;
-      if (first < 0) first = node[i] as number;
-      length += l;
-      if (link[i]) linkLength += l;
-      commaCount += t.match(COMMA)?.length ?? 0;
-    } else if (k !== TextOp.Space) {
-      flush();
+      score[a] =
+        (score[a] as number) + (level === 0 ? points : level === 1 ? points / 2 : points / (level * 3));
+      a = parent[a] as number;
     }
   }
-  flush();
 
   // The best elements, best first.
   const best: number[] = [];
@@ -263,7 +308,10 @@ function articleBody(doc: ParsedHtml, attempt: Attempt): string | undefined {
     if (scored[n] === 0) continue;
     const s = (score[n] as number) * (1 - linkDensity(n));
     score[n] = s;
-    if (s <= 0 || (best.length === TOP_CANDIDATES && s <= (score[best[TOP_CANDIDATES - 1] as number] as number)))
+    if (
+      s <= 0 ||
+      (best.length === TOP_CANDIDATES && s <= (score[best[TOP_CANDIDATES - 1] as number] as number))
+    )
       continue;
     let at = best.length;
     while (at > 0 && s > (score[best[at - 1] as number] as number)) at--;
@@ -316,7 +364,8 @@ function articleBody(doc: ParsedHtml, attempt: Attempt): string | undefined {
       const c = chars[n] as number;
       if (
         (scored[n] === 1 && (score[n] as number) >= threshold) ||
-        (tag[n] === 'p' && ((c > 80 && ld < 0.25) || (c > 0 && ld === 0 && /\.( |$)/.test(renderNode(doc, n)))))
+        (tag[n] === 'p' &&
+          ((c > 80 && ld < 0.25) || (c > 0 && ld === 0 && /\.( |$)/.test(renderNode(doc, n)))))
       )
         selected.push(n);
     }
@@ -333,7 +382,11 @@ function articleBody(doc: ParsedHtml, attempt: Attempt): string | undefined {
     const end = doc.nodes.opEnd[top] as number;
     for (let n = 1; n < count; n++) {
       if (n === top || names[n] !== topNames || tag[n] !== tag[top] || furniture[n] === 1) continue;
-      if ((doc.nodes.opStart[n] as number) >= (doc.nodes.opStart[top] as number) && (doc.nodes.opStart[n] as number) < end) continue;
+      if (
+        (doc.nodes.opStart[n] as number) >= (doc.nodes.opStart[top] as number) &&
+        (doc.nodes.opStart[n] as number) < end
+      )
+        continue;
       if (linkDensity(n) < 0.25 && (chars[n] as number) > 0) selected.push(n);
     }
   }
@@ -361,10 +414,23 @@ function articleBody(doc: ParsedHtml, attempt: Attempt): string | undefined {
       dropped[n] = 1;
     }
   }
-  const body = renderText(doc.ops, (i) => {
-    const n = node[i] as number;
-    return inside[n] === 1 && dropped[n] === 0;
-  });
+  const { node } = doc.ops;
+  const { opStart, opEnd } = doc.nodes;
+  let from = doc.ops.kind.length;
+  let to = 0;
+  for (const n of selected) {
+    from = Math.min(from, opStart[n] as number);
+    to = Math.max(to, opEnd[n] as number);
+  }
+  const body = renderText(
+    doc.ops,
+    (i) => {
+      const n = node[i] as number;
+      return inside[n] === 1 && dropped[n] === 0;
+    },
+    from,
+    to,
+  );
   return body === '' ? undefined : body;
 }
 
@@ -399,7 +465,11 @@ function withoutSiteName(title: string, siteName: string | undefined): string {
     return (after[1] as string).trim();
   // A short first part before a dash is as often the headline's own topic ("Brexit - ..."): only
   // a pipe marks it as the site's.
-  if (before?.[2] === '|' && wordCount(before[1] as string) <= MAX_SITE_WORDS && wordCount(before[3] as string) >= 3)
+  if (
+    before?.[2] === '|' &&
+    wordCount(before[1] as string) <= MAX_SITE_WORDS &&
+    wordCount(before[3] as string) >= 3
+  )
     return (before[3] as string).trim();
   return title;
 }

@@ -203,7 +203,18 @@ export function parseHtml(html: string): ParsedHtml {
   let inTitle = false;
   let titleDone = false; // only the first <title> names the document
 
+  // Text that arrives in several chunks with no tag between ("<<<<" is one chunk per "<") is one
+  // step: the steps stay as many as the tags, not the characters.
+  let textStep = -1;
+  const pushText = (text: string): void => {
+    if (textStep >= 0) ops.text[textStep] += text;
+    else {
+      push(TextOp.Text, text);
+      textStep = ops.kind.length - 1;
+    }
+  };
   const push = (kind: TextOp, text = ''): void => {
+    textStep = -1;
     ops.kind.push(kind);
     ops.node.push(open[open.length - 1] as number);
     ops.text.push(text);
@@ -218,6 +229,7 @@ export function parseHtml(html: string): ParsedHtml {
   const parser = new DepthCappedParser(
     {
       onopentag(name, attribs) {
+        textStep = -1;
         const id = nodes.tag.length;
         nodes.tag.push(name);
         nodes.parent.push(open[open.length - 1] as number);
@@ -254,6 +266,7 @@ export function parseHtml(html: string): ParsedHtml {
         }
       },
       onclosetag(name, isImplied) {
+        textStep = -1;
         if (open.length <= 1) return;
         if (HIDDEN.has(name)) {
           hidden--;
@@ -275,11 +288,11 @@ export function parseHtml(html: string): ParsedHtml {
           if (!titleDone) titleParts.push(data);
         } else if (hidden === 0) {
           if (pre > 0) {
-            push(TextOp.Text, data.replace(/\r\n?/g, '\n'));
+            pushText(data.replace(/\r\n?/g, '\n'));
           } else {
             const collapsed = data.replace(HTML_SPACE, ' ');
             if (collapsed === ' ') push(TextOp.Space);
-            else if (collapsed !== '') push(TextOp.Text, collapsed);
+            else if (collapsed !== '') pushText(collapsed);
           }
         }
       },

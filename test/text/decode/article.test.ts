@@ -84,7 +84,7 @@ describe('extractArticle', () => {
       expect(result.text).not.toContain(chrome);
   });
 
-  it('gives one article the same text under two sites\' different chrome', () => {
+  it("gives one article the same text under two sites' different chrome", () => {
     const a = extract(newsPage(DAILY, BRIDGE, PARAGRAPHS));
     const b = extract(newsPage(HERALD, BRIDGE, PARAGRAPHS));
     expect(a.text).toBe(b.text);
@@ -92,7 +92,9 @@ describe('extractArticle', () => {
 
   it('shares no line between two articles of one site', () => {
     const a = extract(newsPage(DAILY, BRIDGE, PARAGRAPHS)).text.split('\n');
-    const b = new Set(extract(newsPage(DAILY, 'Orchestra opens its season', OTHER_PARAGRAPHS)).text.split('\n'));
+    const b = new Set(
+      extract(newsPage(DAILY, 'Orchestra opens its season', OTHER_PARAGRAPHS)).text.split('\n'),
+    );
     expect(a.filter((line) => line.trim() !== '' && b.has(line))).toEqual([]);
   });
 
