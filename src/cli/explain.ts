@@ -73,12 +73,10 @@ export async function explainCommand(argv: string[]): Promise<number> {
   let shared = 0;
   for (const s of sa) if (sb.has(s)) shared++;
   const match = matchLevel(evidence, config.decision, rb.tokens, ra.tokens);
+  // signRecord carries `extraction` for HTML: the page's article, or the whole page when none was found.
   const side = (s: SignedMessage) => ({
     ...signRecord(s),
     dates: s.signatures.dates.map(formatDate),
-    // HTML input: "article" (the page's article was found and signed) or "page" (none was: the
-    // whole page's text was signed); absent for text and mail.
-    ...(s.decoded.extraction === undefined ? {} : { extraction: s.decoded.extraction }),
     canonical: s.doc.canonical,
   });
   // The story rule as the engine runs it for B with A its only candidate: only a message without
