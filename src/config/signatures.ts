@@ -13,6 +13,11 @@ export const canonicalSchema = z
     mailCleanup: z.enum(['auto', 'always', 'never']).default('auto'),
     /** How Persian ZWNJ (U+200C) is handled: 'space' makes "می‌شود" equal to the common "می شود". */
     zwnj: z.enum(['space', 'remove']).default('space'),
+    /**
+     * HTML input (the `html` field, an HTML page in `raw`): 'article' signs the page's article
+     * (title and body; menus, sidebars, comments, footers left out), 'page' every visible element.
+     */
+    html: z.enum(['article', 'page']).default('article'),
     /** Longest token kept (longer runs are usually base64 or URLs glued together). */
     maxTokenLength: z.number().int().min(8).max(1000).default(64),
   })

@@ -1,5 +1,5 @@
 import type { TextSource } from '../text/canonical.js';
-import { decodeHtml, decodeRaw, type Extraction } from '../text/decode/index.js';
+import { decodeHtml, decodeRaw, type Extraction, type HtmlOptions } from '../text/decode/index.js';
 import type { Message } from './message.js';
 
 /** What the decode stage learned besides the text. */
@@ -16,8 +16,11 @@ export interface DecodedMessage extends TextSource {
  * synchronously, so a caller that signs one message at a time skips a promise and a microtask
  * per message; the others return a promise (MIME parsing is async).
  */
-export function decodeMessage(message: Message): DecodedMessage | Promise<DecodedMessage> {
-  return decodeText(message) ?? decodeContent(message);
+export function decodeMessage(
+  message: Message,
+  options: HtmlOptions = {},
+): DecodedMessage | Promise<DecodedMessage> {
+  return decodeText(message) ?? decodeContent(message, options);
 }
 
 /** A message with a `text` field (null for any other). */
@@ -28,12 +31,12 @@ function decodeText(message: Message): DecodedMessage | null {
   return decoded;
 }
 
-async function decodeContent(message: Message): Promise<DecodedMessage> {
+async function decodeContent(message: Message, options: HtmlOptions): Promise<DecodedMessage> {
   let decoded: DecodedMessage;
   if (message.html !== undefined && message.html.trim() !== '') {
-    decoded = toDecoded(decodeHtml(message.html));
+    decoded = toDecoded(decodeHtml(message.html, options));
   } else {
-    decoded = toDecoded(await decodeRaw(message.raw ?? new Uint8Array()));
+    decoded = toDecoded(await decodeRaw(message.raw ?? new Uint8Array(), options));
   }
   if (message.title !== undefined) decoded.title = message.title;
   return decoded;

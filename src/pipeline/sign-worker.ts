@@ -67,7 +67,7 @@ async function run(job: SignJob): Promise<PreparedItem[]> {
       try {
         const message = parseMessageLine(line);
         id = message.id;
-        const decoded = decodeMessage(message);
+        const decoded = decodeMessage(message, signer.config.canonical);
         out.push(item(signDecoded(message, decoded instanceof Promise ? await decoded : decoded, signer)));
       } catch (error) {
         out.push(failed(error, id ?? salvageId(line)));

@@ -233,6 +233,14 @@ function measure(doc: ParsedHtml): { chars: Float64Array; linkChars: Float64Arra
   return { chars, linkChars, commas };
 }
 
+/** The whole page's text (every visible element) and the article's title: extraction off. */
+export function wholePage(doc: ParsedHtml): ArticleText {
+  const out: ArticleText = { text: renderText(doc.ops), extraction: 'page' };
+  const title = articleTitle(doc);
+  if (title !== undefined) out.title = title;
+  return out;
+}
+
 /** Finds the article of a parsed page; the whole page's text when there is none. */
 export function extractArticle(doc: ParsedHtml): ArticleText {
   const title = articleTitle(doc);

@@ -1,9 +1,9 @@
-import { type Extraction, extractArticle } from './article.js';
+import { type Extraction, extractArticle, wholePage } from './article.js';
 import { decodeBytes } from './charset.js';
 import { looksLikeHtml, parseHtml } from './html.js';
 import { looksLikeMail, parseMail } from './mail.js';
 
-export { type ArticleText, type Extraction, extractArticle } from './article.js';
+export { type ArticleText, type Extraction, extractArticle, wholePage } from './article.js';
 export {
   CHARSETS,
   type Charset,
@@ -38,13 +38,19 @@ function sniffMetaCharset(bytes: Uint8Array): string | undefined {
   return META_CHARSET.exec(head.toString('latin1'))?.[1];
 }
 
+/** How HTML becomes text: the page's article (default) or every visible element. */
+export interface HtmlOptions {
+  html?: 'article' | 'page';
+}
+
 /**
  * Raw bytes to text: an RFC 822 mail is parsed as one; anything else is decoded (UTF-8 or a
- * detected legacy charset) and, when it is HTML, reduced to its article's text (docs/extraction.md). A <meta> charset only breaks
- * near-ties of the detector: pages are mislabelled more often than the detector is wrong.
+ * detected legacy charset) and, when it is HTML, reduced to its article's text (docs/extraction.md;
+ * `options.html: 'page'` keeps every visible element). A <meta> charset only breaks near-ties of
+ * the detector: pages are mislabelled more often than the detector is wrong.
  * Throws DoppelError UNDECODABLE (binary, unknown charset) or INVALID_MAIL.
  */
-export async function decodeRaw(bytes: Uint8Array): Promise<Decoded> {
+export async function decodeRaw(bytes: Uint8Array, options: HtmlOptions = {}): Promise<Decoded> {
   if (looksLikeMail(bytes)) {
     const mail = await parseMail(bytes);
     const decoded: Decoded = { text: mail.text, kind: 'mail', charset: mail.charset };
@@ -55,16 +61,18 @@ export async function decodeRaw(bytes: Uint8Array): Promise<Decoded> {
   const hint = sniffMetaCharset(bytes);
   const { text, charset } = decodeBytes(bytes, hint === undefined ? {} : { hint });
   if (!looksLikeHtml(text)) return { text, kind: 'text', charset };
-  return fromHtml(text, charset);
+  return fromHtml(text, charset, options);
 }
 
 /** An HTML string (already text, so no charset question) to its article's text. */
-export function decodeHtml(html: string): Decoded {
-  return fromHtml(html, 'utf-8');
+export function decodeHtml(html: string, options: HtmlOptions = {}): Decoded {
+  return fromHtml(html, 'utf-8', options);
 }
 
-function fromHtml(html: string, charset: string): Decoded {
-  const { text, title, extraction } = extractArticle(parseHtml(html));
+function fromHtml(html: string, charset: string, options: HtmlOptions): Decoded {
+  const parsed = parseHtml(html);
+  const { text, title, extraction } =
+    options.html === 'page' ? wholePage(parsed) : extractArticle(parsed);
   const decoded: Decoded = { text, kind: 'html', charset, extraction };
   if (title !== undefined) decoded.title = title;
   return decoded;
