@@ -71,8 +71,7 @@ export function decodeHtml(html: string, options: HtmlOptions = {}): Decoded {
 
 function fromHtml(html: string, charset: string, options: HtmlOptions): Decoded {
   const parsed = parseHtml(html);
-  const { text, title, extraction } =
-    options.html === 'page' ? wholePage(parsed) : extractArticle(parsed);
+  const { text, title, extraction } = options.html === 'page' ? wholePage(parsed) : extractArticle(parsed);
   const decoded: Decoded = { text, kind: 'html', charset, extraction };
   if (title !== undefined) decoded.title = title;
   return decoded;
