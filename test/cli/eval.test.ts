@@ -107,7 +107,7 @@ describe('doppel generate + doppel eval + doppel explain (own fixtures)', () => 
     expect((await runCli(['explain', a])).code).toBe(2);
   });
 
-  it('explains an HTML page by its article: the page in site chrome is an exact duplicate of the article text', async () => {
+  it('explains an HTML page by its article: the page in site chrome is an exact duplicate of the feed text', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'doppel-explain-html-'));
     const a = join(dir, 'a.json');
     const b = join(dir, 'b.json');
@@ -126,7 +126,8 @@ ${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article></main>
     writeFileSync(a, JSON.stringify({ id: 'page', html: page }));
     writeFileSync(
       b,
-      JSON.stringify({ id: 'text', text: `Harbour bridge to close to cars\n\n${paragraphs.join('\n\n')}` }),
+      // A feed gives the headline apart from the text; on the page it is the <h1>, the title.
+      JSON.stringify({ id: 'text', title: 'Harbour bridge to close to cars', text: paragraphs.join('\n\n') }),
     );
     const result = await runCli(['explain', a, b]);
     expect(result.code).toBe(0);

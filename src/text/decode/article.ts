@@ -251,7 +251,7 @@ export function extractArticle(doc: ParsedHtml): ArticleText {
   let body: string | undefined;
   // No paragraph anywhere: no attempt can find an article.
   for (const attempt of page.paragraphs.length === 0 ? [] : ATTEMPTS) {
-    const found = articleBody(doc, page, attempt);
+    const found = articleBody(doc, page, attempt, title);
     if (found !== undefined && (body === undefined || found.length > body.length)) body = found;
     if (body !== undefined && body.length >= MIN_ARTICLE) break;
   }
@@ -278,7 +278,12 @@ const ATTEMPTS: Attempt[] = [
   { furnitureByName: false, weighNames: false, clean: false },
 ];
 
-function articleBody(doc: ParsedHtml, page: PageMeasures, attempt: Attempt): string | undefined {
+function articleBody(
+  doc: ParsedHtml,
+  page: PageMeasures,
+  attempt: Attempt,
+  title: string | undefined,
+): string | undefined {
   const byName = attempt.furnitureByName;
   const { tag, parent, names } = doc.nodes;
   const { chars, linkChars, commas, blockOf } = page;
@@ -403,6 +408,8 @@ function articleBody(doc: ParsedHtml, page: PageMeasures, attempt: Attempt): str
   const dropped = new Uint8Array(count);
   const inside = new Uint8Array(count);
   for (const n of selected) inside[n] = 1;
+  const titleKey = title === undefined ? undefined : sameTextKey(title);
+  let headlines = 0;
   for (let n = 1; n < count; n++) {
     const q = parent[n] as number;
     if (inside[n] === 1) continue;
@@ -413,6 +420,14 @@ function articleBody(doc: ParsedHtml, page: PageMeasures, attempt: Attempt): str
       continue;
     }
     const t = tag[n] as string;
+    // The headline is the message's title, apart from the body (as a feed gives them): so the
+    // page and the feed's text of one article are the same text.
+    if (t === 'h1' && titleKey !== undefined && headlines++ < MAX_HEADLINES) {
+      if (sameTextKey(renderNode(doc, n)) === titleKey) {
+        dropped[n] = 1;
+        continue;
+      }
+    }
     const ld = linkDensity(n);
     if (!attempt.clean) continue;
     if (CLEANED_TAGS.has(t) && (commas[n] as number) < 10) {
@@ -441,6 +456,11 @@ function articleBody(doc: ParsedHtml, page: PageMeasures, attempt: Attempt): str
   );
   return body === '' ? undefined : body;
 }
+
+/** Headlines compared with the title, at most (a page has one; a hostile one may have millions). */
+const MAX_HEADLINES = 3;
+
+const sameTextKey = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 function renderNode(doc: ParsedHtml, n: number): string {
   const start = doc.nodes.opStart[n] as number;

@@ -119,6 +119,19 @@ describe('extractArticle', () => {
     );
   });
 
+  it('keeps the headline out of the body: it is the title', () => {
+    const page = (h1: string) =>
+      `<html><head><title>${BRIDGE} | Daily Courier</title></head><body><nav><a href="/">Home</a></nav>
+<main><article><h1>${h1}</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</article></main></body></html>`;
+    const same = extract(page(BRIDGE));
+    expect(same.title).toBe(BRIDGE);
+    expect(same.text).toBe(PARAGRAPHS.join('\n\n'));
+    // A heading that is not the title stays in the body.
+    expect(extract(page('Another headline entirely')).text).toBe(
+      ['Another headline entirely', ...PARAGRAPHS].join('\n\n'),
+    );
+  });
+
   it('takes the <h1> that the <title> names', () => {
     const page = newsPage(DAILY, BRIDGE, PARAGRAPHS).replace(
       `<title>${BRIDGE} | Daily Courier</title>`,
