@@ -19,7 +19,11 @@ export const GENERATE_USAGE = `usage: doppel generate [--seed N] [--variants N] 
 
 The seeded near-duplicate benchmark generator (docs/benchmark-generator.md): real articles and mails
 in, labelled messages out (originals and variants with a gold "cluster"), ready for doppel eval.
-The same arguments always give the same bytes.`;
+The same arguments always give the same bytes.
+
+examples:
+  doppel generate --seed 42 --variants 4 news-ru.jsonl news-en.jsonl > bench-42.jsonl
+  doppel generate --seed 7 --kinds hash-buster,mail-template spam.jsonl > campaigns.jsonl`;
 
 const OPTIONS = {
   seed: { type: 'string', default: '1' },

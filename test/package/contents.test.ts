@@ -17,8 +17,15 @@ function packedFiles(): string[] {
   return (pack?.files ?? []).map((f) => f.path);
 }
 
+const BUILT = existsSync(resolve(ROOT, 'dist/kafka/entry/news.js'));
+if (!BUILT) {
+  process.stdout.write(
+    '[package] dist/ is not built (npm run build; npm test builds first): the package contents test skips\n',
+  );
+}
+
 describe('the published package and the image', () => {
-  it.skipIf(!existsSync(resolve(ROOT, 'dist/kafka/entry/news.js')))(
+  it.skipIf(!BUILT)(
     'ship the compiled code with its Lua scripts and the consumer entry files, without bench/, dev/ or src/',
     () => {
       const files = packedFiles();
