@@ -10,6 +10,7 @@ export {
   type DecodeBytesOptions,
   type DecodedBytes,
   decodeBytes,
+  decodeDeclared,
   encodeText,
   normalizeCharsetLabel,
   scoreCharsets,
