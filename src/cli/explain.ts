@@ -77,6 +77,7 @@ export async function explainCommand(argv: string[]): Promise<number> {
   let shared = 0;
   for (const s of sa) if (sb.has(s)) shared++;
   const match = matchLevel(evidence, config.decision, rb.tokens, ra.tokens);
+  // signRecord carries `extraction` for HTML: the page's article, or the whole page when none was found.
   const side = (s: SignedMessage) => ({
     ...signRecord(s),
     dates: s.signatures.dates.map(formatDate),

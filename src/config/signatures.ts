@@ -17,6 +17,11 @@ export const canonicalSchema = z
      * makes it a space.
      */
     zwnj: z.enum(['join', 'space', 'remove']).default('join'),
+    /**
+     * HTML input (the `html` field, an HTML page in `raw`): 'article' signs the page's article
+     * (title and body; menus, sidebars, comments, footers left out), 'page' every visible element.
+     */
+    html: z.enum(['article', 'page']).default('article'),
     /** Longest token kept (longer runs are usually base64 or URLs glued together). */
     maxTokenLength: z.number().int().min(8).max(1000).default(64),
   })

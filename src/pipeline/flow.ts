@@ -28,7 +28,7 @@ export class MessageFlow {
 
   /** Decode: the message's content as text (synchronous for `text` messages). */
   decode(message: Message): DecodedMessage | Promise<DecodedMessage> {
-    return decodeMessage(message);
+    return decodeMessage(message, this.signer.config.canonical);
   }
 
   /** Sign a decoded message and prepare its index request. */

@@ -25,7 +25,7 @@ export async function prepareLines(
     try {
       const message = parseMessageLine(line);
       id = message.id;
-      const decoded = decodeMessage(message);
+      const decoded = decodeMessage(message, signer.config.canonical);
       out.push(
         preparedItem(
           signDecoded(message, decoded instanceof Promise ? await decoded : decoded, signer),
