@@ -20,7 +20,7 @@ const PROFILES: Record<ProfileName, unknown> = {
     // of the throughput (docs/quality.md). Turn them on with index.methods / signatures.lexical.
     signatures: { lexical: { enabled: false } },
     index: {
-      methods: ['exact', 'bands', 'topic'],
+      methods: ['exact', 'bands', 'topic', 'sentences'],
       maxBucketSize: 64,
       maxCandidates: 24,
       topicKeys: 5,
@@ -35,6 +35,12 @@ const PROFILES: Record<ProfileName, unknown> = {
         imatchMinJaccard: 0.2,
         cosine: 0.8,
         cosineMinJaccard: 0.15,
+        // A teaser (an article's first sentences) or a partial copy with its sentences reordered:
+        // most of the smaller side's sentences are whole sentences of the other (engine/verify.ts),
+        // two or more of them, 30 tokens or more, so that a shared boilerplate line never decides.
+        contained: 0.6,
+        containedMinSentences: 2,
+        containedMinTokens: 30,
       },
       // Story: two reports of one event share their weighted vocabulary (cosine >= 0.35).
       story: {
@@ -71,7 +77,7 @@ const PROFILES: Record<ProfileName, unknown> = {
       lexical: { enabled: false },
     },
     index: {
-      methods: ['exact', 'bands', 'topic'],
+      methods: ['exact', 'bands', 'topic', 'sentences'],
       maxBucketSize: 128,
       maxCandidates: 24,
       topicKeys: 5,
@@ -88,6 +94,10 @@ const PROFILES: Record<ProfileName, unknown> = {
         // hash-buster words added): word-set Jaccard 0.4-0.5 but containment ~1 (docs/quality.md).
         containment: 0.85,
         containmentMinJaccard: 0.3,
+        // Sentence containment as in news, stricter: mails of one sender share template sentences.
+        contained: 0.85,
+        containedMinSentences: 2,
+        containedMinTokens: 30,
       },
       // Word-set Jaccard (shingleSize 1) runs higher than 3-shingle Jaccard: 0.45, not 0.3.
       story: {
