@@ -37,10 +37,10 @@ const PROFILES: Record<ProfileName, unknown> = {
         cosineMinJaccard: 0.15,
         // A teaser (an article's first sentences) or a partial copy with its sentences reordered:
         // most of the smaller side's sentences are whole sentences of the other (engine/verify.ts),
-        // two or more of them, 30 tokens or more, so that a shared boilerplate line never decides.
+        // 20 tokens or more of them, so that a shared boilerplate line never decides.
         contained: 0.6,
-        containedMinSentences: 2,
-        containedMinTokens: 30,
+        containedMinSentences: 1,
+        containedMinTokens: 20,
       },
       // Story: two reports of one event share their weighted vocabulary (cosine >= 0.35).
       story: {
@@ -96,7 +96,7 @@ const PROFILES: Record<ProfileName, unknown> = {
         containmentMinJaccard: 0.3,
         // Sentence containment as in news, stricter: mails of one sender share template sentences.
         contained: 0.85,
-        containedMinSentences: 2,
+        containedMinSentences: 1,
         containedMinTokens: 30,
       },
       // Word-set Jaccard (shingleSize 1) runs higher than 3-shingle Jaccard: 0.45, not 0.3.

@@ -1,5 +1,6 @@
 import { hex64, parseHex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
+import { NO_CUT } from '../signatures/sentences.js';
 import type { TermVector } from '../signatures/terms.js';
 import { Flag, MAX_SENTENCES, packRecord, weightsOfLevels } from './record.js';
 import type { SignatureRecord } from './types.js';
@@ -29,7 +30,7 @@ function encodedSizeBound(r: SignatureRecord): number {
     1 +
     (r.dates?.length ?? 0) * 2 +
     2 +
-    1 +
+    5 +
     (r.sentences?.length ?? 0) * 4
   );
 }
@@ -39,7 +40,7 @@ function encodedSizeBound(r: SignatureRecord): number {
  * u8 version, u8 flags, u16 tokens, u8 lang length, lang (ASCII), 8 bytes exact,
  * [8 bytes simhash hi,lo], [u8 n, n min-hash bytes], u8 k, k x (u8 lexicon, 8 bytes I-Match),
  * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)],
- * [u8 d, d x u16 date], [u16 distinct shingles], [u8 s, s x u32 sentence fingerprints]. The
+ * [u8 d, d x u16 date], [u16 distinct shingles], [u8 s, u32 sentence cut, s x u32 sentence fingerprints]. The
  * dates and shingle-count sections were added later, each under its own flag: a record written
  * before has no flag and decodes without them (and a decoder from before ignores them: they are
  * last). The sentence section came after every flag bit was taken: it is present when bytes
@@ -123,6 +124,8 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   if (sentences !== undefined && sentences.length > 0) {
     const n = Math.min(sentences.length, MAX_SENTENCES);
     out[at++] = n;
+    view.setUint32(at, r.sentenceCut ?? NO_CUT, true);
+    at += 4;
     for (let i = 0; i < n; i++) {
       view.setUint32(at, sentences[i] as number, true);
       at += 4;
@@ -214,9 +217,12 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     at += 2;
   }
   let sentences: Uint32Array | undefined;
+  let sentenceCut = NO_CUT;
   if (at < bytes.length) {
     const n = bytes[at++] as number;
-    need(n * 4);
+    need(4 + n * 4);
+    sentenceCut = view.getUint32(at, true);
+    at += 4;
     sentences = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
       sentences[i] = view.getUint32(at, true);
@@ -237,7 +243,10 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
   };
   if (dates !== undefined && dates.length > 0) record.dates = dates;
   if (shingles > 0) record.shingles = shingles;
-  if (sentences !== undefined && sentences.length > 0) record.sentences = sentences;
+  if (sentences !== undefined && sentences.length > 0) {
+    record.sentences = sentences;
+    if (sentenceCut !== NO_CUT) record.sentenceCut = sentenceCut;
+  }
   record.packed = packRecord(record);
   return record;
 }

@@ -1,5 +1,6 @@
 import { hex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
+import { NO_CUT } from '../signatures/sentences.js';
 import type { Signatures } from '../signatures/signer.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
@@ -60,7 +61,10 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
   };
   if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
   if (s.minhash && s.shingles > 0) record.shingles = Math.min(s.shingles, 0xffff);
-  if (s.sentences && s.sentences.length > 0) record.sentences = s.sentences.slice(0, MAX_SENTENCES);
+  if (s.sentences && s.sentences.values.length > 0) {
+    record.sentences = s.sentences.values.slice(0, MAX_SENTENCES);
+    if (s.sentences.cut !== NO_CUT) record.sentenceCut = s.sentences.cut;
+  }
   record.packed = packRecord(record);
   return record;
 }
@@ -224,6 +228,7 @@ export class PackedRecord implements SignatureRecord {
     readonly shingles?: number,
     /** Sentence fingerprints (containment), kept beside the packed words like the dates. */
     readonly sentences?: Uint32Array,
+    readonly sentenceCut?: number,
   ) {}
 
   get exact(): string {
@@ -298,5 +303,5 @@ export function storedRecord(r: SignatureRecord): SignatureRecord {
   const packed = r.packed === undefined ? packRecord(r) : r.packed;
   if (!packed) return r;
   const dates = r.dates !== undefined && r.dates.length > 0 ? r.dates : undefined;
-  return new PackedRecord(packed, r.tokens, r.lang, dates, r.shingles, r.sentences);
+  return new PackedRecord(packed, r.tokens, r.lang, dates, r.shingles, r.sentences, r.sentenceCut);
 }

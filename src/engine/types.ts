@@ -38,6 +38,8 @@ export interface SignatureRecord {
    * no sentence long enough, and in records written before the field.
    */
   sentences?: Uint32Array;
+  /** The highest value the fingerprints' sample kept (a text with many sentences); absent: all kept. */
+  sentenceCut?: number;
   /**
    * The fields above in the form verification reads (engine/record.ts `packRecord`): derived,
    * never stored or encoded. Set by compactRecord and decodeRecord; made on first comparison

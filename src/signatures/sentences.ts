@@ -6,23 +6,35 @@ import { INFO_LO, INFO_STRIDE } from './vocabulary.js';
  * bits a hash of the sentence's token sequence and the low 8 bits its token count (capped at 255).
  * They find and verify containment: a teaser made of an article's first sentences, or a partial
  * copy whose sentences were reordered, shares whole sentences with the full text even when their
- * shingle Jaccard is far below any near-duplicate threshold. Each fingerprint is an index key
+ * shingle Jaccard is far below any near-duplicate threshold. Each kept fingerprint is an index key
  * (table `c`), and verification sums the token counts of the shared ones (engine/verify.ts).
  *
  * Short sentences are left out because boilerplate is made of them ("Read more.", "All rights
  * reserved."), and a match needs several tokens of shared sentences (decision thresholds).
  *
- * At most `max` fingerprints: the first max/2 qualifying sentences by position (a teaser is a
- * lead), then the rest with the lowest hashes (a reordered or partial copy shares some of those).
- * Returned distinct and ascending, so two sets intersect by one merge.
+ * A text with more than `max` of them keeps the first max/2 by position (a teaser is a lead) and
+ * the max/2 lowest values of all (a consistent sample: a sentence two texts share is kept by both
+ * when it is below both cuts), and records the cut, the highest value the sample kept; else the
+ * cut is 0xffffffff (everything kept). Kept values are returned distinct and ascending, so two
+ * sets intersect by one merge.
  */
+export interface SentenceFingerprints {
+  values: Uint32Array;
+  cut: number;
+}
+
+export const NO_CUT = 0xffffffff;
+
+/** Sentences below the cut a sampled estimate needs (see sentenceContainment). */
+const MIN_SAMPLE = 3;
+
 export function sentenceFingerprints(
   info: Uint32Array | Int32Array,
   slots: Int32Array,
   sentenceEnds: readonly number[],
   minTokens: number,
   max: number,
-): Uint32Array {
+): SentenceFingerprints {
   const all: number[] = [];
   let start = 0;
   for (const end of sentenceEnds) {
@@ -37,64 +49,87 @@ export function sentenceFingerprints(
     }
     start = end;
   }
-  let picked = all;
-  if (all.length > max) {
-    const lead = Math.floor(max / 2);
-    const rest = all.slice(lead).sort((a, b) => a - b);
-    // The lowest-hash rest, skipping values the lead already holds.
-    const seen = new Set(all.slice(0, lead));
-    picked = all.slice(0, lead);
-    for (const v of rest) {
-      if (picked.length >= max) break;
-      if (!seen.has(v)) {
-        seen.add(v);
-        picked.push(v);
-      }
-    }
+  const distinct = ascendingDistinct(all);
+  if (distinct.length <= max) return { values: distinct, cut: NO_CUT };
+  const sampled = max - Math.floor(max / 2);
+  const cut = distinct[sampled - 1] as number;
+  const kept = [...distinct.subarray(0, sampled)];
+  const lead = new Set<number>();
+  for (const v of all) {
+    if (lead.size >= Math.floor(max / 2)) break;
+    lead.add(v);
   }
-  const out = Uint32Array.from(picked).sort();
-  let n = 0;
-  for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i] as number;
-  return out.subarray(0, n).slice();
+  for (const v of lead) if (v > cut) kept.push(v);
+  return { values: ascendingDistinct(kept), cut };
 }
 
-/** Token count of a fingerprint's sentence (capped at 255). */
-export function fingerprintTokens(fingerprint: number): number {
-  return fingerprint & 0xff;
+function ascendingDistinct(values: readonly number[]): Uint32Array {
+  const out = Uint32Array.from(values).sort();
+  let n = 0;
+  for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i] as number;
+  return out.slice(0, n);
+}
+
+/** What two fingerprint sets share, as verification reports it. */
+export interface SentenceContainment {
+  /** Share of the smaller text's sampled sentence tokens in shared sentences. */
+  share: number;
+  /** Shared sentences and their tokens. */
+  count: number;
+  tokens: number;
 }
 
 /**
- * Shared sentences of two ascending fingerprint sets: how many, and their tokens. One merge,
- * no allocation (verification runs it on every candidate).
+ * Containment of the smaller text (fewer `tokens`) in the other, from both kept sets: below the
+ * lower of the two cuts both samples are complete, so the smaller side's sentences there are
+ * the denominator; a shared sentence above it (a lead sentence both kept) counts on both sides.
+ * Exact when neither side was cut. One merge, no allocation (it runs on every candidate).
  */
-export function sharedSentences(
+export function sentenceContainment(
   a: ArrayLike<number>,
+  cutA: number,
+  tokensA: number,
   b: ArrayLike<number>,
-  out: { count: number; tokens: number },
-): { count: number; tokens: number } {
+  cutB: number,
+  tokensB: number,
+  out: SentenceContainment,
+): SentenceContainment {
+  const cut = Math.min(cutA, cutB);
+  const aSmaller = tokensA <= tokensB;
   let i = 0;
   let j = 0;
   let count = 0;
   let tokens = 0;
+  let above = 0;
+  let smallerBelow = 0;
+  let smallerAll = 0;
+  let below = 0;
+  const small = aSmaller ? a : b;
+  for (let k = 0; k < small.length; k++) {
+    const v = small[k] as number;
+    smallerAll += v & 0xff;
+    if (v <= cut) {
+      smallerBelow += v & 0xff;
+      below++;
+    }
+  }
   while (i < a.length && j < b.length) {
     const x = a[i] as number;
     const y = b[j] as number;
     if (x === y) {
       count++;
       tokens += x & 0xff;
+      if (x > cut) above += x & 0xff;
       i++;
       j++;
     } else if (x < y) i++;
     else j++;
   }
+  // Fewer than MIN_SAMPLE sentences below the cut is too small a sample to estimate from (one
+  // shared quote would be "all of it"): then every kept sentence of the smaller side counts.
+  const denominator = cut !== NO_CUT && below < MIN_SAMPLE ? smallerAll : smallerBelow + above;
+  out.share = denominator > 0 ? Math.min(1, tokens / denominator) : 0;
   out.count = count;
   out.tokens = tokens;
   return out;
-}
-
-/** Tokens of all the fingerprinted sentences. */
-export function sentenceTokens(a: ArrayLike<number>): number {
-  let tokens = 0;
-  for (let i = 0; i < a.length; i++) tokens += (a[i] as number) & 0xff;
-  return tokens;
 }

@@ -10,7 +10,7 @@ import { dateFacts } from './facts.js';
 import { type ImatchSignature, imatchOfDistinct, lexiconVersionSeed } from './imatch.js';
 import { lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
-import { sentenceFingerprints } from './sentences.js';
+import { type SentenceFingerprints, sentenceFingerprints } from './sentences.js';
 import { type Fingerprint64, simhashOfCounts } from './simhash.js';
 import { type TermVector, topTermsOfDistinct } from './terms.js';
 import {
@@ -51,7 +51,7 @@ export interface Signatures {
    * Sentence fingerprints (signatures/sentences.ts), ascending; null when disabled. What finds and
    * verifies a copy contained in another (a teaser of an article, a partial reordered copy).
    */
-  sentences: Uint32Array | null;
+  sentences: SentenceFingerprints | null;
   /** All tokens, and tokens left after stop words. */
   tokens: number;
   contentTokens: number;

@@ -46,14 +46,14 @@ describe('signature record', () => {
     );
     expect(s.sentences).not.toBeNull();
     // Two sentences of 8+ tokens; "Short line." is too short to be fingerprinted.
-    expect(s.sentences!.length).toBe(2);
+    expect(s.sentences!.values.length).toBe(2);
     const record = compactRecord(s, 'en');
     const bytes = encodeRecord(record);
     const decoded = decodeRecord(bytes);
-    expect([...decoded.sentences!]).toEqual([...s.sentences!]);
+    expect([...decoded.sentences!]).toEqual([...s.sentences!.values]);
     expect(compareRecords(decoded, record).contained).toBe(1);
-    // A record from before the section: the same bytes without it (1 + 4 x 2 bytes at the end).
-    const old = decodeRecord(bytes.slice(0, bytes.length - 9));
+    // A record from before the section: the same bytes without it (count, cut, 2 x 4 bytes).
+    const old = decodeRecord(bytes.slice(0, bytes.length - 13));
     expect(old.sentences).toBeUndefined();
     expect(old.shingles).toBe(record.shingles);
     expect(compareRecords(old, record).contained).toBeUndefined();
