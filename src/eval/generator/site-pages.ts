@@ -31,8 +31,9 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const slug = (s: string, r: Random) =>
-  `${r.digits(6)}-${encodeURIComponent(s.slice(0, 24).replace(/\s+/g, '-'))}`;
+/** An article's address on a site: the same for the same headline, as a site's links are. */
+const slug = (s: string) =>
+  `${Random.from(0, 'slug', s).digits(6)}-${encodeURIComponent(s.slice(0, 24).replace(/\s+/g, '-'))}`;
 
 interface Site {
   name: string;
@@ -67,7 +68,7 @@ export function sitePage(input: SitePageInput): string {
   const dir = lang === 'fa' ? ' dir="rtl"' : '';
   const others = input.headlines.filter((h) => h !== title);
   const related = r.sample(others.length, Math.min(3, others.length)).map((k) => others[k] as string);
-  const link = (text: string) => `<a href="https://${site.host}/news/${slug(text, r)}">${esc(text)}</a>`;
+  const link = (text: string) => `<a href="https://${site.host}/news/${slug(text)}">${esc(text)}</a>`;
   const menu = pack.menu
     .map((m, k) => `<li class="menu-item"><a href="/section/${k}">${esc(m)}</a></li>`)
     .join('');
