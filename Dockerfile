@@ -26,6 +26,9 @@ COPY data ./data
 # The node image's unprivileged user (uid 1000); the manifests also set runAsNonRoot and a
 # read-only root filesystem, so nothing here may write outside /tmp.
 USER 1000:1000
+# `doppel serve` listens on loopback by default; a container's loopback is unreachable from outside
+# it, so in the image the API listens on every interface (set DOPPEL_API_TOKEN before publishing it).
+ENV DOPPEL_API_HOST=0.0.0.0
 EXPOSE 8080 9464
 ENTRYPOINT ["node"]
 CMD ["bin/doppel.js", "serve"]

@@ -8,6 +8,8 @@
 #   ServiceMonitor and PrometheusRule): the CRD YAMLs inside the projects' Go modules, fetched
 #   with `go mod download` (checksummed by the Go checksum database) and converted to strict
 #   JSON schemas by scripts/crd-json-schemas.mjs (node, with the `yaml` dev dependency).
+#   compose-check: tools/compose-check (compose-go, the loader `docker compose` itself uses), built
+#   the same way, validates compose.yaml against the Compose Specification without a Docker engine.
 #   promql-check: tools/promql-check (Prometheus's PromQL parser; its go.mod and go.sum pin every
 #   module), built with `go build` through the Go module proxy.
 # A missing toolchain (go, python3 with pip) is an error with the reason, never a silent skip.
@@ -125,13 +127,17 @@ install_crd_schemas prometheus-operator github.com/prometheus-operator/prometheu
   example/prometheus-operator-crd
 
 # Rebuilt when its sources (and so its pinned modules) change.
-promql_stamp="$BIN/.promql-check-$(cat tools/promql-check/go.mod tools/promql-check/go.sum tools/promql-check/main.go | sha256sum | cut -c1-16)"
-if [ ! -x "$BIN/promql-check" ] || [ ! -f "$promql_stamp" ]; then
-  need go "promql-check is built from tools/promql-check"
-  echo "== building promql-check (tools/promql-check, Prometheus's PromQL parser)"
-  (cd tools/promql-check && GOFLAGS=-buildvcs=false go build -o "$BIN/promql-check" .)
-  rm -f "$BIN/.promql-check-"*
-  touch "$promql_stamp"
-fi
+build_go_check() { # name what
+  local stamp="$BIN/.$1-$(cat "tools/$1/go.mod" "tools/$1/go.sum" "tools/$1/main.go" | sha256sum | cut -c1-16)"
+  if [ ! -x "$BIN/$1" ] || [ ! -f "$stamp" ]; then
+    need go "$1 is built from tools/$1"
+    echo "== building $1 (tools/$1, $2)"
+    (cd "tools/$1" && GOFLAGS=-buildvcs=false go build -o "$BIN/$1" .)
+    rm -f "$BIN/.$1-"*
+    touch "$stamp"
+  fi
+}
+build_go_check promql-check "Prometheus's PromQL parser"
+build_go_check compose-check "compose-go, the Compose Specification loader"
 
 echo "== $("$BIN/helm" version --short 2>/dev/null || echo helm), kubeconform $KUBECONFORM_VERSION, Kubernetes schemas $K8S_SCHEMA_VERSION, KEDA $KEDA_VERSION and Prometheus operator $PROMETHEUS_OPERATOR_VERSION CRD schemas"

@@ -2,9 +2,19 @@
  * doppel as a library (`import { createDoppel } from 'doppel'`): the engine, the stores, the
  * signatures and message decoding. The CLI, the consumers and the HTTP API are built on these.
  */
-export type { DedupConfig } from './config/dedup.js';
+export type { DedupConfig, ProfileName } from './config/dedup.js';
 export { resolveDedupConfig } from './config/profiles.js';
-export { type CreateDoppelOptions, createDoppel, type Doppel } from './embed.js';
+export {
+  type CreateDoppelOptions,
+  createDoppel,
+  type DeepPartial,
+  type Doppel,
+  type DoppelConfigInput,
+  type DoppelInput,
+  type DoppelResult,
+  type InvalidResult,
+  type StoriesQuery,
+} from './embed.js';
 export {
   DedupEngine,
   displayTitle,

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../errors.js';
 
-/** HTTP status of each error code the API answers with (`{error: {code, message}}`). */
+/** HTTP status of each error code the API answers with (RFC 9457 problem details, src/telemetry/http.ts). */
 export function httpStatus(code: ErrorCode): number {
   switch (code) {
     case 'INVALID_JSON':

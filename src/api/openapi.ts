@@ -46,7 +46,7 @@ function queryParameters(schema: z.ZodObject) {
 const ref = (name: ComponentName) => ({ $ref: URI(name) });
 const errorResponse = (description: string) => ({
   description,
-  content: { 'application/json': { schema: ref('Error') } },
+  content: { 'application/problem+json': { schema: ref('Error') } },
 });
 const json = (name: ComponentName, description: string) => ({
   description,

@@ -101,12 +101,28 @@ export const readinessSchema = z.object({
   checks: z.record(z.string(), z.string()).optional(),
 });
 
-export const errorSchema = z.object({
-  error: z.object({
-    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-  }),
-});
+const errorCode = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
+
+/** RFC 9457 problem details; `code` and `error` are extension members (src/telemetry/http.ts). */
+export const errorSchema = z
+  .object({
+    type: z
+      .string()
+      .meta({
+        description: 'urn:doppel:problem:<code in kebab case>',
+        example: 'urn:doppel:problem:empty-text',
+      }),
+    title: z
+      .string()
+      .meta({ description: 'What the error code means', example: 'no words left after canonicalization' }),
+    status: z.number().int().meta({ description: 'The HTTP status', example: 422 }),
+    detail: z
+      .string()
+      .meta({ description: 'This occurrence', example: 'no words left after canonicalization' }),
+    code: errorCode,
+    error: z.object({ code: errorCode, message: z.string() }),
+  })
+  .meta({ description: 'An error, as RFC 9457 problem details (application/problem+json)' });
 
 /** Query strings hold text: a non-negative integer in decimal. */
 const count = (min: number) =>

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { trace } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
-import { DoppelError, toDoppelError } from '../errors.js';
+import { DoppelError, isInputError, toDoppelError } from '../errors.js';
 import { parseMessageObject } from '../input/message.js';
 import { parseJsonText } from '../json.js';
 import { verdictRecord } from '../output/verdict-record.js';
@@ -11,10 +12,10 @@ import { MessageFlow } from '../pipeline/flow.js';
 import { unpackItem } from '../pipeline/prepared-wire.js';
 import type { SignPool } from '../pipeline/sign-pool.js';
 import type { Signer } from '../signatures/signer.js';
-import { requestTarget, safeListener, sendJson } from '../telemetry/http.js';
+import { PROBLEM_JSON, problem, requestTarget, safeListener, sendJson } from '../telemetry/http.js';
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
-import { withSpan } from '../telemetry/trace.js';
+import { setHttpRoute, withSpan } from '../telemetry/trace.js';
 import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
@@ -134,7 +135,7 @@ export function createApiServer(deps: ApiDependencies): Server {
   ];
 
   const auth = deps.token ? bearerCheck(deps.token) : null;
-  const { requestTimeoutMs } = config.api;
+  const { requestTimeoutMs, accessLog } = config.api;
 
   const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
     const started = performance.now();
@@ -148,15 +149,24 @@ export function createApiServer(deps: ApiDependencies): Server {
       // The client gone before the answer: its own outcome (499), neither a success nor a 5xx.
       const gone = !res.headersSent && (res.destroyed || req.socket?.destroyed);
       if (!gone && !res.headersSent) sendJson(res, status, body, headers);
-      metrics?.recordHttp(
-        template,
-        req.method ?? '',
-        gone ? 499 : status,
-        (performance.now() - started) / 1000,
-      );
+      const seconds = (performance.now() - started) / 1000;
+      metrics?.recordHttp(template, req.method ?? '', gone ? 499 : status, seconds);
+      if (accessLog)
+        logger?.info(
+          {
+            method: req.method,
+            route: template,
+            status: gone ? 499 : status,
+            ms: Math.round(seconds * 1000 * 10) / 10,
+            traceId: trace.getActiveSpan()?.spanContext().traceId,
+          },
+          'request',
+        );
     };
     const fail = (thrown: unknown) => {
       const error = toDoppelError(thrown);
+      // A message the API could not judge counts as an invalid input, as on the other entry points.
+      if (isInputError(error)) metrics?.recordInvalid(profile, error.code);
       const status = httpStatus(error.code);
       if (status >= 500 && status !== 499)
         logger?.error({ code: error.code, err: error.message, route: template }, 'request failed');
@@ -165,7 +175,8 @@ export function createApiServer(deps: ApiDependencies): Server {
       if (!bodyRead || error.code === 'TOO_LARGE' || error.code === 'TIMEOUT') headers.connection = 'close';
       if (error.retryable) headers['retry-after'] = '1';
       if (error.code === 'UNAUTHORIZED') headers['www-authenticate'] = auth?.challenge(req) ?? 'Bearer';
-      finish(status, { error: error.toJSON() }, headers);
+      headers['content-type'] = PROBLEM_JSON;
+      finish(status, problem(status, error.code, error.message), headers);
     };
     // Our own clock: node's requestTimeout is only checked every connectionsCheckingInterval, and
     // not at all once the body has arrived and the handler (signing, the store) is running.
@@ -205,9 +216,8 @@ export function createApiServer(deps: ApiDependencies): Server {
       }
       template = route.template;
       const params = (route.pattern.exec(url.pathname) ?? []).slice(1);
-      return withSpan(`HTTP ${route.method} ${route.template}`, () => route.handler(req, params, url), {
-        attributes: { 'http.route': route.template },
-      });
+      setHttpRoute(route.template);
+      return route.handler(req, params, url);
     };
     if (req.method === 'GET' || req.method === 'HEAD') bodyRead = true;
     req.once('end', () => {

@@ -7,6 +7,7 @@ import { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { isSupportedLanguage, type Language } from '../text/language.js';
+import { closest } from './suggest.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -28,12 +29,22 @@ export function parseCommandArgs<O extends Options>(
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new DoppelError('USAGE', (error as Error).message);
+    throw new DoppelError('USAGE', withSuggestion(error as Error & { code?: string }, options));
   }
   if (!positionals && parsed.positionals.length > 0) {
     throw new DoppelError('USAGE', `unexpected argument "${parsed.positionals[0]}" (files go after --input)`);
   }
   return parsed;
+}
+
+/** parseArgs' message; for an unknown flag a short one, with the flag the user probably meant. */
+function withSuggestion(error: Error & { code?: string }, options: Options): string {
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return error.message;
+  const typed = /'(-{1,2}[^'=]+)/.exec(error.message)?.[1];
+  if (!typed) return error.message;
+  const known = Object.keys(options).filter((name) => Object.hasOwn(options, name));
+  const guess = typed.startsWith('--') ? closest(typed.slice(2), known) : null;
+  return `unknown option ${typed}${guess ? `: did you mean --${guess}?` : ''} (a value starting with "-" goes after "--")`;
 }
 
 /** `--lexicon ru=path/to/ru.json` (repeatable) to a map. */

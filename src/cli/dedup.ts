@@ -20,7 +20,12 @@ Reads JSON Lines messages (the doppel sign input format, plus optional "ts") and
 line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf"?, "similarity"?,
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
 cluster events (created, grown, merged) as JSON Lines. --threads N signs in N worker threads (default:
-the config's "threads", 0 = one per core); 1 signs on the main thread. The verdicts do not depend on it.`;
+the config's "threads", 0 = one per core); 1 signs on the main thread. The verdicts do not depend on it.
+
+examples:
+  doppel dedup --input demo/feed.jsonl --stories stories.jsonl > verdicts.jsonl
+  doppel dedup --profile mail --input mails.jsonl --quiet | grep '"near_duplicate"'
+  doppel dedup --store redis://127.0.0.1:6379/0 --namespace news --input today.jsonl`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p', default: 'news' },

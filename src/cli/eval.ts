@@ -19,7 +19,11 @@ Each input line is a message (the doppel dedup format) with a gold "cluster" lab
 profile's combined rule and for single-method baselines (plain MinHash LSH, Broder mega-shingles,
 SimHash, I-Match, exact): duplicate-level precision, recall and F1 of the duplicateOf links,
 pairwise cluster precision/recall/F1, adjusted Rand index, HFM and separation (Zobel-Hoad).
---pairs FILE: story-level accuracy on judged pairs {"a": message, "b": message, "sameStory": bool}.`;
+--pairs FILE: story-level accuracy on judged pairs {"a": message, "b": message, "sameStory": bool}.
+
+examples:
+  doppel eval --input bench.jsonl        # bench.jsonl from: doppel generate --seed 7 articles.jsonl
+  doppel eval --profile mail --input labelled-mail.jsonl --json > report.json`;
 
 const OPTIONS = {
   input: { type: 'string', short: 'i' },

@@ -19,7 +19,11 @@ Each file holds one message (a JSON object, or JSON Lines of which the first lin
 both canonical texts and signatures, every similarity (Hamming distance, Jaccard estimate and
 exact shingle Jaccard, I-Match, lexical signatures, tf*idf cosine), the verdict the profile
 gives B when A came first, and beside it the story link decision: whether B would join A's
-story (A as a story of one) through the story rule's share, time window and facts (dates) check.`;
+story (A as a story of one) through the story rule's share, time window and facts (dates) check.
+
+examples:
+  doppel explain a.json b.json
+  doppel explain --profile mail first-mail.json second-mail.json`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p', default: 'news' },

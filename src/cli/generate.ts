@@ -21,7 +21,12 @@ The seeded near-duplicate benchmark generator (docs/benchmark-generator.md): rea
 in, labelled messages out (originals and variants with a gold "cluster"), ready for doppel eval.
 Kinds made only when named in --kinds: hash-buster, invisible, lookalike, tatweel, lead-only,
 reordered, reordered-part, site-page. --site-pages makes every news original a whole page of its
-home site (site-page copies go to other sites). The same arguments always give the same bytes.`;
+home site (site-page copies go to other sites). The same arguments always give the same bytes.
+
+examples:
+  doppel generate --seed 42 --variants 4 news-ru.jsonl news-en.jsonl > bench-42.jsonl
+  doppel generate --seed 7 --kinds hash-buster,mail-template spam.jsonl > campaigns.jsonl
+  doppel generate --seed 21 --variants 3 --site-pages --kinds site-page news-en.jsonl > pages.jsonl`;
 
 const OPTIONS = {
   seed: { type: 'string', default: '1' },

@@ -17,7 +17,7 @@ import { isSupportedLanguage, LANGUAGES, type SupportedLanguage } from '../text/
 
 /**
  * `doppel lexicon build | import-frequencies | info`: lexicons are data with a version
- * (ALGORITHMS.md section 4), made by this command from a corpus or a frequency list.
+ * (docs/signatures.md, "I-Match with a secondary lexicon"), made by this command from a corpus or a frequency list.
  */
 
 const USAGE = `usage: doppel lexicon <command> [options]
@@ -45,7 +45,12 @@ import-frequencies only:
   --doc-tokens N       mean document length in tokens for the df model (default 300)
 
 info options:
-  --json               print the summary as JSON`;
+  --json               print the summary as JSON
+
+examples:
+  doppel lexicon build --input corpus-ru.jsonl --lang ru --output ru.json
+  doppel lexicon import-frequencies --input uk-frequencies.tsv --lang uk --output uk.json
+  doppel lexicon info ru.json`;
 
 export interface CommandIo {
   stdout: Writable;

@@ -8,6 +8,7 @@ import { GENERATE_USAGE, generateCommand } from './generate.js';
 import { lexiconCommand } from './lexicon.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SIGN_USAGE, signCommand } from './sign.js';
+import { closest } from './suggest.js';
 
 const USAGE = `doppel: near-duplicate detection for message feeds
 
@@ -66,7 +67,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`doppel: unknown command "${name}"\n\n${USAGE}\n`);
+    const guess = closest(name, Object.keys(COMMANDS));
+    process.stderr.write(
+      `doppel: unknown command "${name}"${guess ? ` (did you mean "doppel ${guess}"?)` : ''}\n\n${USAGE}\n`,
+    );
     return 2;
   }
   try {

@@ -19,13 +19,19 @@ export const SERVE_USAGE = `usage: doppel serve [--profile news|mail] [--config 
 The HTTP check API: POST /v1/check (verdict, nothing indexed), POST /v1/messages (index and
 verdict), GET /v1/messages/{id}, GET /v1/clusters (stories), GET /v1/clusters/{id}, /openapi.json,
 /healthz, /readyz, /metrics, and the story desk web page at /.
-Port and host default to the config's api section (8080, 127.0.0.1: give --host 0.0.0.0 to listen
-on every interface); DOPPEL_REDIS_URL is the store when --store is not given. With DOPPEL_API_TOKEN
+Port and host default to DOPPEL_API_PORT and DOPPEL_API_HOST, then the config's api section (8080,
+127.0.0.1: give --host 0.0.0.0 to listen on every interface; the container image sets
+DOPPEL_API_HOST=0.0.0.0); DOPPEL_REDIS_URL is the store when --store is not given. With DOPPEL_API_TOKEN
 (or DOPPEL_API_TOKEN_FILE, a file holding it) set, the /v1 routes need "Authorization: Bearer
 <token>"; /, /healthz, /readyz, /metrics and /openapi.json stay open. Logs are JSON lines on
 standard output; SIGTERM drains and exits. Bodies are signed in N worker threads (--threads,
 default the config's "threads", 0 = one per core), so a large body does not stall other
-requests; 1 signs on the event loop.`;
+requests; 1 signs on the event loop.
+
+examples:
+  doppel serve                                            # http://127.0.0.1:8080/ on the memory store
+  doppel serve --store redis://127.0.0.1:6379/0 --namespace news --host 0.0.0.0
+  curl -s -X POST http://127.0.0.1:8080/v1/check -H 'content-type: application/json' -d '{"id":"a","text":"..."}'`;
 
 const OPTIONS = {
   profile: { type: 'string', short: 'p' },
@@ -52,9 +58,10 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     throw new DoppelError('USAGE', `--threads takes 0 (one per core) to 256, not ${values.threads}`);
   const { config, lexicons } = await engineSetup({ ...values, profile });
   const threads = resolveThreads(threadsFlag ?? config.threads);
-  const port = values.port === undefined ? config.api.port : Number(values.port);
+  const portText = values.port ?? env.DOPPEL_API_PORT;
+  const port = portText === undefined ? config.api.port : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new DoppelError('USAGE', `--port takes 0 to 65535, not ${values.port}`);
+    throw new DoppelError('USAGE', `--port (or DOPPEL_API_PORT) takes 0 to 65535, not ${portText}`);
   const logger = createLogger(config.logging, { name: 'doppel-api', env });
   const telemetry = startTelemetry(config.telemetry, env, config.profile);
   const spec = values.store ?? env.DOPPEL_REDIS_URL ?? 'memory';
@@ -83,7 +90,8 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     logger,
     token,
   });
-  const host = values.host ?? config.api.host;
+  // A container's loopback is unreachable from outside it: the image sets DOPPEL_API_HOST=0.0.0.0.
+  const host = values.host ?? (env.DOPPEL_API_HOST || undefined) ?? config.api.host;
   await listen(server, port, host);
   const bound = (server.address() as AddressInfo).port;
   logger.info(

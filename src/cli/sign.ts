@@ -10,7 +10,11 @@ export const SIGN_USAGE = `usage: doppel sign [--input FILE|-] [--output FILE|-]
 
 Reads JSON Lines messages {"id", "text"?, "title"?, "html"?, "raw"? (base64), "lang"?} and writes one
 line per input line, in order: the signatures, or {"id", "line", "error": {"code", "message"}}.
-A bad line never stops the run.`;
+A bad line never stops the run.
+
+examples:
+  doppel sign --input demo/feed.jsonl | head -1
+  doppel sign --lexicon ru=ru-lexicon.json --input news-ru.jsonl --output signatures.jsonl`;
 
 export async function signCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(argv, IO_OPTIONS);

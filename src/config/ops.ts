@@ -71,6 +71,11 @@ export const apiSchema = z
     requestTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
     /** Headers not complete after this: 408 and the connection closed (at most requestTimeoutMs). */
     headersTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+    /**
+     * One `info` log line per answered request (method, route, status, duration, trace id), not
+     * for /healthz, /readyz and /metrics. Off by default: a busy API logs a line per message.
+     */
+    accessLog: z.boolean().default(false),
   })
   .strict();
 

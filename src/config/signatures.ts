@@ -21,7 +21,7 @@ export const canonicalSchema = z
 export const simhashSchema = z
   .object({
     enabled: z.boolean().default(true),
-    /** Use word bigrams as features besides unigrams (ALGORITHMS.md section 3). */
+    /** Use word bigrams as features besides unigrams (docs/signatures.md, `simhash`). */
     bigrams: z.boolean().default(true),
     /** Manku block tables: the 64 bits are split into `blocks` blocks... */
     blocks: z.number().int().min(2).max(16).default(6),

@@ -4,7 +4,7 @@
  * - Pairwise precision/recall/F1 and the adjusted Rand index compare two partitions (id -> cluster
  *   label). Both are computed from the contingency table of (gold label, predicted label) counts,
  *   in O(n): a feed of 10^5 messages has 5 * 10^9 pairs, which no one should enumerate.
- * - HFM and separation (Zobel & Hoad; survey chapter 4, ../shared/seeds/DIGEST.md) and a threshold
+ * - HFM and separation (Zobel & Hoad 2003) and a threshold
  *   sweep judge the scores a method gives to candidate pairs, before any threshold is chosen.
  * - `duplicateOfScores` judges what a streaming engine actually decides: for each message, the
  *   earlier message it is a duplicate of (or none).

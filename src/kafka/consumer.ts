@@ -99,7 +99,7 @@ function sleep(ms: number): Promise<void> {
 
 /**
  * A doppel Kafka consumer: one consumer group per profile, eachBatch, the dedup engine on the
- * Redis store, outputs per SYSTEM.md, offsets committed only after the outputs are acknowledged.
+ * Redis store, outputs as docs/kafka.md describes them, offsets committed only after the outputs are acknowledged.
  */
 export class DoppelConsumer {
   private readonly config: ConsumerConfig;

@@ -8,7 +8,7 @@ import { hasLetter } from '../text/tokenize.js';
 import { LEXICON_FORMAT, type LexiconFile, lexiconFileSchema } from './lexicon.js';
 
 /**
- * Builds lexicon files (ALGORITHMS.md section 4): idf per canonical word plus the I-Match primary
+ * Builds lexicon files (docs/signatures.md, "I-Match with a secondary lexicon"): idf per canonical word plus the I-Match primary
  * bounds, from a document corpus (`buildLexicon`) or from a word frequency list
  * (`lexiconFromFrequencies`, for the shipped defaults: a corpus may not be redistributable, a
  * frequency list may). Both end in `finishLexicon`, so bounds, ordering and versions follow one rule.

@@ -57,7 +57,7 @@ let tfScratch = new Uint32Array(512);
 /**
  * SimHash-64 of a document's content tokens (slots of `vocab`). Features are word unigrams and,
  * optionally, bigrams (hash = combine64 of the two word hashes); weight (1 + ln tf) * idf, a
- * bigram's idf being the mean of its words' (ALGORITHMS.md section 3). Counters are kept per
+ * bigram's idf being the mean of its words' (docs/signatures.md, `simhash`). Counters are kept per
  * 4-bit nibble value (16 x 16 sums) rather than per bit: 16 additions per feature instead of 64.
  */
 export function simhash64(

@@ -1,4 +1,5 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { type IncomingMessage, type RequestListener, STATUS_CODES, type ServerResponse } from 'node:http';
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 
 /**
  * What every doppel HTTP listener (the API of `doppel serve`, the consumers' operations port)
@@ -24,22 +25,56 @@ export function sendJson(
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    ...headers,
     'content-type': 'application/json; charset=utf-8',
+    ...headers,
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
 }
 
+export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+/**
+ * An error answer as RFC 9457 problem details: `type` names the error code (a URN, one per code),
+ * `title` says what the code means, `detail` this occurrence. `code` and `error` ({code, message},
+ * the shape the API answered with before problem details) are extension members, so clients that
+ * read `error.code` keep working.
+ */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  error: { code: string; message: string };
+  [extension: string]: unknown;
+}
+
+export function problem(status: number, code: ErrorCode, detail: string): Problem {
+  return {
+    type: `urn:doppel:problem:${code.toLowerCase().replaceAll('_', '-')}`,
+    title: ERROR_CODES[code]?.description ?? STATUS_CODES[status] ?? 'error',
+    status,
+    detail,
+    code,
+    error: { code, message: detail },
+  };
+}
+
+export function sendProblem(
+  res: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  detail: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, problem(status, code, detail), { ...headers, 'content-type': PROBLEM_JSON });
+}
+
 /** Answers 400 for a request target that is not a URL; true when it did. */
 export function rejectMalformedTarget(req: IncomingMessage, res: ServerResponse): boolean {
   if (requestTarget(req) !== null) return false;
-  sendJson(
-    res,
-    400,
-    { error: { code: 'BAD_REQUEST', message: 'the request target is not a valid URL or path' } },
-    { connection: 'close' },
-  );
+  sendProblem(res, 400, 'BAD_REQUEST', 'the request target is not a valid URL or path', { connection: 'close' });
   return true;
 }
 
@@ -60,7 +95,7 @@ export function safeListener(
     }
     try {
       if (!res.headersSent && !res.destroyed)
-        sendJson(res, 500, { error: { code: 'INTERNAL', message: 'internal error' } });
+        sendProblem(res, 500, 'INTERNAL', 'internal error');
       else if (!res.writableEnded) res.destroy();
     } catch {
       res.destroy();

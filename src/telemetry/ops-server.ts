@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { rejectMalformedTarget, requestTarget, safeListener, sendJson } from './http.js';
+import { rejectMalformedTarget, requestTarget, safeListener, sendJson, sendProblem } from './http.js';
 
 export { sendJson } from './http.js';
 
@@ -71,7 +71,7 @@ export class OpsServer {
   handle(req: IncomingMessage, res: ServerResponse, path = requestTarget(req)?.pathname): boolean {
     if (path !== '/healthz' && path !== '/readyz' && path !== '/metrics') return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${path} takes GET` } });
+      sendProblem(res, 405, 'METHOD_NOT_ALLOWED', `${path} takes GET`, { allow: 'GET, HEAD' });
       return true;
     }
     if (path === '/healthz') sendJson(res, 200, { status: 'ok' });
@@ -82,7 +82,7 @@ export class OpsServer {
         (error: unknown) => sendJson(res, 503, { status: 'not ready', error: String(error) }),
       );
     } else if (this.options.prometheus) this.options.prometheus.getMetricsRequestHandler(req, res);
-    else sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'metrics are not enabled' } });
+    else sendProblem(res, 404, 'NOT_FOUND', 'metrics are not enabled');
     return true;
   }
 
@@ -92,7 +92,7 @@ export class OpsServer {
       safeListener((req, res) => {
         if (rejectMalformedTarget(req, res)) return;
         if (!this.handle(req, res))
-          sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'no such path' } });
+          sendProblem(res, 404, 'NOT_FOUND', 'no such path');
       }),
     );
     this.server = server;

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { type Meter, metrics, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPMetricExporter as OTLPMetricJsonExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -5,6 +6,9 @@ import { OTLPMetricExporter as OTLPMetricProtoExporter } from '@opentelemetry/ex
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter as OTLPTraceJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPTraceProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { HostMetrics } from '@opentelemetry/host-metrics';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { RuntimeNodeInstrumentation } from '@opentelemetry/instrumentation-runtime-node';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { type IMetricReader, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -76,11 +80,17 @@ export function startTelemetry(
     spanProcessors,
     metricReaders: readers,
     logRecordProcessors: [],
-    instrumentations: [],
+    instrumentations: [httpInstrumentation(), new RuntimeNodeInstrumentation({ monitoringPrecision: 5_000 })],
     sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.traceSampleRatio) }),
     textMapPropagator: new W3CTraceContextPropagator(),
   });
   sdk.start();
+  // The HTTP instrumentation patches node:http when it is required after start; this process
+  // imported it (as ESM) before, so it is required once more here to apply the patch.
+  createRequire(import.meta.url)('http');
+  // Process CPU and memory (process.cpu.time, process.memory.usage), beside the runtime's
+  // event-loop, heap and GC metrics from RuntimeNodeInstrumentation.
+  new HostMetrics({ name: INSTRUMENTATION_SCOPE, metricGroups: ['process.cpu', 'process.memory'] }).start();
   // Per-message trace work (links, trace headers) only when the spans go somewhere.
   setTracingActive(endpoint !== null);
   const meter: Meter = metrics.getMeter(INSTRUMENTATION_SCOPE);
@@ -100,6 +110,22 @@ export function startTelemetry(
   };
   current = telemetry;
   return telemetry;
+}
+
+/** Paths probed every few seconds by Kubernetes and Prometheus: neither traced nor timed. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Server spans and the http.server.request.duration histogram of the OpenTelemetry HTTP semantic
+ * conventions for every listener (the API, the consumers' ops port); an incoming `traceparent`
+ * becomes the span's parent. Outgoing requests are not instrumented: the only ones are the OTLP
+ * exporters' own.
+ */
+function httpInstrumentation(): HttpInstrumentation {
+  return new HttpInstrumentation({
+    disableOutgoingRequestInstrumentation: true,
+    ignoreIncomingRequestHook: (req) => PROBE_PATHS.has((req.url ?? '').split('?')[0] ?? ''),
+  });
 }
 
 /** The telemetry started in this process, if any (the engine adapters record through it). */

@@ -10,7 +10,7 @@ import {
   type TextMapSetter,
   trace,
 } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { getRPCMetadata, RPCType, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { INSTRUMENTATION_SCOPE } from './scope.js';
 
 /** The kafkajs header shape: `IHeaders` values are Buffers (consumed) or strings (produced). */
@@ -132,4 +132,14 @@ export async function withSpan<T>(
       span.end();
     }
   });
+}
+
+/**
+ * Names the matched route of the HTTP request being handled (`/v1/messages/{id}`): the HTTP
+ * instrumentation then sets `http.route` on its server span and metric and names the span
+ * `METHOD route`. Nothing happens outside an instrumented request.
+ */
+export function setHttpRoute(route: string): void {
+  const rpc = getRPCMetadata(context.active());
+  if (rpc?.type === RPCType.HTTP) rpc.route = route;
 }

@@ -57,7 +57,7 @@ export class CanonicalDoc {
 }
 
 /**
- * Canonical text (ALGORITHMS.md section 1). The canonical string is the token stream, so
+ * Canonical text (docs/signatures.md, "Canonical text"). The canonical string is the token stream, so
  * punctuation, markup and layout do not split exact duplicates: the same article as UTF-8,
  * cp1251, KOI8-R or cp866 bytes or wrapped in HTML gives one canonical string.
  */

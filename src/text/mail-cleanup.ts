@@ -1,5 +1,5 @@
 /**
- * Mail clean-up (ALGORITHMS.md section 1, step 6): what differs between copies of one mail
+ * Mail clean-up (docs/signatures.md, "Canonical text", step 1): what differs between copies of one mail
  * campaign but says nothing about its content. Runs on the decoded body before normalization.
  */
 

@@ -2,7 +2,7 @@ import { fastNfkc, INERT } from './nfkc.js';
 import { codesToString } from './utf16.js';
 
 /**
- * Unicode and language normalization (ALGORITHMS.md section 1, steps 3-4). Pure; the output is
+ * Unicode and language normalization (docs/signatures.md, "Canonical text", steps 2-3). Pure; the output is
  * the "clean text": lower case, one form per letter, line structure kept for sentence splitting.
  */
 

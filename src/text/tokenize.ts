@@ -1,7 +1,7 @@
 import { codesToString } from './utf16.js';
 
 /**
- * Tokens are runs of letters, marks and digits with inner apostrophes (ALGORITHMS.md section 1,
+ * Tokens are runs of letters, marks and digits with inner apostrophes (docs/signatures.md, "Canonical text",
  * step 5). A char-code scan over a precomputed class table: about 4x faster than a \p{..} regex
  * on 2 KB news items, which matters at 10,000 documents per second.
  */

@@ -136,8 +136,17 @@ async function checkDoesNotIndex(url: string): Promise<void> {
   expect(cluster.status).toBe(200);
   expect(cluster.body).toMatchObject({ id: 'a1', size: 3, representative: 'a1' });
   expect(cluster.body.firstSeen).toBe(Date.parse('2026-01-05T10:00:00Z'));
-  expect((await get(`${url}/v1/clusters/nope`)).body).toEqual({
-    error: { code: 'NOT_FOUND', message: 'cluster "nope" is not in the index (unknown or expired)' },
+  // RFC 9457 problem details, with the earlier {error: {code, message}} kept as an extension member.
+  const detail = 'cluster "nope" is not in the index (unknown or expired)';
+  const nope = await fetch(`${url}/v1/clusters/nope`);
+  expect(nope.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  expect(await nope.json()).toEqual({
+    type: 'urn:doppel:problem:not-found',
+    title: ERROR_CODES.NOT_FOUND.description,
+    status: 404,
+    detail,
+    code: 'NOT_FOUND',
+    error: { code: 'NOT_FOUND', message: detail },
   });
 }
 

@@ -52,6 +52,7 @@ async function start(
   const metrics = {
     recordHttp: (route: string, _method: string, status: number) => http.push({ route, status }),
     recordVerdicts: () => {},
+    recordInvalid: () => {},
   } as unknown as DoppelMetrics;
   const store = options.store?.(config) ?? new MemoryStore(config.window, config.index);
   const server = createApiServer({
@@ -154,7 +155,11 @@ describe('malformed requests', () => {
     });
     const sync = await fetch(`${api.url}/boom`);
     expect(sync.status).toBe(500);
-    expect(await sync.json()).toEqual({ error: { code: 'INTERNAL', message: 'internal error' } });
+    expect(await sync.json()).toMatchObject({
+      status: 500,
+      code: 'INTERNAL',
+      error: { code: 'INTERNAL', message: 'internal error' },
+    });
     const async = await fetch(`${api.url}/v1/messages/x`);
     expect(async.status).toBe(500);
     expect(((await async.json()) as { error: { code: string } }).error.code).toBe('INTERNAL');

@@ -594,6 +594,48 @@ describe('Helm chart: optional parts (KEDA, Prometheus operator, Grafana, API to
     }
   });
 
+  it("the image tag defaults to the chart's appVersion; image.tag overrides it", () => {
+    const chart = parseAllDocuments(readFileSync(resolve(CHART, 'Chart.yaml'), 'utf8'))[0]?.toJS() as {
+      appVersion: string;
+    };
+    const images = (text: string) =>
+      [...deployments(objects(text)).values()].map(
+        (d) => (d.container as Container & { image: string }).image,
+      );
+    expect(new Set(images(defaults))).toEqual(new Set([`registry.example.com/doppel:${chart.appVersion}`]));
+    expect(new Set(images(render(undefined, '--set', 'image.tag=1.2.3-rc1')))).toEqual(
+      new Set(['registry.example.com/doppel:1.2.3-rc1']),
+    );
+  });
+
+  it('the optional Ingress routes every host and path to the API Service, with TLS', () => {
+    expect(byKind(objects(defaults), 'Ingress')).toEqual([]);
+    const list = objects(all);
+    const [ingress] = byKind(list, 'Ingress');
+    const service = byKind(list, 'Service').find((o) => o.metadata.name === 'doppel-dedup-api');
+    const servicePorts = ((service?.spec ?? { ports: [] }) as { ports: Array<{ name: string }> }).ports.map(
+      (p) => p.name,
+    );
+    const spec = ingress?.spec as {
+      ingressClassName: string;
+      tls: Array<{ secretName: string; hosts: string[] }>;
+      rules: Array<{
+        host: string;
+        http: {
+          paths: Array<{ path: string; backend: { service: { name: string; port: { name: string } } } }>;
+        };
+      }>;
+    };
+    expect(spec.ingressClassName).toBe('nginx');
+    expect(spec.tls).toEqual([{ secretName: 'desk-tls', hosts: ['desk.example.org'] }]);
+    expect(spec.rules.map((r) => r.host)).toEqual(['desk.example.org']);
+    for (const path of spec.rules[0]?.http.paths ?? []) {
+      expect(path.backend.service.name).toBe('doppel-dedup-api');
+      expect(servicePorts).toContain(path.backend.service.port.name);
+    }
+    expect(ingress?.metadata.annotations).toEqual({ 'nginx.ingress.kubernetes.io/proxy-body-size': '16m' });
+  });
+
   it('extraEnv, podAnnotations and topologySpreadConstraints reach every pod', () => {
     const deps = deployments(objects(all));
     expect(deps.size).toBe(3);

@@ -4,7 +4,7 @@ import { DoppelError } from '../../errors.js';
 /**
  * Bytes to text. UTF-8 when the bytes are valid UTF-8 (or carry its BOM); otherwise the legacy
  * single-byte charset is detected from the content, because feeds and old mail rarely label it
- * correctly (ALGORITHMS.md section 1).
+ * correctly (docs/signatures.md, "From input to text").
  *
  * The detector scores every candidate's decoding with small character models: letter unigram
  * frequencies (Russian, Ukrainian, Persian), a word-shape model (the wrong one of KOI8-R / cp1251
@@ -64,7 +64,7 @@ export interface DecodedBytes {
 // ---------------------------------------------------------------------------------------------
 // Character models. Frequencies are of lower-cased letters among letters of that script.
 // ru: computed from ../shared/data/news-ru.jsonl (151 articles, 178k letters);
-// uk: from the Ukrainian seed paper (../shared/seeds/001, 4.3k letters; ы ъ э ё do not exist);
+// uk: from the Ukrainian seed paper (Ukrainian text, 4.3k letters; ы ъ э ё do not exist);
 // fa: from ../shared/data/news-fa.jsonl (1M letters) after folding ي ى -> ی, ك -> ک, أ إ -> ا.
 
 const CYRILLIC_ALPHABET = 'абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ';
