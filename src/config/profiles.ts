@@ -77,7 +77,10 @@ const PROFILES: Record<ProfileName, unknown> = {
       lexical: { enabled: false },
     },
     index: {
-      methods: ['exact', 'bands', 'topic', 'sentences'],
+      // No sentence keys: templated mails share whole sentences (greeting, unsubscribe line), and
+      // those buckets brought candidates that other rules then matched wrongly (docs/quality.md).
+      // The record keeps the fingerprints, so candidates found otherwise are still verified.
+      methods: ['exact', 'bands', 'topic'],
       maxBucketSize: 128,
       maxCandidates: 24,
       topicKeys: 5,

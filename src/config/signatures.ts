@@ -90,6 +90,8 @@ export const sentencesSchema = z
     minTokens: z.number().int().min(1).max(255).default(8),
     /** Most fingerprints a message keeps (and index keys it gets): the first half by position, the rest by lowest hash. */
     max: z.number().int().min(1).max(255).default(24),
+    /** Of those, the index keys (table c): the first half by position, the rest by lowest value. */
+    keys: z.number().int().min(1).max(255).default(8),
   })
   .strict();
 

@@ -133,7 +133,7 @@ export class IndexKeyBuilder {
     // Sentence fingerprints: a teaser and its article, or a partial reordered copy and the full
     // text, share whole sentences and little else (signatures/sentences.ts).
     if (m.has('sentences') && s.sentences) {
-      const sentences = s.sentences.values;
+      const sentences = s.sentences.keys;
       for (let i = 0; i < sentences.length; i++) keys.push({ table: 'c', hi: 0, lo: sentences[i] as number });
     }
     if (m.has('lexical')) {

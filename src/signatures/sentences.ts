@@ -21,6 +21,11 @@ import { INFO_LO, INFO_STRIDE } from './vocabulary.js';
 export interface SentenceFingerprints {
   values: Uint32Array;
   cut: number;
+  /**
+   * The index keys among them: the first keys/2 sentences by position and the keys/2 lowest
+   * values (a teaser shares its lead, a reordered part the lowest values), ascending.
+   */
+  keys: Uint32Array;
 }
 
 export const NO_CUT = 0xffffffff;
@@ -34,6 +39,7 @@ export function sentenceFingerprints(
   sentenceEnds: readonly number[],
   minTokens: number,
   max: number,
+  keys = max,
 ): SentenceFingerprints {
   const all: number[] = [];
   let start = 0;
@@ -50,7 +56,8 @@ export function sentenceFingerprints(
     start = end;
   }
   const distinct = ascendingDistinct(all);
-  if (distinct.length <= max) return { values: distinct, cut: NO_CUT };
+  const keyed = pick(all, distinct, keys);
+  if (distinct.length <= max) return { values: distinct, cut: NO_CUT, keys: keyed };
   const sampled = max - Math.floor(max / 2);
   const cut = distinct[sampled - 1] as number;
   const kept = [...distinct.subarray(0, sampled)];
@@ -60,7 +67,19 @@ export function sentenceFingerprints(
     lead.add(v);
   }
   for (const v of lead) if (v > cut) kept.push(v);
-  return { values: ascendingDistinct(kept), cut };
+  return { values: ascendingDistinct(kept), cut, keys: keyed };
+}
+
+/** The first n/2 values by position and the lowest n - n/2, ascending and distinct. */
+function pick(all: readonly number[], ascending: Uint32Array, n: number): Uint32Array {
+  if (ascending.length <= n) return ascending;
+  const out = [...ascending.subarray(0, n - Math.floor(n / 2))];
+  const lead = new Set<number>();
+  for (const v of all) {
+    if (lead.size >= Math.floor(n / 2)) break;
+    lead.add(v);
+  }
+  return ascendingDistinct([...out, ...lead]);
 }
 
 function ascendingDistinct(values: readonly number[]): Uint32Array {

@@ -187,6 +187,7 @@ export class Signer {
           doc.sentenceEnds,
           config.sentences.minTokens,
           config.sentences.max,
+          config.sentences.keys,
         )
       : null;
 
