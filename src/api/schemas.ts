@@ -106,12 +106,10 @@ const errorCode = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]
 /** RFC 9457 problem details; `code` and `error` are extension members (src/telemetry/http.ts). */
 export const errorSchema = z
   .object({
-    type: z
-      .string()
-      .meta({
-        description: 'urn:doppel:problem:<code in kebab case>',
-        example: 'urn:doppel:problem:empty-text',
-      }),
+    type: z.string().meta({
+      description: 'urn:doppel:problem:<code in kebab case>',
+      example: 'urn:doppel:problem:empty-text',
+    }),
     title: z
       .string()
       .meta({ description: 'What the error code means', example: 'no words left after canonicalization' }),
@@ -121,6 +119,10 @@ export const errorSchema = z
       .meta({ description: 'This occurrence', example: 'no words left after canonicalization' }),
     code: errorCode,
     error: z.object({ code: errorCode, message: z.string() }),
+    requestId: z.string().optional().meta({
+      description:
+        'On a 5xx answer only: the id the server logged the error and its stack under (also the x-request-id header); the detail is then a generic message',
+    }),
   })
   .meta({ description: 'An error, as RFC 9457 problem details (application/problem+json)' });
 

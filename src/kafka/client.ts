@@ -52,6 +52,21 @@ export function createKafka(config: KafkaConnectionConfig, logger: Logger): Kafk
   return new KafkaClient(options);
 }
 
+/** The broker's answers to a producer whose transactional id another process has taken. */
+const FENCED = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED']);
+
+/**
+ * True when the error says this process was fenced (exactly-once): another process took its
+ * transactional id. Retrying cannot help, this producer can never commit again.
+ */
+export function isFenced(error: DoppelError): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const type = (e as { type?: unknown }).type;
+    if (typeof type === 'string' && FENCED.has(type)) return true;
+  }
+  return false;
+}
+
 /**
  * Any error to a DoppelError: kafkajs errors by their own `retriable` flag (KAFKA_UNAVAILABLE or
  * KAFKA_ERROR), DoppelErrors unchanged, anything else INTERNAL.

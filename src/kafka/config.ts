@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { DedupConfig } from '../config/dedup.js';
@@ -103,7 +102,11 @@ export const consumerSchema = z
     signThreads: z.number().int().min(0).max(256).default(1),
     /** Exactly-once: outputs and offsets in one Kafka transaction (read_committed downstream). */
     exactlyOnce: z.boolean().default(false),
-    /** Transactional id (exactly-once); default `<groupId>-<hostname>`; unique per running process. */
+    /**
+     * Exactly-once: prefix of the per-partition transactional ids (`<prefix>-<topic>-<partition>`);
+     * default the group id. The same in every process of the group: a process that takes a
+     * partition over fences the one that had it by taking the same id.
+     */
     transactionalId: z.string().min(1).optional(),
     /**
      * Largest message value accepted (bytes); larger ones go to the dlq as TOO_LARGE, without
@@ -282,7 +285,9 @@ export function envOverrides(env: Env): {
 }
 
 function section(file: unknown, name: string): unknown {
-  return file && typeof file === 'object' && name in file ? (file as Record<string, unknown>)[name] : {};
+  return file && typeof file === 'object' && Object.hasOwn(file, name)
+    ? (file as Record<string, unknown>)[name]
+    : {};
 }
 
 /**
@@ -330,7 +335,7 @@ export function loadConsumerConfig(
     consumer: {
       ...consumer,
       groupId,
-      transactionalId: consumer.transactionalId ?? `${groupId}-${hostname()}`,
+      transactionalId: consumer.transactionalId ?? groupId,
       logLevel: consumer.logLevel ?? dedup.logging.level,
     },
     dedup,

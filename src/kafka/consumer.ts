@@ -1,5 +1,5 @@
 import { context, type Span, SpanKind, trace } from '@opentelemetry/api';
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DedupEngine, type EngineVerdict } from '../engine/engine.js';
 import type { DedupStore } from '../engine/types.js';
@@ -10,7 +10,7 @@ import { MessageFlow } from '../pipeline/flow.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { tracingActive, withSpan } from '../telemetry/trace.js';
-import { classifyError, createKafka } from './client.js';
+import { classifyError, createKafka, isFenced } from './client.js';
 import type { ConsumerConfig, InputFormat, OutputTopics } from './config.js';
 import type { InputRecord } from './input.js';
 import { type PoolSigner, startPoolSigner } from './pool-signer.js';
@@ -91,6 +91,8 @@ export interface ConsumerDeps {
   store?: DedupStore;
   /** Wraps the store the consumer opens (telemetry: instrumentStore). */
   wrapStore?: (store: DedupStore) => DedupStore;
+  /** Exactly-once: runs inside each transaction between its sent outputs and its commit. */
+  beforeTransactionCommit?: () => Promise<void>;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -108,6 +110,7 @@ export class DoppelConsumer {
   private readonly kafka: Kafka;
   private store: DedupStore | undefined;
   private readonly wrapStore: (store: DedupStore) => DedupStore;
+  private readonly beforeTransactionCommit: (() => Promise<void>) | undefined;
   private consumer: Consumer | undefined;
   private producer: OutputProducer | undefined;
   private processor: BatchProcessor | undefined;
@@ -120,6 +123,17 @@ export class DoppelConsumer {
   /** A batch failed for good: no batch may run (or commit past it) while the process stops. */
   private failed = false;
   private pausedSince: number | null = null;
+  /** Exactly-once: partitions claimed (their transactional id taken) since the last group join. */
+  private readonly claimed = new Set<string>();
+  /** Exactly-once: partitions another process claimed (fenced) since the last group join. */
+  private readonly lost = new Set<string>();
+  /** Exactly-once: the committed offset read at a claim, until the partition's next batch. */
+  private readonly floors = new Map<string, bigint>();
+  /** Exactly-once: the assignment of the last group join, claimed at the first batch after it. */
+  private assignment: Record<string, number[]> | null = null;
+  private claiming: Promise<void> = Promise.resolve();
+  /** Exactly-once: reads a partition's committed offset after a claim. */
+  private admin: Admin | undefined;
   /** Partitions whose batch is failing and retrying; fetching resumes when none is. */
   private readonly failing = new Set<string>();
   private readonly stats = {
@@ -142,6 +156,7 @@ export class DoppelConsumer {
     this.kafka = deps.kafka ?? createKafka(deps.config.kafka, deps.logger);
     this.store = deps.store;
     this.wrapStore = deps.wrapStore ?? ((store) => store);
+    this.beforeTransactionCommit = deps.beforeTransactionCommit;
     for (const input of this.config.consumer.inputs) this.formats.set(input.topic, input.format);
     this.done = new Promise<void>((resolve, reject) => {
       this.crashed = reject;
@@ -235,8 +250,13 @@ export class DoppelConsumer {
       exactlyOnce: c.exactlyOnce,
       transactionalId: c.transactionalId,
       groupId: c.groupId,
+      ...(this.beforeTransactionCommit ? { beforeCommit: this.beforeTransactionCommit } : {}),
     });
     await this.producer.connect();
+    if (c.exactlyOnce) {
+      this.admin = this.kafka.admin();
+      await this.admin.connect();
+    }
 
     const consumer = this.kafka.consumer({
       groupId: c.groupId,
@@ -248,6 +268,11 @@ export class DoppelConsumer {
     this.consumer = consumer;
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
       this.joined = true;
+      // A new generation: every assigned partition is claimed again at the first batch.
+      this.claimed.clear();
+      this.lost.clear();
+      this.floors.clear();
+      this.assignment = e.payload.memberAssignment;
       this.logger.info({ memberAssignment: e.payload.memberAssignment }, 'joined the consumer group');
     });
     consumer.on(consumer.events.CRASH, (e) => {
@@ -289,6 +314,36 @@ export class DoppelConsumer {
     const { batch, isRunning, isStale } = payload;
     if (batch.messages.length === 0 || !isRunning() || isStale() || this.failed) return;
     const started = performance.now();
+    if (this.config.consumer.exactlyOnce) {
+      const key = `${batch.topic}/${batch.partition}`;
+      if (this.lost.has(key)) {
+        // Fenced: another process owns the partition until this one rejoins the group.
+        await sleep(200);
+        return;
+      }
+      // Every assigned partition at once: the open transactions a previous owner left are
+      // aborted now, not when each partition's next batch comes (an open transaction holds back
+      // read_committed readers of the output partitions it wrote to).
+      // (Batches of other partitions, consumed concurrently, wait for the same claims.)
+      const assigned = this.assignment;
+      this.assignment = null;
+      if (assigned) {
+        this.claiming = (async () => {
+          for (const [topic, partitions] of Object.entries(assigned))
+            for (const partition of partitions) await this.claimOrWait(topic, partition);
+        })();
+      }
+      await this.claiming;
+      if (!this.claimed.has(key) && !(await this.claimOrWait(batch.topic, batch.partition))) return;
+      const floor = this.floors.get(key);
+      this.floors.delete(key);
+      // Fetched from an offset read before the claim: a previous owner committed past it since.
+      // Consume again from the committed offset.
+      if (floor !== undefined && floor > BigInt(batch.firstOffset() ?? batch.lastOffset())) {
+        this.consumer?.seek({ topic: batch.topic, partition: batch.partition, offset: floor.toString() });
+        return;
+      }
+    }
     const records: InputRecord[] = batch.messages.map((m) => ({
       topic: batch.topic,
       partition: batch.partition,
@@ -357,6 +412,11 @@ export class DoppelConsumer {
           const outputs = result.outputs;
           // Downstream continues the batch's trace (span context computed once per batch).
           if (traced) stampTraceContext(outputs, trace.setSpan(context.active(), span));
+          // Exactly-once, after a failed attempt: the partition is claimed again, and a commit
+          // that went through although its answer was lost is not made twice.
+          if (this.config.consumer.exactlyOnce && !this.claimed.has(key)) {
+            if ((await this.claim(batch.topic, batch.partition)) >= BigInt(next.offset)) break;
+          }
           await withSpan(
             'produce',
             () =>
@@ -375,15 +435,25 @@ export class DoppelConsumer {
         } catch (e) {
           const error = classifyError(e);
           this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
-          const gone = this.stopping || this.failed || !isRunning() || isStale();
+          const fenced = isFenced(error);
+          const gone = this.stopping || this.failed || !isRunning() || isStale() || fenced;
+          if (this.config.consumer.exactlyOnce) {
+            // A new producer (and a new claim) for the next attempt; none when fenced: another
+            // process owns the partition now and consumes the batch again.
+            this.claimed.delete(key);
+            if (fenced) this.lost.add(key);
+            await producer.release(batch.topic, batch.partition);
+          }
           // Unavailability (retryable) pauses and waits, however long. A failure waiting does not
           // fix (a bug, a store or Kafka error) is retried maxFailedAttempts times, then the
           // process stops; a lost namespace at once (no retry brings it back). Never a dead
           // letter: the dlq is for invalid input only.
           if (!error.retryable) failures++;
-          // Wrong credentials are configuration: no retry fixes them either.
+          // Wrong credentials are configuration: no retry fixes them either; nor being fenced
+          // (exactly-once: another process took the transactional id and aborted this batch's
+          // transaction; that process consumes the batch again).
           const limit =
-            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH'
+            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH' || fenced
               ? 1
               : this.config.consumer.maxFailedAttempts;
           const willRetry = !gone && failures < limit;
@@ -392,7 +462,7 @@ export class DoppelConsumer {
           if (!willRetry) {
             // Not committed: the batch is consumed again (here or by the partition's new owner).
             this.logger.warn(
-              { ...info, code: error.code, err: error.message, attempt },
+              { ...info, code: error.code, err: error.message, attempt, ...(fenced ? { fenced } : {}) },
               'batch left uncommitted',
             );
             if (!gone) this.fail(error, info);
@@ -441,6 +511,40 @@ export class DoppelConsumer {
       this.logger.debug(summary, 'batch done');
     }
     this.hook('onBatchEnd', () => this.hooks.onBatchEnd?.(stats));
+  }
+
+  /**
+   * claim(), keeping the committed offset for the partition's next batch; false when Kafka is
+   * unavailable (logged; the partition is claimed again at its next batch).
+   */
+  private async claimOrWait(topic: string, partition: number): Promise<boolean> {
+    try {
+      this.floors.set(`${topic}/${partition}`, await this.claim(topic, partition));
+      return true;
+    } catch (e) {
+      const error = classifyError(e);
+      this.stats.lastError = { code: error.code, message: error.message, at: Date.now() };
+      this.logger.warn({ topic, partition, code: error.code, err: error.message }, 'partition claim failed');
+      await sleep(500);
+      return false;
+    }
+  }
+
+  /**
+   * Exactly-once: claims the partition's transactional id (fencing its previous owner and
+   * aborting that one's open transaction), then returns its committed offset (0 when none).
+   */
+  private async claim(topic: string, partition: number): Promise<bigint> {
+    await (this.producer as OutputProducer).claim(topic, partition);
+    const [offsets] = await (this.admin as Admin).fetchOffsets({
+      groupId: this.config.consumer.groupId,
+      topics: [topic],
+    });
+    const committed = BigInt(offsets?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
+    // Claimed once the offset is known: a claim that failed half-way is made again.
+    this.claimed.add(`${topic}/${partition}`);
+    this.logger.info({ topic, partition, committed: String(committed) }, 'partition claimed');
+    return committed < 0n ? 0n : committed;
   }
 
   /**
@@ -500,6 +604,7 @@ export class DoppelConsumer {
     try {
       await this.consumer?.disconnect();
       await this.producer?.disconnect();
+      await this.admin?.disconnect();
       await this.store?.close();
       await this.pool?.close();
       this.setState('stopped');

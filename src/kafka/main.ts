@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { isDoppelError } from '../errors.js';
 import { createLogger, instrumentStore, OpsServer, startTelemetry } from '../telemetry/index.js';
 import { loadConsumerConfig } from './config.js';
@@ -37,9 +38,11 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
   // (/healthz, /readyz: joined and not paused, /metrics) on DOPPEL_METRICS_PORT (0: none).
   const profileName = config.consumer.profile;
   const telemetry = startTelemetry(config.dedup.telemetry, process.env, profileName);
+  const hold = transactionHold(process.env.DOPPEL_TEST_HOLD_TRANSACTION_MS, logger);
   const consumer = new DoppelConsumer({
     config,
     logger,
+    ...(hold ? { beforeTransactionCommit: hold } : {}),
     wrapStore: (store) => instrumentStore(store, telemetry.metrics),
     hooks: {
       onBatchEnd: (stats) => {
@@ -102,6 +105,20 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
     await shutdown();
     return 1;
   }
+}
+
+/**
+ * DOPPEL_TEST_HOLD_TRANSACTION_MS (tests only, exactly-once): each transaction logs "transaction
+ * open" once its outputs are sent and waits that long before it commits, so that a test can kill
+ * the process or fence its transactional id while a transaction is open. Unset: no wait.
+ */
+function transactionHold(value: string | undefined, logger: Logger): (() => Promise<void>) | null {
+  const ms = Number(value ?? 0);
+  if (!Number.isFinite(ms) || ms <= 0) return null;
+  return async () => {
+    logger.warn({ holdMs: ms }, 'transaction open');
+    await new Promise((r) => setTimeout(r, ms));
+  };
 }
 
 /** Runs the process for `profile` and exits with its code. */

@@ -117,13 +117,24 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   };
 }
 
-/** Item i of a packed chunk: a request without its event time, or its error. */
-export function unpackItem(
-  c: PreparedChunk,
-  i: number,
-):
+/** A prepared message without its event time, or its error (a bug when not an input error). */
+export type AdmittedItem =
   | { ok: true; id: string; ts: number | undefined; request: Omit<IndexRequest, 'ts'> }
-  | { ok: false; id: string | null; error: DoppelError; bug: boolean } {
+  | { ok: false; id: string | null; error: DoppelError; bug: boolean };
+
+/** An item prepared on this thread, as unpackItem gives a packed one. */
+export function admittedItem(item: PreparedItem): AdmittedItem {
+  if (item.status === 0) return { ok: true, id: item.id, ts: item.ts, request: item.request };
+  return {
+    ok: false,
+    id: item.id,
+    error: new DoppelError(item.error.code as ErrorCode, item.error.message),
+    bug: item.status === 2,
+  };
+}
+
+/** Item i of a packed chunk: a request without its event time, or its error. */
+export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
   const status = c.status[i] as number;
   if (status !== 0) {
     const e = c.errors[i] as { code: string; message: string };

@@ -6,7 +6,7 @@ import type { LexiconSet } from '../lexicon/lexicon.js';
 import type { CanonicalDoc } from '../text/canonical.js';
 import type { Language } from '../text/language.js';
 import { stopWords } from '../text/stopwords.js';
-import { dateFacts } from './facts.js';
+import { dateFactsOfKinds } from './facts.js';
 import { type ImatchSignature, imatchOfDistinct, lexiconVersionSeed } from './imatch.js';
 import { lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
@@ -200,7 +200,8 @@ export class Signer {
       lexiconVersion: version,
       ...lexical,
       terms,
-      dates: dateFacts(doc.canonical, doc.lang),
+      // From the token slots: the text is not split again (one pass over the text per message).
+      dates: dateFactsOfKinds(vocab.factKinds, slots, total),
       shingles: shingleCount,
       sentences,
       tokens: total,

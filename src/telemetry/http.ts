@@ -1,4 +1,4 @@
-import { type IncomingMessage, type RequestListener, STATUS_CODES, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type RequestListener, type ServerResponse, STATUS_CODES } from 'node:http';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 
 /**
@@ -74,7 +74,9 @@ export function sendProblem(
 /** Answers 400 for a request target that is not a URL; true when it did. */
 export function rejectMalformedTarget(req: IncomingMessage, res: ServerResponse): boolean {
   if (requestTarget(req) !== null) return false;
-  sendProblem(res, 400, 'BAD_REQUEST', 'the request target is not a valid URL or path', { connection: 'close' });
+  sendProblem(res, 400, 'BAD_REQUEST', 'the request target is not a valid URL or path', {
+    connection: 'close',
+  });
   return true;
 }
 
@@ -94,8 +96,7 @@ export function safeListener(
       // The error handler failed as well: the fallback below still answers.
     }
     try {
-      if (!res.headersSent && !res.destroyed)
-        sendProblem(res, 500, 'INTERNAL', 'internal error');
+      if (!res.headersSent && !res.destroyed) sendProblem(res, 500, 'INTERNAL', 'internal error');
       else if (!res.writableEnded) res.destroy();
     } catch {
       res.destroy();

@@ -91,8 +91,7 @@ export class OpsServer {
     const server = createServer(
       safeListener((req, res) => {
         if (rejectMalformedTarget(req, res)) return;
-        if (!this.handle(req, res))
-          sendProblem(res, 404, 'NOT_FOUND', 'no such path');
+        if (!this.handle(req, res)) sendProblem(res, 404, 'NOT_FOUND', 'no such path');
       }),
     );
     this.server = server;

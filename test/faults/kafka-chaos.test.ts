@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Admin, Kafka, logLevel, type Producer } from 'kafkajs';
@@ -17,7 +17,8 @@ import { faultSeed } from './support/seed.js';
  * suite: 20,000 messages over 4 partitions through two news consumer processes (dist/consumers/
  * news.js) on the Redis store, while consumers are killed with SIGKILL at seeded random points
  * (and restarted), Redis is killed and restarted (AOF persistence, fsync always: the index
- * survives) and the broker is restarted. Then, from the output topics: every id in is out (tagged
+ * survives) and the broker is restarted. Phase 1 runs at-least-once, phase 2 exactly-once
+ * (Kafka transactions: there, each input position's output is read once). Then, from the output topics: every id in is out (tagged
  * + duplicates + dlq), no id has two different verdicts, no valid message is in the dlq, and the
  * verdicts are the ones the stream was built to get.
  */
@@ -282,6 +283,28 @@ describe('Kafka chaos: kill -9 consumers, restart Redis and the broker', () => {
       600_000,
     );
 
+    // Phase 2 in exactly-once mode: both consumers stop (SIGTERM drains, exit 0) and start again
+    // with exactlyOnce (their restarts too), so phase 2's kill -9 and broker restart land on
+    // transactions.
+    for (const name of ['consumer-a', 'consumer-b']) {
+      const p = procs.get(name)!;
+      p.intended = true;
+      p.child.kill('SIGTERM');
+      expect(await p.exited, `${name}:\n${p.output().slice(-3000)}`).toBe(0);
+    }
+    const eosConfig = join(dir, 'consumer-eos.json');
+    const settings = JSON.parse(readFileSync(configFile, 'utf8')) as { consumer: Record<string, unknown> };
+    writeFileSync(
+      eosConfig,
+      JSON.stringify({ ...settings, consumer: { ...settings.consumer, exactlyOnce: true } }),
+    );
+    configFile = eosConfig;
+    const phase1End = new Map(
+      (await admin.fetchTopicOffsets(input)).map((o) => [o.partition, Number(o.high)] as const),
+    );
+    startConsumer('consumer-a');
+    startConsumer('consumer-b');
+
     // Phase 2 after phase 1 is decided: copies and near-duplicates meet their originals.
     const producer2 = client.producer({ idempotent: true });
     await producer2.connect();
@@ -330,6 +353,29 @@ describe('Kafka chaos: kill -9 consumers, restart Redis and the broker', () => {
       outputs.map((m) => `${m.headers['doppel-source-partition']}/${m.headers['doppel-source-offset']}`),
     );
     expect(positions.size, 'input positions with an output').toBe(ALL.length);
+    // Phase 2 ran in exactly-once mode: a read_committed reader (readTopic) sees each of its
+    // positions once, kill -9 and broker restart notwithstanding.
+    const phase2Seen = new Map<string, number>();
+    for (const m of outputs) {
+      const partition = Number(m.headers['doppel-source-partition']);
+      if (Number(m.headers['doppel-source-offset']) < (phase1End.get(partition) ?? 0)) continue;
+      const at = `${partition}/${m.headers['doppel-source-offset']}`;
+      phase2Seen.set(at, (phase2Seen.get(at) ?? 0) + 1);
+    }
+    expect(phase2Seen.size, 'phase 2 positions with an output').toBe(stream.phase2.length);
+    const phase2Twice = [...phase2Seen].filter(([, n]) => n > 1).map(([at]) => at);
+    if (process.env.DEBUG_CHAOS) {
+      for (const u of unexpected) log(`unexpected exit: ${u.slice(0, 3000)}`);
+      for (const at of phase2Twice.slice(0, 40)) {
+        const copies = outputs.filter(
+          (m) => `${m.headers['doppel-source-partition']}/${m.headers['doppel-source-offset']}` === at,
+        );
+        log(
+          `twice ${at}: ${copies.map((m) => `${m.topic}:${m.partition}@${m.offset} t=${m.timestamp} replay=${m.headers['doppel-replay'] ?? '-'}`).join(' | ')}`,
+        );
+      }
+    }
+    expect(phase2Twice.slice(0, 20), `${phase2Twice.length} phase 2 positions seen twice`).toEqual([]);
     const idsIn = new Set(ALL.map((m) => m.id));
     const idsOut = new Set(outputs.map((m) => m.headers['doppel-id'] as string));
     const lost = [...idsIn].filter((id) => !idsOut.has(id));
@@ -421,7 +467,7 @@ describe('Kafka chaos: kill -9 consumers, restart Redis and the broker', () => {
       [
         `seed ${SEED}: ${ALL.length} messages in (${idsIn.size} distinct ids) over ${PARTITIONS} partitions; processed with faults in ${processedS.toFixed(1)} s, ${((performance.now() - t0) / 1000).toFixed(1)} s with the read-back`,
         `faults: ${fired.length}; consumers that exited on their own: ${unexpected.length}`,
-        `out: tagged ${tagged.length} ${counts(tagged)}, duplicates ${duplicates.length}, dlq ${dlq.length}; distinct ids out ${idsOut.size} = in ${idsIn.size}; outputs sent more than once ${outputs.length - ALL.length}; replayed verdicts (decided, then the process died before sending) ${faultReplays}`,
+        `out: tagged ${tagged.length} ${counts(tagged)}, duplicates ${duplicates.length}, dlq ${dlq.length}; distinct ids out ${idsOut.size} = in ${idsIn.size}; outputs sent more than once ${outputs.length - ALL.length} (phase 1, at-least-once; phase 2, exactly-once: 0); replayed verdicts (decided, then the process died before sending) ${faultReplays}`,
         `ids with two verdicts 0, valid messages in the dlq 0, near-duplicates judged unique ${nearMissed}/${nears}`,
       ].join('\n[chaos] '),
     );

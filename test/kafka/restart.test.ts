@@ -310,7 +310,12 @@ describe('the consumer process, stopped while it starts', () => {
       output += c.toString();
     });
     const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Inside start(): kafkajs has failed to reach the broker and is retrying.
+    await waitFor(
+      () => output.includes('Failed to connect to seed broker'),
+      30_000,
+      'the first failed connection',
+    );
     child.kill('SIGTERM');
     const started = Date.now();
     expect(await exited, output.slice(-2000)).toBe(0);

@@ -17,8 +17,15 @@ function packedFiles(): string[] {
   return (pack?.files ?? []).map((f) => f.path);
 }
 
+const BUILT = existsSync(resolve(ROOT, 'dist/kafka/entry/news.js'));
+if (!BUILT) {
+  process.stdout.write(
+    '[package] dist/ is not built (npm run build; npm test builds first): the package contents test skips\n',
+  );
+}
+
 describe('the published package and the image', () => {
-  it.skipIf(!existsSync(resolve(ROOT, 'dist/kafka/entry/news.js')))(
+  it.skipIf(!BUILT)(
     'ship the compiled code with its Lua scripts and the consumer entry files, without bench/, dev/ or src/',
     () => {
       const files = packedFiles();
@@ -26,6 +33,11 @@ describe('the published package and the image', () => {
       expect(files).toContain('consumers/news.js');
       expect(files).toContain('consumers/mail.js');
       expect(files).toContain('dist/kafka/entry/news.js');
+      // The shipped lexicons in their compact form (npm run build), beside their JSON.
+      for (const lang of ['en', 'fa', 'ru', 'uk']) {
+        expect(files).toContain(`dist/lexicons/${lang}.bin`);
+        expect(files).toContain(`data/lexicons/${lang}.json`);
+      }
       expect(files.filter((f) => /^dist\/(bench|dev)\//.test(f))).toEqual([]);
       expect(files.filter((f) => f.startsWith('src/'))).toEqual([]);
     },

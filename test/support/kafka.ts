@@ -42,16 +42,21 @@ function toRead(topic: string, partition: number, m: KafkaMessage): ReadMessage 
 }
 
 /**
- * Everything in `topic` (read_committed: aborted transactions are never seen): reads from the
+ * Everything in `topic` (read_committed unless `readUncommitted`: then the outputs of aborted
+ * transactions are read too): reads from the
  * beginning with a fresh group until it has `atLeast` messages and nothing new came for `settleMs`.
  */
 export async function readTopic(
   kafka: Kafka,
   topic: string,
-  options: { atLeast?: number; settleMs?: number; timeoutMs?: number } = {},
+  options: { atLeast?: number; settleMs?: number; timeoutMs?: number; readUncommitted?: boolean } = {},
 ): Promise<ReadMessage[]> {
   const out: ReadMessage[] = [];
-  const consumer = kafka.consumer({ groupId: uniqueName('reader'), maxWaitTimeInMs: 100 });
+  const consumer = kafka.consumer({
+    groupId: uniqueName('reader'),
+    maxWaitTimeInMs: 100,
+    readUncommitted: options.readUncommitted ?? false,
+  });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   let last = Date.now();

@@ -85,6 +85,11 @@ function clusterScript(file: string): ScriptSource {
  */
 export class RedisClusterStore extends RedisLookups implements DedupStore {
   readonly kind = 'redis-cluster';
+  /**
+   * Sequence gaps met on bucket shards: `waits` replies that a lower number was missing (another
+   * client's batch in flight), `skips` gaps given up after gapTimeoutMs (a client that died).
+   */
+  readonly gaps = { waits: 0, skips: 0 };
   private readonly layout: ClusterLayout;
   private readonly homeMeta: string;
   private readonly bucketShards: number[];
@@ -464,14 +469,20 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
     );
     let encoded = encode(0);
     let waitedSince = 0;
+    let skipping = false;
     for (let attempt = 0; ; attempt++) {
       const reply = (await this.run('index', () =>
         this.send(this.scripts.buckets, meta, encoded, null),
       )) as Array<Buffer | number>;
       if (String(reply[0]) === 'o') return reply;
+      this.gaps.waits++;
       const now = Date.now();
       if (waitedSince === 0) waitedSince = now;
-      else if (now - waitedSince >= redis.gapTimeoutMs) encoded = encode(lastSeq - 1);
+      else if (now - waitedSince >= redis.gapTimeoutMs && !skipping) {
+        skipping = true;
+        this.gaps.skips++;
+        encoded = encode(lastSeq - 1);
+      }
       // Another client's lower numbers are in flight: usually there within a round trip.
       await new Promise((resolve) => setTimeout(resolve, Math.min(1 + attempt, 20)));
     }
