@@ -61,6 +61,9 @@ export interface InvalidResult {
 /** One result per input message, in input order. */
 export type DoppelResult = EngineVerdict | InvalidResult;
 
+/** A page of stories; pass `next` as the next query's `cursor` (null: the last page). */
+export type StoriesPage = Omit<ClusterListPage, 'keys'>;
+
 export interface StoriesQuery {
   /** `size` (default: largest first) or `recent` (latest activity first). */
   order?: ClusterListQuery['order'];
@@ -86,7 +89,7 @@ export interface Doppel {
   /** The results the messages would get, nothing indexed. */
   check(messages: readonly DoppelInput[]): Promise<DoppelResult[]>;
   /** Live stories (clusters of two or more messages), a page at a time. */
-  stories(query?: StoriesQuery): Promise<ClusterListPage>;
+  stories(query?: StoriesQuery): Promise<StoriesPage>;
   /** A story by its id or any earlier id it was merged from; null when unknown or expired. */
   story(id: string): Promise<ClusterView | null>;
   close(): Promise<void>;
@@ -143,13 +146,15 @@ export async function createDoppel(options: CreateDoppelOptions = {}): Promise<D
     signer,
     process: (messages) => judge(messages, (requests) => flow.process(requests)),
     check: (messages) => judge(messages, (requests) => flow.check(requests)),
-    stories: async (query = {}) =>
-      store.listClusters({
+    stories: async (query = {}) => {
+      const { items, next } = await store.listClusters({
         order: query.order ?? 'size',
         since: query.since === undefined ? 0 : epochMs(query.since),
-        cursor: query.cursor ?? 0,
+        after: query.cursor ?? null,
         limit: Math.max(1, Math.min(500, Math.floor(query.limit ?? 20))),
-      }),
+      });
+      return { items, next };
+    },
     story: async (id) => store.cluster(await store.resolveCluster(id)),
     close: () => store.close(),
   };

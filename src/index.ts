@@ -13,6 +13,7 @@ export {
   type DoppelInput,
   type DoppelResult,
   type InvalidResult,
+  type StoriesPage,
   type StoriesQuery,
 } from './embed.js';
 export {
@@ -23,6 +24,7 @@ export {
   type EngineVerdict,
 } from './engine/engine.js';
 export type {
+  ClusterKey,
   ClusterListPage,
   ClusterListQuery,
   ClusterMember,
@@ -30,6 +32,7 @@ export type {
   ClusterView,
   DedupStore,
   Evidence,
+  MessageDetail,
   StoredVerdict,
   StoryEvent,
   VerdictKind,

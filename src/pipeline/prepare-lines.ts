@@ -1,4 +1,5 @@
 import type { RequestPreparer } from '../engine/engine.js';
+import type { IndexRequest } from '../engine/types.js';
 import { isInputError } from '../errors.js';
 import { decodeMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
@@ -45,11 +46,18 @@ export function preparedItem(signed: SignedMessage, preparer: RequestPreparer): 
     status: 0,
     id: request.id,
     ts: signed.message.ts,
-    request:
-      request.title === undefined
-        ? { id: request.id, keys: request.keys, record: request.record }
-        : { id: request.id, keys: request.keys, record: request.record, title: request.title },
+    request: withoutTime(request),
   };
+}
+
+/** The request without its time (set on admission), and without the fields it does not have. */
+function withoutTime(request: IndexRequest): Omit<IndexRequest, 'ts'> {
+  const { id, keys, record, title, url, snippet } = request;
+  const out: Omit<IndexRequest, 'ts'> = { id, keys, record };
+  if (title !== undefined) out.title = title;
+  if (url !== undefined) out.url = url;
+  if (snippet !== undefined) out.snippet = snippet;
+  return out;
 }
 
 export function failedItem(error: unknown, id: string | null): PreparedItem {
