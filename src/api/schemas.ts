@@ -20,6 +20,14 @@ export const evidenceSchema = z.object({
     .number()
     .optional()
     .describe('share of the smaller shingle set inside the larger (absent for records without counts)'),
+  contained: z
+    .number()
+    .optional()
+    .describe(
+      "share of the smaller side's fingerprinted sentence tokens in sentences both sides have (absent without sentence fingerprints)",
+    ),
+  containedSentences: z.number().int().optional().describe('sentences both sides have'),
+  containedTokens: z.number().int().optional().describe('tokens of the sentences both sides have'),
 });
 
 export const verdictSchema = z.object({

@@ -108,6 +108,12 @@ export async function explainCommand(argv: string[]): Promise<number> {
       ...evidence,
       jaccardExact: roundSimilarity(shared / Math.max(1, sa.size + sb.size - shared)),
       shingles: { a: sa.size, b: sb.size, shared },
+      // Fingerprinted sentences (containment): how many each side has and how many both have.
+      sentences: {
+        a: ra.sentences?.length ?? 0,
+        b: rb.sentences?.length ?? 0,
+        shared: evidence.containedSentences ?? 0,
+      },
     },
     verdict: {
       level: match.level,

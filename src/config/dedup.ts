@@ -7,7 +7,16 @@ import { signatureConfigSchema } from './signatures.js';
  * config file's overrides, validated once. Every default is documented in docs/configuration.md.
  */
 
-export const INDEX_METHODS = ['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical', 'topic'] as const;
+export const INDEX_METHODS = [
+  'exact',
+  'simhash',
+  'imatch',
+  'mega',
+  'bands',
+  'lexical',
+  'topic',
+  'sentences',
+] as const;
 export type IndexMethod = (typeof INDEX_METHODS)[number];
 
 export const indexSchema = z
@@ -50,6 +59,17 @@ export const thresholdsSchema = z
     containment: z.number().min(0).max(1).nullable().optional(),
     /** ...when the Jaccard estimate is also at least this (the larger side is not mostly other text). */
     containmentMinJaccard: z.number().min(0).max(1).optional(),
+    /**
+     * Sentence containment (engine/verify.ts: the share of the smaller side's fingerprinted
+     * sentence tokens in sentences both sides have) at or above which the level is met; null or
+     * absent: not used. A teaser made of an article's first sentences, or a partial copy with its
+     * sentences reordered, is contained whole in the full text at any Jaccard...
+     */
+    contained: z.number().min(0).max(1).nullable().optional(),
+    /** ...when at least this many sentences are shared... */
+    containedMinSentences: z.number().int().min(1).optional(),
+    /** ...holding at least this many tokens (boilerplate sentences are few and short). */
+    containedMinTokens: z.number().int().min(1).optional(),
   })
   .strict();
 
@@ -197,6 +217,7 @@ const METHOD_NEEDS: Record<IndexMethod, (s: DedupConfig['signatures']) => boolea
   bands: (s) => s.minhash.enabled,
   lexical: (s) => s.lexical.enabled,
   topic: (s) => s.terms.enabled,
+  sentences: (s) => s.sentences.enabled,
 };
 
 export const dedupConfigSchema = z

@@ -91,6 +91,19 @@ export const termsSchema = z
   })
   .strict();
 
+export const sentencesSchema = z
+  .object({
+    /** Sentence fingerprints (containment: teasers, partial and reordered copies). */
+    enabled: z.boolean().default(true),
+    /** Sentences shorter than this many tokens get no fingerprint (boilerplate lines are short). */
+    minTokens: z.number().int().min(1).max(255).default(8),
+    /** Most fingerprints a message keeps (and index keys it gets): the first half by position, the rest by lowest hash. */
+    max: z.number().int().min(1).max(255).default(24),
+    /** Of those, the index keys (table c): the first half by position, the rest by lowest value. */
+    keys: z.number().int().min(1).max(255).default(8),
+  })
+  .strict();
+
 export const signatureConfigSchema = z
   .object({
     canonical: canonicalSchema.default(canonicalSchema.parse({})),
@@ -99,6 +112,7 @@ export const signatureConfigSchema = z
     imatch: imatchSchema.default(imatchSchema.parse({})),
     lexical: lexicalSchema.default(lexicalSchema.parse({})),
     terms: termsSchema.default(termsSchema.parse({})),
+    sentences: sentencesSchema.default(sentencesSchema.parse({})),
   })
   .strict();
 
@@ -108,4 +122,5 @@ export type MinhashConfig = z.infer<typeof minhashSchema>;
 export type ImatchConfig = z.infer<typeof imatchSchema>;
 export type LexicalConfig = z.infer<typeof lexicalSchema>;
 export type TermsConfig = z.infer<typeof termsSchema>;
+export type SentencesConfig = z.infer<typeof sentencesSchema>;
 export type SignatureConfig = z.infer<typeof signatureConfigSchema>;

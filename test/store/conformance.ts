@@ -129,6 +129,20 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(r).toMatchObject({ status: 'new', candidates: [] });
     });
 
+    it("keeps sentence buckets (table c) apart, and a record's sentence fingerprints and shingle count", async () => {
+      const sentences = Uint32Array.from([0x12345614, 0xabcdef20]);
+      const a = request('a', ['c=1f', 't=1f']);
+      a.record = record('a', { sentences, shingles: 120 });
+      await store.index([a]);
+      const [other] = await store.index([request('b', ['b0=1f'])]);
+      expect(other).toMatchObject({ status: 'new', candidates: [] });
+      const [r] = await store.index([request('c', ['c=1f'])]);
+      if (r?.status !== 'new') throw new Error(`expected new, got ${r?.status}`);
+      expect(r.candidates.map((c) => c.id)).toEqual(['a']);
+      expect([...(r.candidates[0]!.record.sentences ?? [])]).toEqual([...sentences]);
+      expect(r.candidates[0]!.record.shingles).toBe(120);
+    });
+
     it('sees earlier requests of the same call (insert in order)', async () => {
       const [, second] = await store.index([request('a', ['b0=1']), request('b', ['b0=1'])]);
       if (second?.status !== 'new') throw new Error('expected new');

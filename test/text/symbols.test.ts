@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalSchema } from '../../src/config/signatures.js';
 import { canonicalize } from '../../src/text/canonical.js';
 import { symbolTokens } from '../../src/text/symbols.js';
 
-const config = { includeTitle: false, mailCleanup: 'auto', zwnj: 'join', maxTokenLength: 64 } as const;
+const config = canonicalSchema.parse({});
 const canonical = (text: string): string => canonicalize({ text, kind: 'text' }, config).canonical;
 
 describe('texts of emoji and symbols only', () => {

@@ -111,6 +111,8 @@ function parseTableCode(table: string): number {
       return 3;
     case 'l':
       return table === 'l' ? 4 : table === 'ls' ? 5 : 6;
+    case 'c':
+      return 7;
     case 's':
       return 16 + (n & 15);
     case 'i':
