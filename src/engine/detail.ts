@@ -96,12 +96,16 @@ function encodeEvidence(e: Evidence): string {
     e.lexical,
     num(e.cosine),
     num(e.containment),
+    num(e.contained),
+    num(e.containedSentences),
+    num(e.containedTokens),
   ].join(',');
 }
 
 function decodeEvidence(s: string): Evidence | undefined {
   const f = s.split(',');
-  if (f.length !== 7) return undefined;
+  // Seven values in details written before sentence containment, ten since.
+  if (f.length !== 7 && f.length !== 10) return undefined;
   const opt = (x: string | undefined) => (x === undefined || x === '' ? null : Number(x));
   const e: Evidence = {
     exact: f[0] === '1',
@@ -113,13 +117,20 @@ function decodeEvidence(s: string): Evidence | undefined {
   };
   const containment = opt(f[6]);
   if (containment !== null) e.containment = containment;
+  const contained = opt(f[7]);
+  if (contained !== null) e.contained = contained;
+  const containedSentences = opt(f[8]);
+  if (containedSentences !== null) e.containedSentences = containedSentences;
+  const containedTokens = opt(f[9]);
+  if (containedTokens !== null) e.containedTokens = containedTokens;
   return e;
 }
 
 /**
  * The detail as stored: `lang US evidence US url US <via length> US via snippet` (US = \x1f),
- * evidence as seven comma-separated values (exact, hamming, jaccard, imatch, lexical, cosine,
- * containment; empty for none). The via id may hold any character, so it is length-prefixed,
+ * evidence as ten comma-separated values (exact, hamming, jaccard, imatch, lexical, cosine,
+ * containment, contained, containedSentences, containedTokens; empty for none; details stored
+ * before sentence containment have the first seven). The via id may hold any character, so it is length-prefixed,
  * and the snippet, coming last, needs no end mark. '' when there is nothing to keep.
  */
 export function encodeDetail(d: { [K in keyof MessageDetail]?: MessageDetail[K] | undefined }): string {

@@ -31,6 +31,32 @@ describe('message detail', () => {
     expect(decodeDetail('garbage')).toEqual({});
   });
 
+  it('keeps sentence containment evidence, and reads details stored with seven evidence values', () => {
+    const evidence = {
+      exact: false,
+      hamming: 14,
+      jaccard: 0.21,
+      imatch: false,
+      lexical: 0,
+      cosine: 0.74,
+      containment: 0.31,
+      contained: 0.96,
+      containedSentences: 3,
+      containedTokens: 58,
+    };
+    expect(decodeDetail(encodeDetail({ evidence }))).toEqual({ evidence });
+    const older = ['en', '0,5,0.7,0,1,0.9,0.8', '', '', 'snippet'].join('\u001f');
+    expect(decodeDetail(older).evidence).toEqual({
+      exact: false,
+      hamming: 5,
+      jaccard: 0.7,
+      imatch: false,
+      lexical: 1,
+      cosine: 0.9,
+      containment: 0.8,
+    });
+  });
+
   it('costs few bytes: a typical news message detail is its snippet and url plus ~30', () => {
     const snippet = 'x'.repeat(MAX_SNIPPET_LENGTH);
     const url = 'https://news.example/2026/11/20/rates';
