@@ -33,6 +33,12 @@ export class Browser {
         else p?.resolve(msg.result);
       } else if (msg.method) for (const l of this.listeners) l(msg.method, msg.params);
     });
+    // A closed connection answers nothing more: every call still waiting fails instead of hanging
+    // (Browser.close often closes the socket before its own reply).
+    socket.addEventListener('close', () => {
+      for (const p of this.pending.values()) p.reject(new Error('DevTools connection closed'));
+      this.pending.clear();
+    });
   }
 
   static async launch(chromium: string): Promise<Browser> {
@@ -161,11 +167,12 @@ export class Browser {
 
   async close(): Promise<void> {
     try {
-      await this.send('Browser.close');
+      // Bounded: a browser that neither answers nor closes the socket is killed below.
+      await Promise.race([this.send('Browser.close'), new Promise((resolve) => setTimeout(resolve, 5_000))]);
     } catch {}
     this.socket.close();
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    if (this.child.exitCode === null) {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
       const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
       await exited;
       clearTimeout(timer);
