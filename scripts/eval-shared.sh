@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Quality on real text: generates the near-duplicate benchmarks from ../shared/data with fixed
-# seeds and runs doppel eval on each (the profile's combined rule and single-method baselines).
+# Quality on real text: generates the near-duplicate benchmarks from the evaluation corpus
+# (DOPPEL_SHARED_DATA) with fixed seeds and runs doppel eval on each (the profile's combined rule
+# and single-method baselines).
 # Output: markdown tables (docs/quality.md records a run). Needs a build (npm run build).
 set -euo pipefail
 cd "$(dirname "$0")/.."

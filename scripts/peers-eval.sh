@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quality of the peers (datasketch MinHashLSH, rensa RMinHashLSH) on the sets eval:shared
 # generates, with the same canonical words doppel signs and the same metrics (scripts/peers-eval.py).
-# Needs a build, ../shared/data and `pip install --user datasketch rensa`. Output: a markdown table
+# Needs a build, the evaluation corpus (DOPPEL_SHARED_DATA) and `pip install --user datasketch rensa`. Output: a markdown table
 # (docs/quality.md records a run). Speed is bench:peers' job, not this one's.
 set -euo pipefail
 cd "$(dirname "$0")/.."

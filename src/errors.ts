@@ -66,7 +66,7 @@ export const ERROR_CODES = {
   BAD_REQUEST: { retryable: false, description: 'malformed request parameters' },
   /** HTTP API: the request did not finish within api.requestTimeoutMs. */
   TIMEOUT: { retryable: true, description: 'request timed out' },
-  // Issue 12 (hostile input): credentials and the HTTP API's edges.
+  // Hostile input: credentials and the HTTP API's edges.
   /** Redis refused the credentials (NOAUTH, WRONGPASS) or the user's permissions (NOPERM): configuration, so no retry fixes it. */
   STORE_AUTH: { retryable: false, description: 'store authentication failed' },
   /** HTTP API: /v1 needs the bearer token (DOPPEL_API_TOKEN / DOPPEL_API_TOKEN_FILE) and it is missing or wrong. */

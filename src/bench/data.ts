@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Real text for benchmarks: ../shared/data beside the checkout (never copied into the project). */
+/** Real text for benchmarks: the evaluation corpus, DOPPEL_SHARED_DATA (never copied into the project). */
 const here = dirname(fileURLToPath(import.meta.url));
 export const SHARED_DATA_DIR = resolve(
   process.env.DOPPEL_SHARED_DATA ?? resolve(here, '../../../shared/data'),

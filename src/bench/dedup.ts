@@ -1,5 +1,5 @@
 /**
- * `npm run bench:dedup`: streams >= 100,000 messages (real texts from ../shared/data, new
+ * `npm run bench:dedup`: streams >= 100,000 messages (real texts from the evaluation corpus, new
  * articles spliced from their sentences, and near-duplicate variants from the benchmark
  * generator) through `doppel dedup` on the embedded store, as a user runs it, and prints messages
  * per second and peak memory. Two stream lengths with the same window show whether memory is

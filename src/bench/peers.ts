@@ -4,9 +4,9 @@
  * messages/s of each, doppel/rensa ratios, and how the flagged sets agree (with each other and
  * with the generator's gold clusters).
  *
- * The stream is real text: every news article of ../shared/data (ru, en, fa, uk) as an original,
+ * The stream is real text: every news article of the evaluation corpus (ru, en, fa, uk) as an original,
  * plus `doppel generate` variants of each (syndication, edits, truncation, HTML, legacy
- * charsets), in time order. Without ../shared/data it says why and falls back to demo/feed.jsonl.
+ * charsets), in time order. Without the corpus it says why and falls back to demo/feed.jsonl.
  * The peers get doppel's decoded text (they do not decode HTML or charsets themselves).
  * Python and the two packages: a venv under .bench-out/peers-venv, made on first use
  * (`pip install rensa datasketch`); BENCH_PYTHON names another interpreter that has them.

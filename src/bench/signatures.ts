@@ -1,7 +1,7 @@
 /**
  * `npm run bench:signatures`: documents per second on one core for each signature method and for
  * the whole pipeline (decode + canonicalize + every signature), and MB/s of canonicalization, on
- * real news from ../shared/data; and web pages: whole-page text, article extraction, and the
+ * real news from the evaluation corpus (DOPPEL_SHARED_DATA); and web pages: whole-page text, article extraction, and the
  * path from raw page bytes to signatures. Prints a table; docs/benchmarks.md records the results.
  */
 import { resolve } from 'node:path';

@@ -9,7 +9,7 @@ const DAY = 24 * HOUR;
  * Profile defaults. news: syndicated copies and re-written reports of one event over days; tag
  * mode, story clustering on. mail: campaigns of templated mails over a day; mail clean-up always
  * on, shorter shingles (mails are short), stricter story rule. Thresholds were tuned with
- * `doppel eval` on ../shared/data (docs/quality.md).
+ * `doppel eval` on the evaluation corpus (docs/quality.md).
  */
 const PROFILES: Record<ProfileName, unknown> = {
   news: {
@@ -57,7 +57,7 @@ const PROFILES: Record<ProfileName, unknown> = {
       storyFacts: true,
       // Two reports on one topic that are different stories (a ruling and its reaction, two
       // matches of a tournament) share their vocabulary but rarely their headline's words; the
-      // same story's reports mostly do (docs/quality.md, session 7).
+      // same story's reports mostly do (docs/quality.md, the story title check).
       storyTitleMinJaccard: 0.1,
       // duplicateOf: the earliest near-duplicate at this Jaccard or more before weaker ones.
       strongJaccard: 0.7,

@@ -9,7 +9,7 @@ import type { Scored } from './engine.js';
  * threshold; and a near-duplicate by containment alone (a short text quoted whole in a longer
  * one) comes last. Earliest-at-any-level linked a campaign copy to an older mail that shared its
  * template (Jaccard 0.51-0.58) although a copy of its own campaign (0.69-0.95) was a candidate
- * (docs/quality.md, issue 13).
+ * (docs/quality.md).
  */
 export enum Tier {
   Exact = 0,

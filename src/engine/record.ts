@@ -9,7 +9,7 @@ import type { SignatureRecord } from './types.js';
  * The compact signature record a store keeps per message, and its binary form.
  *
  * The record is compact in memory and on the wire because the Redis store pays for every byte
- * of it per message (issue 4's budget is 600 bytes of Redis memory per message, buckets
+ * of it per message (its budget is 600 bytes of Redis memory per message, buckets
  * included). What is cut, and why verification does not suffer:
  * - min-hashes keep their lowest 8 bits (b-bit minwise hashing, Li and König 2010): two unequal
  *   values agree by chance with probability 1/256, which `jaccardEstimate` corrects for;

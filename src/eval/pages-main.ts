@@ -1,7 +1,7 @@
 /**
  * `npm run eval:pages [-- --dir DIR] [--worst N]`: body precision, recall and F1 of the article
- * doppel takes from each page of an article-extraction benchmark (default ../shared/data/pages
- * beside the checkout, or $DOPPEL_SHARED_DATA/pages), beside the whole page's text, and the CPU
+ * doppel takes from each page of an article-extraction benchmark (the `pages` directory of the
+ * evaluation corpus, $DOPPEL_SHARED_DATA/pages), beside the whole page's text, and the CPU
  * time per page. Exit code 2 when the data is absent.
  */
 import { resolve } from 'node:path';

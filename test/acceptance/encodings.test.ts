@@ -8,7 +8,7 @@ import { type Charset, decodeBytes, encodeText } from '../../src/text/decode/cha
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/shared-data.js';
 
 /**
- * Issue 2's acceptance: the same article given as UTF-8 text, as cp1251, KOI8-R, cp866 and
+ * Acceptance: the same article given as UTF-8 text, as cp1251, KOI8-R, cp866 and
  * ISO-8859-5 bytes (detected, not declared) and wrapped in an HTML page yields the same
  * canonical text and the same signatures, on real articles. A charset that cannot represent a
  * character loses it before doppel sees the bytes, so the reference for each charset is the
@@ -59,7 +59,7 @@ const withoutProvenance = ({
   ...rest
 }: ReturnType<typeof signRecord>) => rest;
 
-describe.skipIf(!hasSharedData())('same article, any encoding or wrapping (../shared/data)', () => {
+describe.skipIf(!hasSharedData())('same article, any encoding or wrapping (evaluation corpus)', () => {
   warnIfNoSharedData();
 
   it('Russian news: UTF-8, cp1251, KOI8-R, cp866, ISO-8859-5 and HTML give one canonical text and signature set', async () => {

@@ -10,7 +10,7 @@ import { type Charset, encodeText } from '../../src/text/decode/charset.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/shared-data.js';
 
 /**
- * Issue 12, item 7: Ukrainian text in its legacy code pages (KOI8-U, cp1125 = IBM 1125, and
+ * Ukrainian text in its legacy code pages (KOI8-U, cp1125 = IBM 1125, and
  * cp1251) must decode to the UTF-8 original's canonical text, signatures and language. KOI8-U
  * used to be read as KOI8-R: і ї є ґ were lost (box drawing), the language became ru, and none of
  * 150 copies matched. Bytes are detected, never declared.
@@ -115,7 +115,7 @@ describe('Ukrainian in KOI8-U, cp1125, cp1251 and UTF-8 (own fixture, always run
 });
 
 describe.skipIf(!hasSharedData())(
-  'Ukrainian news in KOI8-U, cp1125, cp1251 and UTF-8 (../shared/data)',
+  'Ukrainian news in KOI8-U, cp1125, cp1251 and UTF-8 (evaluation corpus)',
   () => {
     warnIfNoSharedData();
 

@@ -364,7 +364,7 @@ describe('HTTP API on the Redis store', () => {
   });
 });
 
-describe('HTTP API on a Redis namespace that lost its data (issue 12)', () => {
+describe('HTTP API on a Redis namespace that lost its data', () => {
   it('answers 503 STORE_DATA_LOST, without Retry-After, instead of judging against an empty index', async () => {
     const namespace = uniqueNamespace('api-lost');
     const api = await startApi(redisUrl(), namespace);

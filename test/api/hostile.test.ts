@@ -13,7 +13,7 @@ import { MemoryStore } from '../../src/store/memory/store.js';
 import type { DoppelMetrics } from '../../src/telemetry/metrics.js';
 import { OpsServer } from '../../src/telemetry/ops-server.js';
 
-// Issue 12: requests a hostile or broken client can send must neither end the process nor hold
+// Requests a hostile or broken client can send must neither end the process nor hold
 // the server; every answer is the JSON error shape.
 
 const TOKEN = 'test-token-0123456789abcdef';

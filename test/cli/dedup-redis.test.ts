@@ -36,7 +36,7 @@ describe('doppel dedup --store redis://', () => {
     expect(missed).toEqual([]);
   });
 
-  it('answers an id repeated after a batch boundary with its first verdict (issue 12)', async () => {
+  it('answers an id repeated after a batch boundary with its first verdict', async () => {
     const result = await runCli(
       ['dedup', '--quiet', '--store', redisUrl(), '--namespace', uniqueNamespace('repeat')],
       repeatAcrossBatches(),
@@ -89,7 +89,7 @@ describe('doppel dedup --store redis://', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('exits 1 promptly, naming the failing call, when Redis is killed mid-run (issue 12)', async () => {
+  it('exits 1 promptly, naming the failing call, when Redis is killed mid-run', async () => {
     const redis = await startLocalRedis();
     const dir = mkdtempSync(join(tmpdir(), 'doppel-kill-'));
     const input = join(dir, 'in.jsonl');

@@ -64,7 +64,7 @@ describe('doppel dedup (the CLI, as a user runs it)', () => {
     expect(lines[2]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
   });
 
-  it('answers an id repeated after a batch boundary with its first verdict (issue 12)', async () => {
+  it('answers an id repeated after a batch boundary with its first verdict', async () => {
     const result = await runCli(['dedup', '--quiet'], repeatAcrossBatches());
     expect(result.code, result.stderr).toBe(0);
     const lines = jsonLines(result.stdout);

@@ -113,7 +113,7 @@ describe('readLines', () => {
   });
 });
 
-describe('the CLI on a line over the limit (issue 12)', () => {
+describe('the CLI on a line over the limit', () => {
   it('dedup and sign write a TOO_LARGE record with its line number and id, and go on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'doppel-jsonl-'));
     const input = join(dir, 'in.jsonl');

@@ -286,7 +286,7 @@ describe('usage errors', () => {
 });
 
 describe.skipIf(!warnIfNoSharedData())(
-  'doppel lexicon build on real news (../shared/data, temp dir only)',
+  'doppel lexicon build on real news (evaluation corpus, temp dir only)',
   () => {
     it('builds a Russian lexicon from news-ru.jsonl', async () => {
       const out = join(dir, 'news-ru.json');

@@ -120,7 +120,7 @@ describe('DedupEngine', () => {
     expect(v[1]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
   });
 
-  it('answers an id repeated in a batch, decided in an earlier batch, with that first decision (issue 12)', async () => {
+  it('answers an id repeated in a batch, decided in an earlier batch, with that first decision', async () => {
     const e = engine();
     const [a, b] = await e.processMessages([
       await input('a', story),

@@ -26,7 +26,7 @@ describe('the record binary form', () => {
       const record = compactRecord(s, 'en');
       const bytes = encodeRecord(record);
       expect(decodeRecord(bytes)).toEqual(record);
-      // The budget of issue 4: a news-sized record stays well under 300 bytes.
+      // The Redis store's budget: a news-sized record stays well under 300 bytes.
       expect(bytes.length).toBeLessThan(300);
     }
   });

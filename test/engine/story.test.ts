@@ -60,7 +60,7 @@ describe('chooseStory (a message joins a story as a whole, not one member)', () 
   });
 });
 
-describe('chooseStory with facts (issue 13: two events of one series)', () => {
+describe('chooseStory with facts (two events of one series)', () => {
   it('counts a member whose dates conflict against the story, not for it', () => {
     const story = { id: 'story', size: 2, lastSeen: 0 };
     const clusters = new Map<string, StoryCluster>(['a', 'b'].map((id) => [id, story]));
@@ -101,7 +101,7 @@ describe('chooseStory with facts (issue 13: two events of one series)', () => {
   });
 });
 
-describe('story clustering in the engine (regression: single-link chaining, issue 13)', () => {
+describe('story clustering in the engine (regression: single-link chaining)', () => {
   // Made-up words: A shares its second half with B, B with C, C with D; A and C share nothing.
   // Each also repeats a topic word with each neighbour, so that neighbours share a topic key.
   const syllables = ['ka', 'lo', 'mi', 'nu', 'pe', 'ri', 'so', 'tu', 'va', 'ze'];
@@ -147,7 +147,7 @@ describe('story clustering in the engine (regression: single-link chaining, issu
   });
 });
 
-describe('story facts in the engine (regression: forecasts for two dates joined one story, issue 13)', () => {
+describe('story facts in the engine (regression: forecasts for two dates joined one story)', () => {
   const syllables = ['ka', 'lo', 'mi', 'nu', 'pe', 'ri', 'so', 'tu', 'va', 'ze'];
   const word = (n: number) =>
     `${syllables[n % 10]}${syllables[Math.floor(n / 10) % 10]}${syllables[Math.floor(n / 100) % 10]}x`;
@@ -185,7 +185,7 @@ describe('story facts in the engine (regression: forecasts for two dates joined 
   });
 });
 
-describe('story title check (issue 13: two reports on one topic, different headlines)', () => {
+describe('story title check (two reports on one topic, different headlines)', () => {
   const base = { id: 'story', size: 1, lastSeen: 0 };
   const join = (ownTitle: string | undefined, storyTitle: string | null) =>
     chooseStory(

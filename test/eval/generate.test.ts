@@ -474,7 +474,7 @@ describe('negatives and gold clusters', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe.skipIf(!hasSharedData())('generateVariants on real articles and mails (../shared/data)', () => {
+describe.skipIf(!hasSharedData())('generateVariants on real articles and mails (evaluation corpus)', () => {
   warnIfNoSharedData();
   const sample = (file: string, n: number, key: string): SourceDoc[] => {
     const rows = readSharedJsonl<SourceDoc>(file);

@@ -41,7 +41,7 @@ const pages = present ? readBenchmarkPages(pagesDir) : null;
 if (present && pages === null)
   console.warn(`[doppel tests] no benchmark pages in ${pagesDir}: page extraction suite skipped`);
 
-describe.skipIf(pages === null)('article extraction on real pages (../shared/data/pages)', () => {
+describe.skipIf(pages === null)('article extraction on real pages (evaluation corpus)', () => {
   it("reaches body F1 0.95 on the article-extraction benchmark's pages, and finds an article on nearly all", async () => {
     const run = await runPages(pages ?? []);
     console.log(

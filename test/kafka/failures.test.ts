@@ -11,7 +11,7 @@ import { kafkaBrokers, readTopic, testKafka, uniqueName, waitForCommitted } from
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
 
 /**
- * Issue 12: the dlq only ever takes invalid input. A batch that fails for good (a bug, a store
+ * The dlq only ever takes invalid input. A batch that fails for good (a bug, a store
  * error, a namespace that lost its data) is retried a bounded number of times and then the
  * consumer stops with the batch uncommitted; an id repeated after an earlier batch is a replay.
  */
@@ -56,7 +56,7 @@ async function committed(kafka: Kafka, group: string, topic: string): Promise<nu
   }
 }
 
-describe('consumer failures on a real broker (issue 12)', () => {
+describe('consumer failures on a real broker', () => {
   const kafka = testKafka();
   const admin = kafka.admin();
   beforeAll(async () => {

@@ -14,7 +14,7 @@ import {
   waitForCommitted,
 } from '../support/kafka.js';
 
-// Issue 12: Redis refusing the credentials (a rotated password) made the consumer retry for ever
+// Redis refusing the credentials (a rotated password) made the consumer retry for ever
 // ("Connection is closed." is retryable). STORE_AUTH fails it instead, and loses nothing.
 
 const logger = pino({ level: process.env.DOPPEL_TEST_LOG ?? 'silent' });

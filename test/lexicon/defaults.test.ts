@@ -131,7 +131,7 @@ function coverage(lang: SupportedLanguage, texts: string[]): Coverage {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.floor(q * (sorted.length - 1))] ?? 0;
 
-describe.skipIf(!warnIfNoSharedData())('shipped lexicons on real articles (../shared/data)', () => {
+describe.skipIf(!warnIfNoSharedData())('shipped lexicons on real articles (evaluation corpus)', () => {
   const sets: [SupportedLanguage, string][] = [
     ['ru', 'news-ru.jsonl'],
     ['en', 'news-en.jsonl'],

@@ -55,7 +55,7 @@ describe('golden vectors', () => {
   });
 
   describe.skipIf(!hasSharedData())(
-    'real articles (../shared/data: only ids and signatures are pinned)',
+    'real articles (evaluation corpus: only ids and signatures are pinned)',
     () => {
       warnIfNoSharedData();
       it('first articles of each shared set', async () => {

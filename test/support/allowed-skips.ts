@@ -4,7 +4,7 @@
  * with the reason, and test/README.md says why the list is what it is.
  *
  * Empty: CI has everything every suite needs (redis-server, a JDK with Maven and the Kafka jars,
- * Chromium, helm and kubeconform, the compiled dist/, and ../shared/data beside the clone).
+ * Chromium, helm and kubeconform, the compiled dist/, and the evaluation corpus, DOPPEL_SHARED_DATA).
  */
 export interface AllowedSkip {
   /** The test file, relative to the repository root (test/...). */

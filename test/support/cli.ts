@@ -42,7 +42,7 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** Issue 12's input: id `a`, 300 fillers (past the default batch of 256), then `a` twice more. */
+/** A repeated id across batches: id `a`, 300 fillers (past the default batch of 256), then `a` twice more. */
 export function repeatAcrossBatches(): string {
   const lines = [{ id: 'a', text: 'first story' }];
   for (let i = 0; i < 300; i++) lines.push({ id: `f${i}`, text: `filler story ${i}` });

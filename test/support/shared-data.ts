@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Evaluation data lives in ../shared/data beside the checkout (see its README). It is never
+ * Evaluation data: the evaluation corpus, DOPPEL_SHARED_DATA (real news, mail, judged story
+ * pairs and web pages). It is never
  * copied into the project. Suites that read it call `sharedData()` and skip, printing why,
  * when it is absent (a user's machine); CI has it.
  */

@@ -5,7 +5,7 @@ import { inCI, skipAllowed } from './allowed-skips.js';
  * Prints one plain closing line, "vitest: N passed, N failed, N skipped", that CI reads
  * whatever the runner. Skipped tests are listed with their names so that none is silent. In CI
  * (`CI=true`) a skipped test that test/support/allowed-skips.ts does not list fails the run: a
- * suite that cannot run there (no Chromium, no ../shared/data) must not pass as green.
+ * suite that cannot run there (no Chromium, no evaluation corpus) must not pass as green.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {

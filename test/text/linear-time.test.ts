@@ -12,7 +12,7 @@ import { cleanLayout } from '../../src/text/normalize.js';
 import { expectCpuUnder } from '../support/cpu-budget.js';
 import { testEngine } from '../support/engine.js';
 
-// Issue 12, item 3: regexes on the decode -> canonicalise -> sign path that backtracked
+// Regexes on the decode -> canonicalise -> sign path that backtracked
 // super-linearly. Each rewrite is checked against the regex it replaced (same output on random
 // texts over the characters that matter), and the shapes that took minutes must now take well
 // under the budget below (generous: the machine is shared; the old code took 30 s to hours).

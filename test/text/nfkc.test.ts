@@ -46,7 +46,7 @@ describe('fastNfkc', () => {
     );
   });
 
-  describe.skipIf(!hasSharedData())('on real articles (../shared/data)', () => {
+  describe.skipIf(!hasSharedData())('on real articles (evaluation corpus)', () => {
     warnIfNoSharedData();
     it('equals String#normalize for every article', () => {
       for (const file of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl', 'mail-en.jsonl']) {

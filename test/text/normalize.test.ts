@@ -119,7 +119,7 @@ describe('foldLetters (one-pass letter rules)', () => {
       { numRuns: 3000 },
     );
   });
-  describe.skipIf(!hasSharedData())('on real articles (../shared/data)', () => {
+  describe.skipIf(!hasSharedData())('on real articles (evaluation corpus)', () => {
     it('equals the reference for every article', () => {
       for (const file of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl', 'mail-en.jsonl']) {
         for (const doc of readSharedJsonl(file)) {
@@ -224,7 +224,7 @@ describe('normalizeTextCodes (one-pass fast path)', () => {
     }
     expect(composing).toEqual([]);
   });
-  describe.skipIf(!hasSharedData())('on real articles (../shared/data)', () => {
+  describe.skipIf(!hasSharedData())('on real articles (evaluation corpus)', () => {
     it('equals normalizeText for every article', () => {
       for (const file of ['news-ru.jsonl', 'news-en.jsonl', 'news-fa.jsonl', 'mail-en.jsonl']) {
         for (const doc of readSharedJsonl(file))

@@ -28,7 +28,7 @@ interface StoryPairRow {
 }
 
 /**
- * Reads ../shared/data/story-pairs.jsonl. Its articles carry no id: an article is given the id
+ * Reads the evaluation corpus's story-pairs.jsonl. Its articles carry no id: an article is given the id
  * of the known document with the same URL or text (the shared news sets hold all of them), else
  * a stable id from its URL, so that one article in several pairs is one document.
  */

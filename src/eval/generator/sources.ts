@@ -47,7 +47,7 @@ export interface SourceDuplicateRule {
 }
 
 /**
- * Calibrated on ../shared/data: wire and truncated copies in the news sets score containment
+ * Calibrated on the evaluation corpus: wire and truncated copies in the news sets score containment
  * 0.79-0.98 (Jaccard 0.46-0.95); rewrites of one story (AP and BBC on one event) at most 0.56.
  */
 export const DEFAULT_SOURCE_DUPLICATE_RULE: SourceDuplicateRule = {

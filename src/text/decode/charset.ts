@@ -63,9 +63,9 @@ export interface DecodedBytes {
 
 // ---------------------------------------------------------------------------------------------
 // Character models. Frequencies are of lower-cased letters among letters of that script.
-// ru: computed from ../shared/data/news-ru.jsonl (151 articles, 178k letters);
+// ru: computed from the evaluation corpus's Russian news (151 articles, 178k letters);
 // uk: from the Ukrainian seed paper (Ukrainian text, 4.3k letters; ы ъ э ё do not exist);
-// fa: from ../shared/data/news-fa.jsonl (1M letters) after folding ي ى -> ی, ك -> ک, أ إ -> ا.
+// fa: from the corpus's Persian news (1M letters) after folding ي ى -> ی, ك -> ک, أ إ -> ا.
 
 const CYRILLIC_ALPHABET = 'абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ';
 const RU_FREQ = [

@@ -398,7 +398,7 @@ export const hostileCase = (prefix: string, i: number): fc.Arbitrary<HostileCase
 };
 
 /**
- * The CLI's line rules (issue 12, src/cli/jsonl.ts): only "\n" ends a line, one "\r" before it
+ * The CLI's line rules (src/cli/jsonl.ts): only "\n" ends a line, one "\r" before it
  * is dropped (CRLF files), a "\r" anywhere else is part of the line (JSON reads it as white
  * space between tokens, or it is in a string), and a last line without "\n" counts.
  */

@@ -7,7 +7,7 @@ import { openStore } from '../../../src/store/open.js';
 import { storeError } from '../../../src/store/redis/errors.js';
 import { runCli } from '../../support/cli.js';
 
-// Issue 12: a wrong Redis password was "STORE_UNAVAILABLE: Connection is closed." (retried for
+// A wrong Redis password was "STORE_UNAVAILABLE: Connection is closed." (retried for
 // ever), and a malformed URL printed the password in a stack trace.
 
 const PASSWORD = 'S3cretPassXYZ';

@@ -8,7 +8,7 @@ import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 import { request } from '../conformance.js';
 
 /**
- * Issue 12 #10: a namespace that loses its data while in use (a Redis restart without
+ * A namespace that loses its data while in use (a Redis restart without
  * persistence, an eviction, a deleted key) stops every client with STORE_DATA_LOST instead of
  * going on and judging the lost messages' duplicates unique; an operator resets it explicitly.
  */

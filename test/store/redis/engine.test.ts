@@ -141,7 +141,7 @@ describe('the engine on the Redis store', () => {
     expect([after.messages, after.buckets]).toEqual([before.messages, before.buckets]);
   });
 
-  it('answers an id repeated in a batch with its first decision, from this batch or an earlier one (issue 12)', async () => {
+  it('answers an id repeated in a batch with its first decision, from this batch or an earlier one', async () => {
     const inputs = await stream(3, 12);
     const store = await redisStore(uniqueNamespace('repeat'));
     const engine = new DedupEngine(config, store);

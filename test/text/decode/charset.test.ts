@@ -227,7 +227,7 @@ describe('encodeText and labels', () => {
 
 const sharedDataPresent = warnIfNoSharedData();
 
-describe.skipIf(!hasSharedData())('decodeBytes on real articles (../shared/data)', () => {
+describe.skipIf(!hasSharedData())('decodeBytes on real articles (evaluation corpus)', () => {
   const ru = sharedDataPresent ? readSharedJsonl('news-ru.jsonl') : [];
   const fa = sharedDataPresent ? readSharedJsonl('news-fa.jsonl') : [];
 

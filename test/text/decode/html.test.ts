@@ -95,7 +95,7 @@ describe('looksLikeHtml', () => {
 
 const sharedDataPresent = warnIfNoSharedData();
 
-describe.skipIf(!hasSharedData())('htmlToText on real articles wrapped in HTML (../shared/data)', () => {
+describe.skipIf(!hasSharedData())('htmlToText on real articles wrapped in HTML (evaluation corpus)', () => {
   const ru = sharedDataPresent ? readSharedJsonl('news-ru.jsonl') : [];
   const escapeHtml = (s: string): string =>
     s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -95,7 +95,7 @@ describe('decodeHtml', () => {
 const sharedDataPresent = warnIfNoSharedData();
 
 describe.skipIf(!hasSharedData())(
-  'decodeRaw on real articles as legacy-encoded pages (../shared/data)',
+  'decodeRaw on real articles as legacy-encoded pages (evaluation corpus)',
   () => {
     const ru = sharedDataPresent ? readSharedJsonl('news-ru.jsonl') : [];
     const words = (s: string): string[] => s.split(/\s+/).filter((w) => w !== '');

@@ -363,7 +363,7 @@ describe('parseMail', () => {
 
 const sharedDataPresent = warnIfNoSharedData();
 
-describe.skipIf(!hasSharedData())('parseMail on real text (../shared/data)', () => {
+describe.skipIf(!hasSharedData())('parseMail on real text (evaluation corpus)', () => {
   const ru = sharedDataPresent ? readSharedJsonl('news-ru.jsonl') : [];
   const en = sharedDataPresent ? readSharedJsonl('mail-en.jsonl') : [];
   const expected = (text: string, charset: Charset): string =>
@@ -432,7 +432,7 @@ describe.skipIf(!hasSharedData())('parseMail on real text (../shared/data)', () 
   });
 });
 
-describe('mails of countless MIME parts (issue 12 fault suite: 600k empty parts took ~26 s)', () => {
+describe('mails of countless MIME parts (the fault suite: 600k empty parts took ~26 s)', () => {
   it('reads the first MAX_DELIMITER_LINES boundary lines and keeps those parts text', async () => {
     const head = 'From: a@example.com\r\nSubject: s\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n';
     const part = (i: number) => `--b\r\nContent-Type: text/plain\r\n\r\npart${i}\r\n`;
