@@ -111,6 +111,10 @@ export const errorSchema = z
       .meta({ description: 'This occurrence', example: 'no words left after canonicalization' }),
     code: errorCode,
     error: z.object({ code: errorCode, message: z.string() }),
+    requestId: z.string().optional().meta({
+      description:
+        'On a 5xx answer only: the id the server logged the error and its stack under (also the x-request-id header); the detail is then a generic message',
+    }),
   })
   .meta({ description: 'An error, as RFC 9457 problem details (application/problem+json)' });
 

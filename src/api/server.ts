@@ -1,12 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { trace } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { DedupConfig } from '../config/dedup.js';
 import type { DedupEngine, EngineVerdict } from '../engine/engine.js';
-import { DoppelError, isInputError, toDoppelError } from '../errors.js';
+import { DoppelError, ERROR_CODES, isInputError, toDoppelError } from '../errors.js';
 import { parseMessageObject } from '../input/message.js';
-import { parseJsonText } from '../json.js';
 import { verdictRecord } from '../output/verdict-record.js';
 import { MessageFlow } from '../pipeline/flow.js';
 import { unpackItem } from '../pipeline/prepared-wire.js';
@@ -16,6 +15,7 @@ import { PROBLEM_JSON, problem, requestTarget, safeListener, sendJson } from '..
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
 import { setHttpRoute, withSpan } from '../telemetry/trace.js';
+import { readJsonBody } from './body.js';
 import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
@@ -168,15 +168,27 @@ export function createApiServer(deps: ApiDependencies): Server {
       // A message the API could not judge counts as an invalid input, as on the other entry points.
       if (isInputError(error)) metrics?.recordInvalid(profile, error.code);
       const status = httpStatus(error.code);
-      if (status >= 500 && status !== 499)
-        logger?.error({ code: error.code, err: error.message, route: template }, 'request failed');
       const headers: Record<string, string> = {};
+      let detail = error.message;
+      let requestId: string | undefined;
+      if (status >= 500 && status !== 499) {
+        // The server's fault: its message (a file path, a store address) and the stack go to the
+        // log under a request id; the client gets the code, a generic message and that id.
+        requestId = randomUUID();
+        logger?.error(
+          { code: error.code, requestId, err: error.message, stack: stackOf(thrown), route: template },
+          'request failed',
+        );
+        headers['x-request-id'] = requestId;
+        detail = `${ERROR_CODES[error.code].description} (request ${requestId})`;
+      }
       // The rest of an unread body (or a stalled client) is not worth keeping the connection for.
       if (!bodyRead || error.code === 'TOO_LARGE' || error.code === 'TIMEOUT') headers.connection = 'close';
       if (error.retryable) headers['retry-after'] = '1';
       if (error.code === 'UNAUTHORIZED') headers['www-authenticate'] = auth?.challenge(req) ?? 'Bearer';
       headers['content-type'] = PROBLEM_JSON;
-      finish(status, problem(status, error.code, error.message), headers);
+      const body = problem(status, error.code, detail);
+      finish(status, requestId === undefined ? body : { ...body, requestId }, headers);
     };
     // Our own clock: node's requestTimeout is only checked every connectionsCheckingInterval, and
     // not at all once the body has arrived and the handler (signing, the store) is running.
@@ -202,10 +214,11 @@ export function createApiServer(deps: ApiDependencies): Server {
       clearTimeout(timer);
       return undefined;
     }
-    const matching = routes.filter((r) => r.pattern.test(url.pathname));
+    const path = originPath(req) ?? url.pathname;
+    const matching = routes.filter((r) => r.pattern.test(path));
     const route = matching.find((r) => r.method === req.method);
     const run = async (): Promise<[number, unknown]> => {
-      if (auth && url.pathname.startsWith('/v1/')) auth.verify(req);
+      if (auth && (url.pathname.startsWith('/v1/') || path.startsWith('/v1/'))) auth.verify(req);
       if (matching.length === 0) throw new DoppelError('NOT_FOUND', `no route ${url.pathname}`);
       if (!route) {
         res.setHeader('allow', matching.map((r) => r.method).join(', '));
@@ -215,7 +228,7 @@ export function createApiServer(deps: ApiDependencies): Server {
         );
       }
       template = route.template;
-      const params = (route.pattern.exec(url.pathname) ?? []).slice(1);
+      const params = (route.pattern.exec(path) ?? []).slice(1);
       setHttpRoute(route.template);
       return route.handler(req, params, url);
     };
@@ -237,59 +250,6 @@ export function createApiServer(deps: ApiDependencies): Server {
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(config.api.headersTimeoutMs, requestTimeoutMs);
   return server;
-}
-
-/**
- * The body as JSON: application/json only, at most `limit` bytes. A declared length over the limit
- * is refused before any byte is read, an undeclared one (chunked) as soon as the bytes read pass
- * it; only up to `limit` bytes are ever held.
- */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const type = String(req.headers['content-type'] ?? '')
-    .split(';')[0]
-    ?.trim()
-    .toLowerCase();
-  if (type !== 'application/json')
-    throw new DoppelError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `content-type must be application/json, not "${type || 'none'}"`,
-    );
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) throw new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`);
-  // Listeners, not `for await`: leaving that loop early destroys the request and with it the
-  // socket, so the 413 could never be sent.
-  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (error?: DoppelError) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-      if (error) {
-        // Stop reading; the answer goes out with `connection: close` and node drops the rest.
-        req.pause();
-        reject(error);
-      } else resolve(chunks);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) done(new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`));
-      else chunks.push(chunk);
-    };
-    const onEnd = () => done();
-    // The stream failed or closed under us: the client reset or aborted the upload.
-    const onError = () =>
-      done(new DoppelError('CLIENT_CLOSED', 'the client closed the connection during the body'));
-    const onClose = () => {
-      if (!req.complete) onError();
-    };
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onError);
-    req.once('close', onClose);
-  });
-  return parseJsonText(Buffer.concat(chunks).toString('utf8'), 'body');
 }
 
 /** Checks `authorization: Bearer <token>` against the configured token in constant time. */
@@ -326,4 +286,21 @@ function decodeId(raw: string): string {
     'BAD_REQUEST',
     'the id in the path is not a valid percent-encoded id of 1 to 1024 characters',
   );
+}
+
+/**
+ * The path of an origin-form target (`/v1/messages/%2E?x`) as sent, before URL parsing removes
+ * dot segments: an id "." or ".." (percent-encoded, as clients send it) names that message, not
+ * the parent route. Null for other forms (`http://host/...`), which are routed by their URL.
+ */
+function originPath(req: IncomingMessage): string | null {
+  const target = req.url ?? '';
+  if (!target.startsWith('/') || target.startsWith('//')) return null;
+  const end = target.search(/[?#]/);
+  return end < 0 ? target : target.slice(0, end);
+}
+
+function stackOf(thrown: unknown): string | undefined {
+  const cause = thrown instanceof Error && thrown.cause instanceof Error ? thrown.cause : thrown;
+  return cause instanceof Error ? cause.stack : undefined;
 }

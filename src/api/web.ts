@@ -10,11 +10,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 // src/web in the sources, dist/web once built (the build copies the files, scripts/copy-assets.mjs).
 const WEB_DIR = new URL('../web/', import.meta.url);
 
-const FILES: Record<string, [file: string, type: string]> = {
-  '/': ['index.html', 'text/html; charset=utf-8'],
-  '/ui/app.js': ['app.js', 'text/javascript; charset=utf-8'],
-  '/ui/style.css': ['style.css', 'text/css; charset=utf-8'],
-};
+// A Map: the path is the client's, and an object would answer inherited names.
+const FILES: ReadonlyMap<string, [file: string, type: string]> = new Map([
+  ['/', ['index.html', 'text/html; charset=utf-8']],
+  ['/ui/app.js', ['app.js', 'text/javascript; charset=utf-8']],
+  ['/ui/style.css', ['style.css', 'text/css; charset=utf-8']],
+]);
 
 /**
  * Scripts and styles from this origin only, no inline script, no framing: message titles are
@@ -42,7 +43,7 @@ function content(file: string): Buffer {
 /** Serves the page's files; false for any other request (the API routes it). */
 export function handleWeb(req: IncomingMessage, res: ServerResponse, path: string): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const entry = FILES[path];
+  const entry = FILES.get(path);
   if (!entry) return false;
   const body = content(entry[0]);
   res.writeHead(200, { 'content-type': entry[1], 'content-length': body.length, ...SECURITY_HEADERS });

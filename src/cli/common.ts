@@ -64,7 +64,7 @@ export function parseLexiconFlags(values: string[] | undefined): Partial<Record<
 export function signatureSection(configPath: string | undefined): unknown {
   if (!configPath) return undefined;
   const file = readConfigFile(configPath);
-  return file && typeof file === 'object' && 'signatures' in file
+  return file && typeof file === 'object' && Object.hasOwn(file, 'signatures')
     ? (file as { signatures: unknown }).signatures
     : undefined;
 }
@@ -79,17 +79,20 @@ export const IO_OPTIONS = {
 
 /**
  * An --input file that cannot be read is reported before anything starts: no store opened, no
- * output file created, no run summary, only the error.
+ * output file created, no run summary, only the error. The input is read as a stream, so a
+ * named pipe or a process substitution (`--input <(zcat feed.gz)`, a /dev/fd path) is as good as
+ * a file; only a directory (or nothing at all) is refused.
  */
 export function checkInputFile(path: string | undefined): void {
   if (path === undefined || path === '-') return;
-  let isFile: boolean;
+  let readable: boolean;
   try {
-    isFile = statSync(path).isFile();
+    const stat = statSync(path);
+    readable = stat.isFile() || stat.isFIFO() || stat.isCharacterDevice() || stat.isSocket();
   } catch (error) {
     throw new DoppelError('IO', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
-  if (!isFile) throw new DoppelError('IO', `cannot read ${path}: not a file`);
+  if (!readable) throw new DoppelError('IO', `cannot read ${path}: not a file or a pipe`);
 }
 
 /**

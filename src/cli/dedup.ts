@@ -10,7 +10,7 @@ import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { LANGUAGES } from '../text/language.js';
 import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
-import { LineWriter, readLineBatches } from './jsonl.js';
+import { isOutputClosed, LineWriter, readLineBatches } from './jsonl.js';
 
 export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
                     [--store memory|redis://HOST:PORT[/DB]|redis+cluster://HOST:PORT,...] [--namespace NAME] [--stories FILE]
@@ -213,7 +213,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     });
     await closeQuietly(() => store.close());
     await closeQuietly(async () => pool?.close());
-    if (!values.quiet)
+    if (!values.quiet && !isOutputClosed(error))
       process.stderr.write(
         `doppel dedup: stopped after ${tally.messages} messages (their verdicts are written)\n`,
       );

@@ -121,16 +121,38 @@ export async function* readLineBatches(
   if (pending > 0) yield [finish(Buffer.alloc(0))];
 }
 
+/**
+ * The reader of the output went away (`doppel dedup | head -1`: EPIPE). Not a failure: the
+ * command stops writing and ends quietly with exit 0, as Unix filters do.
+ */
+export class OutputClosedError extends Error {
+  constructor(cause: unknown) {
+    super('the output was closed by its reader', { cause });
+    this.name = 'OutputClosedError';
+  }
+}
+
+export function isOutputClosed(value: unknown): value is OutputClosedError {
+  return value instanceof OutputClosedError;
+}
+
 /** Buffered line writer that honours back-pressure; `close()` flushes and ends a file (never stdout). */
 export class LineWriter {
   private chunks: string[] = [];
   private size = 0;
   private readonly ownsStream: boolean;
   private readonly stream: Writable;
+  /** Set once the reader has closed the pipe: nothing more is written. */
+  private closedBy: OutputClosedError | null = null;
 
   constructor(path: string, stdout: Writable = process.stdout) {
     this.ownsStream = path !== '-';
     this.stream = this.ownsStream ? createWriteStream(path) : stdout;
+    // Always listening: an EPIPE reported after the last write would otherwise be an uncaught
+    // 'error' event and end the process with a stack trace.
+    this.stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') this.closedBy ??= new OutputClosedError(error);
+    });
   }
 
   async write(line: string): Promise<void> {
@@ -145,15 +167,16 @@ export class LineWriter {
   }
 
   async flush(): Promise<void> {
+    if (this.closedBy) throw this.closedBy;
     if (this.chunks.length === 0) return;
     const data = this.chunks.join('');
     this.chunks = [];
     this.size = 0;
     if (!this.stream.write(data)) {
       await new Promise<void>((resolve, reject) => {
-        const onError = (error: Error) => {
+        const onError = (error: NodeJS.ErrnoException) => {
           this.stream.off('drain', onDrain);
-          reject(error);
+          reject(error.code === 'EPIPE' ? (this.closedBy ?? new OutputClosedError(error)) : error);
         };
         const onDrain = () => {
           this.stream.off('error', onError);

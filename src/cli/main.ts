@@ -5,6 +5,7 @@ import { DEDUP_USAGE, dedupCommand } from './dedup.js';
 import { EVAL_USAGE, evalCommand } from './eval.js';
 import { EXPLAIN_USAGE, explainCommand } from './explain.js';
 import { GENERATE_USAGE, generateCommand } from './generate.js';
+import { isOutputClosed } from './jsonl.js';
 import { lexiconCommand } from './lexicon.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SIGN_USAGE, signCommand } from './sign.js';
@@ -33,15 +34,16 @@ interface Command {
   usage?: string;
 }
 
-const COMMANDS: Record<string, Command> = {
-  dedup: { run: dedupCommand, usage: DEDUP_USAGE },
-  eval: { run: evalCommand, usage: EVAL_USAGE },
-  explain: { run: explainCommand, usage: EXPLAIN_USAGE },
-  generate: { run: generateCommand, usage: GENERATE_USAGE },
-  sign: { run: signCommand, usage: SIGN_USAGE },
-  lexicon: { run: (argv) => lexiconCommand(argv) },
-  serve: { run: (argv) => serveCommand(argv), usage: SERVE_USAGE },
-};
+// A Map: the command name is user input, and an object would find "constructor" on its prototype.
+const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  ['dedup', { run: dedupCommand, usage: DEDUP_USAGE }],
+  ['eval', { run: evalCommand, usage: EVAL_USAGE }],
+  ['explain', { run: explainCommand, usage: EXPLAIN_USAGE }],
+  ['generate', { run: generateCommand, usage: GENERATE_USAGE }],
+  ['sign', { run: signCommand, usage: SIGN_USAGE }],
+  ['lexicon', { run: (argv) => lexiconCommand(argv) }],
+  ['serve', { run: (argv) => serveCommand(argv), usage: SERVE_USAGE }],
+]);
 
 /** The version of the installed package (package.json sits two levels above src/cli and dist/cli). */
 export function packageVersion(): string {
@@ -65,9 +67,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const command = COMMANDS[name];
+  const command = COMMANDS.get(name);
   if (!command) {
-    const guess = closest(name, Object.keys(COMMANDS));
+    const guess = closest(name, [...COMMANDS.keys()]);
     process.stderr.write(
       `doppel: unknown command "${name}"${guess ? ` (did you mean "doppel ${guess}"?)` : ''}\n\n${USAGE}\n`,
     );
@@ -76,6 +78,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
+    // `doppel dedup | head -1`: the reader has what it wanted.
+    if (isOutputClosed(error)) return 0;
     if (isDoppelError(error)) {
       if (error.code === 'USAGE') {
         process.stderr.write(

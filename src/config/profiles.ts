@@ -114,12 +114,25 @@ export function isProfileName(value: string): value is ProfileName {
   return value === 'news' || value === 'mail';
 }
 
-/** Deep merge of plain objects: `over` wins; arrays are replaced, not merged. */
+/**
+ * Deep merge of plain objects: `over` wins; arrays are replaced, not merged. `over` is a config
+ * file's content: a key is merged with `base`'s own property only (never one of Object.prototype's,
+ * such as "constructor"), and defined, not assigned, so that "__proto__" stays a key the schema
+ * refuses instead of replacing the merged object's prototype.
+ */
 export function deepMerge(base: unknown, over: unknown): unknown {
   if (over === undefined) return base;
   if (!isPlainObject(base) || !isPlainObject(over)) return over;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = deepMerge(base[key], value);
+  for (const [key, value] of Object.entries(over)) {
+    const own = Object.hasOwn(base, key) ? base[key] : undefined;
+    Object.defineProperty(out, key, {
+      value: deepMerge(own, value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 

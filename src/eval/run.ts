@@ -216,14 +216,16 @@ export async function runVariant(
   const kindOf = new Map(
     items.map((item) => [item.message.id, String(item.message.fields.variant ?? 'unlabelled')]),
   );
-  const recallByKind: EvalResult['recallByKind'] = {};
+  // A Map while counting: the kind is the input's "variant" field, and an object would hand
+  // "__proto__" or "constructor" what it inherits. Object.fromEntries defines own keys.
+  const byKind = new Map<string, { messages: number; found: number; recall: number }>();
   const seenClusters = new Set<string>();
   for (const x of verdicts) {
     const cluster = gold.get(x.id)!;
     if (seenClusters.has(cluster)) {
       const kind = kindOf.get(x.id) ?? 'unlabelled';
-      const entry = recallByKind[kind] ?? { messages: 0, found: 0, recall: 0 };
-      recallByKind[kind] = entry;
+      const entry = byKind.get(kind) ?? { messages: 0, found: 0, recall: 0 };
+      byKind.set(kind, entry);
       entry.messages++;
       if (x.duplicateOf !== undefined && gold.get(x.duplicateOf) === cluster) entry.found++;
       entry.recall = entry.found / entry.messages;
@@ -250,7 +252,7 @@ export async function runVariant(
     messages: items.length,
     invalid,
     duplicates: duplicateOfScores(gold, decisions),
-    recallByKind,
+    recallByKind: Object.fromEntries(byKind),
     clusters: { ...pairwiseScores(gold, predicted), ari: adjustedRandIndex(gold, predicted) },
     stories: { ...pairwiseScores(storyGold, predicted), ari: adjustedRandIndex(storyGold, predicted) },
     byLanguage,

@@ -2,11 +2,29 @@ import { z } from 'zod';
 import { DoppelError } from '../errors.js';
 import { parseJsonText } from '../json.js';
 
+// A lone surrogate: a string that is not well-formed Unicode (String#isWellFormed, ES2024).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why an id that has the schema's type cannot be one: a string with a lone surrogate (it would
+ * read back from Redis as U+FFFD, the same as another id); a number whose decimal string may not
+ * be the one that was sent (past 2^53, a fraction, an exponent), so that two ids could read as
+ * one and the second replay the first. Null when the id is fine or the schema decides.
+ */
+function idIssue(id: unknown): string | null {
+  if (typeof id === 'string' && LONE_SURROGATE.test(id))
+    return 'id: not well-formed Unicode (a lone surrogate); ids must be well-formed';
+  if (typeof id === 'number' && !Number.isSafeInteger(id))
+    return 'id: a number id must be an integer from -9007199254740991 to 9007199254740991; send other ids as strings';
+  return null;
+}
+
 /**
  * The JSON Lines message format shared by `doppel sign`, `doppel dedup` and the consumers.
  * Unknown fields are allowed and ignored, so producers may add their own.
  */
 export const messageSchema = z.looseObject({
+  // parseMessageObject checks a string id's form and a number id's range first (idIssue).
   id: z.union([z.string().min(1).max(1024), z.number().finite().transform(String)]),
   text: z.string().optional(),
   title: z.string().optional(),
@@ -40,13 +58,21 @@ export const DEFAULT_LIMITS: ParseLimits = { maxMessageBytes: 4 * 1024 * 1024 };
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-/** Best-effort id of a line that failed to parse, so that its error can be matched to the input. */
+/**
+ * Best-effort id of a line that failed to parse, so that its error can be matched to the input. A
+ * number is named by its digits as written, whole (`1e400`, never `1`); a string only when it is
+ * well-formed, as ids must be.
+ */
 export function salvageId(line: string): string | null {
-  const match = /"id"\s*:\s*(?:"((?:[^"\\]|\\.){1,1024})"|(-?\d+(?:\.\d+)?))/.exec(line.slice(0, 4096));
+  const match =
+    /"id"\s*:\s*(?:"((?:[^"\\]|\\.){1,1024})"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=\s*[,}]))/.exec(
+      line.slice(0, 4096),
+    );
   if (!match) return null;
   if (match[2] !== undefined) return match[2];
   try {
-    return JSON.parse(`"${match[1]}"`) as string;
+    const id = JSON.parse(`"${match[1]}"`) as string;
+    return LONE_SURROGATE.test(id) ? null : id;
   } catch {
     return null;
   }
@@ -73,7 +99,7 @@ export function plainMessage(json: unknown): MessageFields | null {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
   const o = json as Record<string, unknown>;
   const id = o.id;
-  if (typeof id !== 'string' || id.length < 1 || id.length > 1024) return null;
+  if (typeof id !== 'string' || id.length < 1 || id.length > 1024 || LONE_SURROGATE.test(id)) return null;
   for (const field of OPTIONAL_STRINGS) {
     const v = o[field];
     if (v !== undefined && typeof v !== 'string') return null;
@@ -89,6 +115,8 @@ export function plainMessage(json: unknown): MessageFields | null {
 export function parseMessageObject(json: unknown): Message {
   let value = plainMessage(json);
   if (value === null) {
+    const issue = typeof json === 'object' && json !== null ? idIssue((json as { id?: unknown }).id) : null;
+    if (issue !== null) throw new DoppelError('INVALID_MESSAGE', issue);
     const result = messageSchema.safeParse(json);
     if (!result.success) {
       const issue = result.error.issues[0];

@@ -285,7 +285,9 @@ export function envOverrides(env: Env): {
 }
 
 function section(file: unknown, name: string): unknown {
-  return file && typeof file === 'object' && name in file ? (file as Record<string, unknown>)[name] : {};
+  return file && typeof file === 'object' && Object.hasOwn(file, name)
+    ? (file as Record<string, unknown>)[name]
+    : {};
 }
 
 /**

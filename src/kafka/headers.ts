@@ -70,7 +70,13 @@ export function readHeaders(headers: Record<string, unknown> | undefined): Heade
   for (const [name, value] of Object.entries(headers ?? {})) {
     const v = Array.isArray(value) ? value[0] : value;
     if (v === undefined || v === null) continue;
-    out[name] = Buffer.isBuffer(v) ? v.toString('utf8') : String(v);
+    // Defined, not assigned: a header named "__proto__" is a header like any other.
+    Object.defineProperty(out, name, {
+      value: Buffer.isBuffer(v) ? v.toString('utf8') : String(v),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

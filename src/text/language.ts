@@ -11,23 +11,31 @@ export function isSupportedLanguage(value: string): value is SupportedLanguage {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** Maps common tags ("ru-RU", "RUS", "per", "ukr") to ours. */
+/**
+ * Common tags' primary subtags to ours. A Map, not an object literal: the tag is input, and an
+ * object would answer "constructor" or "__proto__" with what it inherits from Object.prototype.
+ */
+const TAG_ALIASES: ReadonlyMap<string, SupportedLanguage> = new Map([
+  ['ru', 'ru'],
+  ['rus', 'ru'],
+  ['uk', 'uk'],
+  ['ukr', 'uk'],
+  ['ua', 'uk'],
+  ['en', 'en'],
+  ['eng', 'en'],
+  ['fa', 'fa'],
+  ['fas', 'fa'],
+  ['per', 'fa'],
+]);
+
+/**
+ * Maps common tags ("ru-RU", "RUS", "per", "ukr") to ours; any other tag is undefined, and the
+ * letters decide (an unknown tag is never an error).
+ */
 export function languageFromTag(tag: string | undefined): SupportedLanguage | undefined {
   if (!tag) return undefined;
   const t = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  const alias: Record<string, SupportedLanguage> = {
-    ru: 'ru',
-    rus: 'ru',
-    uk: 'uk',
-    ukr: 'uk',
-    ua: 'uk',
-    en: 'en',
-    eng: 'en',
-    fa: 'fa',
-    fas: 'fa',
-    per: 'fa',
-  };
-  return alias[t];
+  return TAG_ALIASES.get(t);
 }
 
 /** Decides the language of lower-cased clean text from its first few thousand characters. */

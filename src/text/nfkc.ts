@@ -1,3 +1,5 @@
+import { DoppelError } from '../errors.js';
+
 /**
  * NFKC that only normalizes where it can change anything. Most news text is made of characters
  * that NFKC leaves alone and that never compose with a neighbour (basic Latin, Cyrillic and
@@ -11,20 +13,38 @@
  * and on random strings.
  */
 
+/**
+ * The longest text NFKC may make, in UTF-16 code units: twice the longest input line (4 MiB).
+ * Some characters expand many times over (U+FDFA into 18 characters, U+3300 into 4): a line of
+ * them would otherwise cost seconds and hundreds of megabytes. Longer is TOO_LARGE.
+ */
+export const MAX_NORMALIZED_LENGTH = 8 * 1024 * 1024;
+
 /** 1 where a code unit is inert (see above): NFKC of a run of inert characters is the run itself. */
 export const INERT = new Uint8Array(0x10000);
+/**
+ * NFKD length of each code unit; 3 for a surrogate (the longest astral decomposition is 6 units).
+ * NFKD of a string is the concatenation of its characters' (reordered), and NFKC only composes
+ * what NFKD gives: the sum over a run bounds its NFKC length before ICU is asked to build it.
+ */
+const NFKD_LENGTH = new Uint8Array(0x10000);
 {
   const mark = /\p{M}/u;
   for (let code = 0; code < 0x10000; code++) {
-    if (code >= 0xd800 && code <= 0xdfff) continue; // surrogates: astral characters take the slow path
+    if (code >= 0xd800 && code <= 0xdfff) {
+      NFKD_LENGTH[code] = 3;
+      continue; // surrogates: astral characters take the slow path
+    }
+    const ch = String.fromCharCode(code);
+    NFKD_LENGTH[code] = ch.normalize('NFKD').length;
     if (code >= 0x1100 && code <= 0x11ff) continue; // Hangul jamo compose with each other
     if (code >= 0x3130 && code <= 0x318f) continue;
-    const ch = String.fromCharCode(code);
     if (mark.test(ch)) continue;
     if (ch.normalize('NFKC') === ch) INERT[code] = 1;
   }
 }
 
+/** NFKC of `text`; DoppelError TOO_LARGE, before building it, when it could pass MAX_NORMALIZED_LENGTH. */
 export function fastNfkc(text: string): string {
   const n = text.length;
   let i = 0;
@@ -37,10 +57,20 @@ export function fastNfkc(text: string): string {
     const start = i > copied ? i - 1 : i;
     let end = i + 1;
     while (end < n && !INERT[text.charCodeAt(end)]) end++;
+    let bound = out.length + (start - copied) + (n - end);
+    for (let k = start; k < end; k++) bound += NFKD_LENGTH[text.charCodeAt(k)] as number;
+    if (bound > MAX_NORMALIZED_LENGTH) throw tooLongWhenNormalized();
     out += text.slice(copied, start) + text.slice(start, end).normalize('NFKC');
     copied = end;
     i = end;
     while (i < n && INERT[text.charCodeAt(i)]) i++;
   }
   return out + text.slice(copied);
+}
+
+export function tooLongWhenNormalized(): DoppelError {
+  return new DoppelError(
+    'TOO_LARGE',
+    `text is longer than ${MAX_NORMALIZED_LENGTH} characters once normalized (NFKC expands some characters many times over)`,
+  );
 }

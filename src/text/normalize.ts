@@ -1,4 +1,4 @@
-import { fastNfkc, INERT } from './nfkc.js';
+import { fastNfkc, INERT, MAX_NORMALIZED_LENGTH, tooLongWhenNormalized } from './nfkc.js';
 import { codesToString } from './utf16.js';
 
 /**
@@ -330,6 +330,7 @@ function foldOnePass(codes: Uint16Array, n: number, out: Uint16Array, zwnj: numb
     else if (mapped === SLOW) return -1;
     else if (mapped === EXPAND) {
       const replacement = EXPANSIONS.get(code) as Uint16Array;
+      if (length + replacement.length > MAX_NORMALIZED_LENGTH) throw tooLongWhenNormalized();
       if (length + replacement.length + (n - i) > out.length) return -1;
       for (let j = 0; j < replacement.length; j++) out[length++] = replacement[j] as number;
     } else if (mapped === COMPLEX) {

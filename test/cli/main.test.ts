@@ -91,6 +91,6 @@ describe('a missing input file', () => {
   it('a directory as input is an error too, not an empty run', async () => {
     const result = await runCli(['dedup', '--input', dir]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`doppel dedup: IO: cannot read ${dir}: not a file\n`);
+    expect(result.stderr).toBe(`doppel dedup: IO: cannot read ${dir}: not a file or a pipe\n`);
   });
 });

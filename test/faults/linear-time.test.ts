@@ -67,6 +67,10 @@ const SHAPES: Shape[] = [
   { name: "'<' run in text", field: 'text', make: (n) => fill('<', n) },
   { name: 'no spaces (one 4 MiB word)', field: 'text', make: (n) => fill('w', n) },
   { name: 'combining marks', field: 'text', make: (n) => `a${fill('\u0301', n)}` },
+  // NFKC expansions: one character into 18 (U+FDFA), into 4 (U+3300), and among words.
+  { name: 'NFKC expansion U+FDFA run', field: 'text', make: (n) => fill('\ufdfa', n) },
+  { name: 'NFKC expansion U+3300 run', field: 'text', make: (n) => fill('\u3300', n) },
+  { name: 'NFKC expansion U+FDFA between words', field: 'text', make: (n) => fill('\ufdfa word ', n) },
   { name: "'<' run in HTML", field: 'html', make: (n) => fill('<', n) },
   { name: 'nested unclosed tags', field: 'html', make: (n) => fill('<div>', n) },
   { name: 'unclosed attribute tags', field: 'html', make: (n) => fill('<a href="', n) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageSchema, parseMessageObject, plainMessage } from '../../src/input/message.js';
+import { messageSchema, parseMessageObject, plainMessage, salvageId } from '../../src/input/message.js';
 import { rng } from '../support/engine.js';
 
 describe('message objects', () => {
@@ -45,5 +45,43 @@ describe('message objects', () => {
     expect(plainMessage([])).toBeNull();
     expect(plainMessage({ id: 5, text: 'a' })).toBeNull();
     expect(parseMessageObject({ id: 5, text: 'a b' }).id).toBe('5');
+  });
+});
+
+describe('ids that cannot round-trip', () => {
+  const refused = (json: unknown) => {
+    try {
+      parseMessageObject(json);
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+    return 'accepted';
+  };
+
+  it('numeric ids above 2^53 are refused, not merged into one', () => {
+    // JSON.parse reads both as 12345678901234567000: the second would replay the first's verdict.
+    const a = JSON.parse('{"id":12345678901234567890,"text":"one"}') as unknown;
+    const b = JSON.parse('{"id":12345678901234567891,"text":"two"}') as unknown;
+    expect(refused(a)).toBe('INVALID_MESSAGE');
+    expect(refused(b)).toBe('INVALID_MESSAGE');
+    expect(refused({ id: 2 ** 53, text: 'x' })).toBe('INVALID_MESSAGE');
+    expect(refused({ id: 1.5, text: 'x' })).toBe('INVALID_MESSAGE');
+    expect(parseMessageObject({ id: Number.MAX_SAFE_INTEGER, text: 'x' }).id).toBe('9007199254740991');
+    expect(parseMessageObject({ id: -42, text: 'x' }).id).toBe('-42');
+  });
+
+  it('an id of 1e400 is INVALID_MESSAGE and its error names "1e400", never "1"', () => {
+    expect(refused(JSON.parse('{"id":1e400,"text":"x"}'))).toBe('INVALID_MESSAGE');
+    expect(salvageId('{"id":1e400,"text":"x"}')).toBe('1e400');
+    expect(salvageId('{"id":-2.5E+3 , "text":"x"}')).toBe('-2.5E+3');
+    expect(salvageId('{"id":12345678901234567890}')).toBe('12345678901234567890');
+  });
+
+  it('ids with a lone surrogate are refused (they would read back as U+FFFD from Redis)', () => {
+    for (const id of ['\ud800', 'a\udfff', '\udc00\ud800', `x${'\ud83d'}`]) {
+      expect(refused({ id, text: 'some words' }), JSON.stringify(id)).toBe('INVALID_MESSAGE');
+      expect(salvageId(JSON.stringify({ id, text: 'x' })), JSON.stringify(id)).toBeNull();
+    }
+    expect(parseMessageObject({ id: '\ud83d\ude00', text: 'x' }).id).toBe('😀');
   });
 });

@@ -27,3 +27,14 @@ describe('languageFromTag', () => {
     expect(languageFromTag(undefined)).toBeUndefined();
   });
 });
+
+describe('hostile tags', () => {
+  it('lang "constructor" is und, not fatal', () => {
+    // Every Object.prototype name, as is, in capitals and with a subtag: none is a language.
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+      for (const tag of [name, name.toUpperCase(), `${name}-RU`, `${name}_uk`]) {
+        expect(languageFromTag(tag), tag).toBeUndefined();
+      }
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastNfkc } from '../../src/text/nfkc.js';
+import { fastNfkc, MAX_NORMALIZED_LENGTH } from '../../src/text/nfkc.js';
+import { normalizeText, normalizeTextCodes } from '../../src/text/normalize.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../support/shared-data.js';
 
 describe('fastNfkc', () => {
@@ -52,5 +53,28 @@ describe('fastNfkc', () => {
         for (const doc of readSharedJsonl(file)) expect(fastNfkc(doc.text)).toBe(doc.text.normalize('NFKC'));
       }
     });
+  });
+});
+
+describe('NFKC expansion bound', () => {
+  it('U+FDFA (one character, 18 once normalized): a 4 MiB line is TOO_LARGE before it is built', () => {
+    // 1.4 M characters of U+FDFA (4 MiB of UTF-8) would normalize to 25 M characters.
+    const line = '\ufdfa'.repeat(1_400_000);
+    const started = process.cpuUsage();
+    for (const normalize of [
+      () => fastNfkc(line),
+      () => normalizeText(line, { zwnj: 'space' }),
+      () => normalizeTextCodes(line, { zwnj: 'space' }),
+    ]) {
+      expect(normalize).toThrowError(expect.objectContaining({ code: 'TOO_LARGE' }));
+    }
+    const { user, system } = process.cpuUsage(started);
+    expect((user + system) / 1000, 'CPU ms for the three refusals').toBeLessThan(2_000);
+  });
+
+  it('below the bound the text normalizes as before', () => {
+    const text = `${'\ufdfa '.repeat(1000)}end`;
+    expect(fastNfkc(text)).toBe(text.normalize('NFKC'));
+    expect(MAX_NORMALIZED_LENGTH).toBe(8 * 1024 * 1024);
   });
 });

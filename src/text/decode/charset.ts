@@ -531,6 +531,19 @@ export function decodeBytes(bytes: Uint8Array, options: DecodeBytesOptions = {})
   return { text: iconv.decode(bytes, charset), charset };
 }
 
+/**
+ * Decodes bytes in a charset the sender declared (no detection). UTF-8 must be well-formed: a
+ * byte sequence that is not would become U+FFFD, and two different ids would read the same.
+ */
+export function decodeDeclared(bytes: Uint8Array, charset: Charset): string {
+  if (charset !== 'utf-8') return iconv.decode(bytes, charset);
+  try {
+    return utf8Fatal.decode(bytes);
+  } catch {
+    throw new DoppelError('UNDECODABLE', 'bytes are not well-formed UTF-8 (declare their charset)');
+  }
+}
+
 /** Encodes text in one of the supported charsets; unrepresentable characters become "?". */
 export function encodeText(text: string, charset: Charset): Uint8Array {
   const buf = iconv.encode(text, charset);

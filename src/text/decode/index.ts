@@ -8,6 +8,7 @@ export {
   type DecodeBytesOptions,
   type DecodedBytes,
   decodeBytes,
+  decodeDeclared,
   encodeText,
   normalizeCharsetLabel,
   scoreCharsets,
