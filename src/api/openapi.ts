@@ -122,14 +122,27 @@ export const OPENAPI = {
         },
       },
     },
+    '/v1/messages/{id}/why': {
+      get: {
+        operationId: 'whyMessage',
+        summary:
+          'Why a message got its verdict: beside the message it matched, shared passages of their snippets marked, the evidence in words',
+        parameters: [idParam],
+        responses: {
+          '200': json('Why', 'The explanation'),
+          ...readErrors('the id is not valid'),
+        },
+      },
+    },
     '/v1/clusters': {
       get: {
         operationId: 'listClusters',
-        summary: 'Current stories (clusters of two or more messages), newest or largest first, paged',
+        summary:
+          'Current stories (clusters of two or more messages), newest or largest first, searched by title (q) and filtered by size and time, paged by opaque cursors',
         parameters: queryParameters(clusterListQuerySchema),
         responses: {
           '200': json('ClusterList', 'A page of stories'),
-          '400': errorResponse('BAD_REQUEST: bad order, since, cursor or limit'),
+          '400': errorResponse('BAD_REQUEST: bad order, since, until, q, minSize, cursor or limit'),
           '503': errorResponse('STORE_UNAVAILABLE, STORE_TIMEOUT'),
         },
       },

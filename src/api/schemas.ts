@@ -46,6 +46,20 @@ const storedVerdictShape = {
   duplicateOf: z.string().optional(),
   similarity: z.number().optional(),
   method: z.string().optional(),
+  title: z.string().optional().describe('the title or subject (at most 160 characters)'),
+  lang: z.string().optional().describe('the language the text was read as'),
+  url: z.string().optional().describe("the input's `url`, kept when it is an absolute http(s) URL"),
+  snippet: z
+    .string()
+    .optional()
+    .describe('the opening of the decoded text: at most 200 characters, whitespace made single spaces'),
+  // Against duplicateOf (or `via` for a story join), as POST answered it. Not described here: a
+  // description would turn the component reference into a copy of it.
+  evidence: evidenceSchema.optional(),
+  via: z
+    .string()
+    .optional()
+    .describe('for a message joined to a story by the story rule (method story:...): the member it matched'),
 };
 
 export const storedVerdictSchema = z.object({
@@ -57,7 +71,6 @@ export const storedVerdictSchema = z.object({
 export const clusterMemberSchema = z.object({
   ...storedVerdictShape,
   clusterId: z.string().describe('the cluster at decision time'),
-  title: z.string().optional(),
 });
 
 const clusterShape = {
@@ -71,13 +84,17 @@ const clusterShape = {
 
 export const clusterSummarySchema = z.object(clusterShape);
 
+const cursorOut = z
+  .string()
+  .nullable()
+  .describe('opaque cursor of the next page (pass it as `cursor`); null on the last');
+
 export const clusterSchema = z.object({
   ...clusterShape,
   members: z
     .object({
-      items: z.array(z.string()).describe('member ids in sequence (arrival) order'),
-      members: z.array(clusterMemberSchema).describe('the same members with their verdicts and titles'),
-      next: z.number().int().nullable().describe('cursor of the next page; null on the last'),
+      members: z.array(clusterMemberSchema).describe('members in sequence (arrival) order'),
+      next: cursorOut,
       total: z.number().int().describe('members still in the window'),
     })
     .describe('a page of the members still in the window'),
@@ -85,7 +102,48 @@ export const clusterSchema = z.object({
 
 export const clusterListSchema = z.object({
   items: z.array(clusterSummarySchema),
-  next: z.number().int().nullable().describe('cursor of the next page; null on the last'),
+  next: cursorOut.describe(
+    'opaque cursor of the next page, null when no story follows. With filters (q, minSize, until) a page may hold fewer than `limit` stories and still have a next one: at most 5,000 stories are looked at per request',
+  ),
+});
+
+const passageSchema = z.object({
+  text: z.string(),
+  match: z.boolean().describe('the passage is also in the other text (a run of three or more shared words)'),
+});
+
+const whySideSchema = z.object({
+  id: z.string(),
+  title: z.string().optional(),
+  url: z.string().optional(),
+  lang: z.string().optional(),
+  ts: z.number().describe('event time, epoch ms'),
+  verdict: verdictKind,
+  passages: z
+    .array(passageSchema)
+    .describe(
+      'the snippet (the opening of the text) cut into passages, those shared with the other side marked',
+    ),
+});
+
+export const whySchema = z.object({
+  id: z.string(),
+  verdict: verdictKind,
+  relation: z
+    .enum(['duplicate', 'near_duplicate', 'story', 'own_story', 'unique'])
+    .describe(
+      'duplicate / near_duplicate: of `other`; story: joined the story of `other` by the story rule; own_story: started its story; unique: joined another story by no rule of its own (merged)',
+    ),
+  summary: z.string().describe('one sentence: what the verdict means'),
+  reasons: z.array(z.string()).describe('the evidence in words, strongest first'),
+  evidence: evidenceSchema.nullable(),
+  similarity: z.number().nullable(),
+  method: z.string().nullable(),
+  story: clusterSummarySchema.nullable().describe('the story the message is in now'),
+  message: whySideSchema,
+  other: whySideSchema
+    .nullable()
+    .describe('the message it was matched with (duplicateOf or via); null for none or expired'),
 });
 
 export const readinessSchema = z.object({
@@ -126,8 +184,16 @@ const count = (min: number) =>
     .transform(Number)
     .refine((n) => n >= min, `at least ${min}`);
 
+/** A time in a query: epoch milliseconds, or an RFC 3339 date-time. */
+const time = z
+  .string()
+  .refine((s) => /^\d{1,15}$/.test(s) || (/^\d{4}-\d{2}-\d{2}T/.test(s) && Number.isFinite(Date.parse(s))), {
+    message: 'epoch milliseconds or an RFC 3339 date-time',
+  })
+  .transform((s) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s)));
+
 export const pageQuerySchema = z.object({
-  cursor: count(0).optional().describe('`next` of the previous page'),
+  cursor: z.string().max(200).optional().describe('`next` of the previous page, as it was given'),
   limit: count(1).optional().describe('at most api.maxPageSize; default 50 (or api.maxPageSize if lower)'),
 });
 
@@ -136,7 +202,16 @@ export const clusterListQuerySchema = z.object({
     .enum(['size', 'recent'])
     .optional()
     .describe('recent (default): last seen first; size: largest first. Ties: newest first'),
-  since: count(0).optional().describe('only stories last seen at or after this time (epoch ms); default 0'),
+  since: time
+    .optional()
+    .describe('only stories last seen at or after this time (epoch ms or RFC 3339); default: all'),
+  until: time.optional().describe('only stories last seen before this time (epoch ms or RFC 3339)'),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('only stories whose title holds every word of q (case and accents ignored), or whose id is q'),
+  minSize: count(2).optional().describe('only stories of at least this many messages'),
   ...pageQuerySchema.shape,
 });
 
@@ -150,6 +225,7 @@ export const COMPONENTS = {
   ClusterSummary: clusterSummarySchema,
   Cluster: clusterSchema,
   ClusterList: clusterListSchema,
+  Why: whySchema,
   Readiness: readinessSchema,
   Error: errorSchema,
 } as const;

@@ -20,6 +20,7 @@ import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
 import { handleWeb } from './web.js';
+import { explainMessage } from './why.js';
 
 export interface ApiDependencies {
   config: DedupConfig;
@@ -51,7 +52,7 @@ interface Route {
 }
 
 /**
- * The HTTP check API (`doppel serve`) on node:http: six fixed routes do not need a framework, and
+ * The HTTP check API (`doppel serve`) on node:http: seven fixed routes do not need a framework, and
  * zod (already the config and message validator) checks the bodies. The same engine and store as
  * the consumers: /v1/messages indexes, /v1/check only queries (DedupEngine.check).
  */
@@ -98,7 +99,7 @@ export function createApiServer(deps: ApiDependencies): Server {
       pattern: /^\/v1\/messages\/([^/]+)$/,
       handler: async (_req, [raw]) => {
         const id = decodeId(raw as string);
-        const stored = await engine.store.verdict(id);
+        const stored = await engine.store.verdict(id, { detail: true });
         if (!stored)
           throw new DoppelError(
             'NOT_FOUND',
@@ -113,6 +114,12 @@ export function createApiServer(deps: ApiDependencies): Server {
           },
         ];
       },
+    },
+    {
+      method: 'GET',
+      template: '/v1/messages/{id}/why',
+      pattern: /^\/v1\/messages\/([^/]+)\/why$/,
+      handler: (_req, [raw]) => explainMessage(engine.store, decodeId(raw as string)),
     },
     {
       method: 'GET',

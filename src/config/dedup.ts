@@ -20,6 +20,11 @@ export const indexSchema = z
     maxCandidates: z.number().int().min(1).max(100_000),
     /** Topic keys per message (its heaviest tf*idf terms), for story candidates. */
     topicKeys: z.number().int().min(1).max(32),
+    /**
+     * Characters of each message's text the store keeps to show (the desk's snippet and its
+     * side-by-side why), at most 200; 0 keeps none. Display only: no verdict depends on it.
+     */
+    snippetLength: z.number().int().min(0).max(200).default(200),
   })
   .strict();
 

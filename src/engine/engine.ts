@@ -4,6 +4,7 @@ import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
 import { chooseDuplicateOf, joinsOf } from './choose.js';
 import { matchLevel } from './decide.js';
+import { displaySnippet, displayUrl, encodeDetail, MAX_SNIPPET_LENGTH } from './detail.js';
 import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
 import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
@@ -58,6 +59,10 @@ export interface EngineMessage {
   lang: string;
   ts: number;
   title?: string;
+  /** The input's source URL (kept when displayUrl accepts it). */
+  url?: unknown;
+  /** The opening of the decoded text, as displaySnippet makes it. */
+  snippet?: string;
 }
 
 /** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
@@ -92,8 +97,10 @@ export interface Scored {
  */
 export class RequestPreparer {
   readonly keys: IndexKeyBuilder;
+  private readonly snippetLength: number;
 
   constructor(config: DedupConfig) {
+    this.snippetLength = config.index.snippetLength;
     this.keys = new IndexKeyBuilder(
       config.signatures,
       new Set<IndexMethod>(config.index.methods),
@@ -116,6 +123,13 @@ export class RequestPreparer {
     };
     const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;
+    const url = displayUrl(message.url);
+    if (url !== undefined) request.url = url;
+    const snippet =
+      this.snippetLength === MAX_SNIPPET_LENGTH
+        ? message.snippet
+        : displaySnippet(message.snippet, this.snippetLength);
+    if (snippet !== undefined) request.snippet = snippet;
     return request;
   }
 }
@@ -448,6 +462,14 @@ export class DedupEngine {
       decision.similarity = roundSimilarity(story.level.similarity);
       decision.method = `story:${story.level.method}`;
     }
+    const detail = encodeDetail({
+      lang: request.record.lang,
+      url: request.url,
+      snippet: request.snippet,
+      evidence: best?.evidence,
+      via: story && !match ? story.candidate.id : undefined,
+    });
+    if (detail !== '') decision.detail = detail;
     return { decision, best };
   }
 }

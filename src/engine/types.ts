@@ -62,8 +62,26 @@ export interface Evidence {
   containment?: number;
 }
 
+/**
+ * What a store keeps of a message for people to read besides its verdict (engine/detail.ts
+ * encodes it): its language, source URL, the opening of its text (the snippet), the evidence of
+ * its decision and, for a message joined to a story by the story rule, the member it was linked
+ * through.
+ */
+export interface MessageDetail {
+  lang?: string;
+  /** The input's `url` when it is an absolute http(s) URL. */
+  url?: string;
+  /** The first MAX_SNIPPET_LENGTH characters of the decoded text, whitespace made single spaces. */
+  snippet?: string;
+  /** Evidence against duplicateOf, or against `via` for a story join. */
+  evidence?: Evidence;
+  /** The story member a story-rule join was linked through (the verdict has no duplicateOf then). */
+  via?: string;
+}
+
 /** A verdict as decided and stored (the first verdict of a message id; replays return it). */
-export interface StoredVerdict {
+export interface StoredVerdict extends MessageDetail {
   id: string;
   seq: number;
   ts: number;
@@ -73,6 +91,8 @@ export interface StoredVerdict {
   duplicateOf?: string;
   similarity?: number;
   method?: string;
+  /** The message's display title, from the read calls (verdict, clusterMembers) only. */
+  title?: string;
 }
 
 export interface IndexRequest {
@@ -83,6 +103,10 @@ export interface IndexRequest {
   record: SignatureRecord;
   /** The message's title or subject, at most MAX_TITLE_LENGTH characters (displayed; the story rule also compares headline words, decision.storyTitleMinJaccard). */
   title?: string;
+  /** Displayed only (engine/detail.ts displayUrl). */
+  url?: string;
+  /** Displayed only (engine/detail.ts displaySnippet). */
+  snippet?: string;
 }
 
 /** Titles are cut to this many characters before they reach a store (the Redis store pays per byte). */
@@ -126,6 +150,8 @@ export interface Decision {
   joins: string[];
   /** The message's title (IndexRequest.title): a cluster's title is its first message's. */
   title?: string;
+  /** The message's detail as engine/detail.ts encodes it ('' or absent: none), kept with the verdict. */
+  detail?: string;
 }
 
 export type StoryEventType = 'created' | 'grown' | 'merged';
@@ -159,10 +185,8 @@ export interface ClusterView {
   title: string | null;
 }
 
-/** A decided member of a cluster: its stored verdict and title. */
-export interface ClusterMember extends StoredVerdict {
-  title?: string;
-}
+/** A decided member of a cluster: its stored verdict, title and detail. */
+export type ClusterMember = StoredVerdict;
 
 /**
  * One page of a cluster's members still in the window, in sequence (arrival) order: members that
@@ -170,10 +194,13 @@ export interface ClusterMember extends StoredVerdict {
  * window; the cluster's `size` counts every message that ever joined.
  */
 export interface ClusterMembersPage {
-  items: string[];
-  /** The same members as `items`, with their verdicts (`clusterId` is the cluster at decision). */
+  /** The members with their verdicts, details and titles (`clusterId` is the cluster at decision). */
   members: ClusterMember[];
-  /** Cursor of the next page, null on the last one. */
+  /**
+   * Where the next page starts: the sequence number of this page's last member (the next page
+   * has the members after it), null on the last page. A position by key, not by count, so
+   * members arriving or leaving the window between pages neither repeat nor skip one.
+   */
   next: number | null;
   total: number;
 }
@@ -181,22 +208,41 @@ export interface ClusterMembersPage {
 export type ClusterOrder = 'size' | 'recent';
 
 /**
+ * A story's place in a listing order: its size (order `size`) or last seen time (`recent`), and
+ * its root's sequence number, which breaks ties (newest root first).
+ */
+export interface ClusterKey {
+  score: number;
+  root: number;
+}
+
+/**
  * A page of current clusters of two or more messages (stories), largest first (`size`; ties:
- * newest root first) or last seen first (`recent`; ties: newest root first). `cursor` is a
- * position in that order over every listed cluster; `since` keeps those last seen at or after
- * it (epoch ms). Singletons are not listed: most messages are unique.
+ * newest root first) or last seen first (`recent`; ties: newest root first), after the story at
+ * `after` in that order (null: from the start). `since` keeps those last seen at or after it
+ * (epoch ms). Singletons are not listed: most messages are unique.
  */
 export interface ClusterListQuery {
   order: ClusterOrder;
   since: number;
-  cursor: number;
+  after: ClusterKey | null;
   limit: number;
 }
 
 export interface ClusterListPage {
   items: ClusterView[];
-  /** Cursor of the next page, null when the order is exhausted. */
-  next: number | null;
+  /** The key of each item, in the query's order (a listing may resume after any of them). */
+  keys: ClusterKey[];
+  /**
+   * The key to ask for the next page `after`, null when the order is exhausted. By key, not
+   * by count: stories created between pages do not shift the later pages.
+   */
+  next: ClusterKey | null;
+}
+
+export interface VerdictReadOptions {
+  /** With the message's title and detail (MessageDetail): for people, not for the engine. */
+  detail?: boolean;
 }
 
 export interface StoreStats {
@@ -225,10 +271,13 @@ export interface DedupStore {
   /** Candidates without indexing (the HTTP API's /v1/check); see QueryResult. */
   query(requests: readonly IndexRequest[]): Promise<QueryResult[]>;
   commit(decisions: readonly Decision[]): Promise<CommitResult[]>;
-  verdict(id: string): Promise<StoredVerdict | null>;
+  verdict(id: string, options?: VerdictReadOptions): Promise<StoredVerdict | null>;
   cluster(id: string): Promise<ClusterView | null>;
-  /** Members of a (current) cluster still in the window, `limit` from `cursor`; null for no cluster. */
-  clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null>;
+  /**
+   * Members of a (current) cluster still in the window, `limit` of them after sequence number
+   * `after` (0: from the first); null for no cluster.
+   */
+  clusterMembers(clusterId: string, after: number, limit: number): Promise<ClusterMembersPage | null>;
   /** Current stories (clusters of two or more), see ClusterListQuery. */
   listClusters(query: ClusterListQuery): Promise<ClusterListPage>;
   /** The current id of a cluster (after merges). */

@@ -45,6 +45,8 @@ export interface Message {
   lang?: string;
   /** Epoch milliseconds, when given. */
   ts?: number;
+  /** The source's address, when given as a string (displayed; the engine keeps only http(s) URLs). */
+  url?: string;
   /** Every field of the input object (eval reads "cluster" from here). */
   fields: Record<string, unknown>;
 }
@@ -130,6 +132,8 @@ export function parseMessageObject(json: unknown): Message {
   if (value.title !== undefined) message.title = value.title;
   if (value.html !== undefined) message.html = value.html;
   if (value.lang !== undefined) message.lang = value.lang;
+  // Optional and display-only: a field of another type is ignored, as unknown fields are.
+  if (typeof value.url === 'string') message.url = value.url;
   if (value.raw !== undefined) {
     const compact = value.raw.replace(/\s+/g, '');
     if (!BASE64.test(compact)) throw new DoppelError('INVALID_BASE64', 'raw is not base64');

@@ -1,3 +1,4 @@
+import { displaySnippet } from '../engine/detail.js';
 import type { DedupEngine, EngineMessage, EngineVerdict } from '../engine/engine.js';
 import type { IndexRequest } from '../engine/types.js';
 import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
@@ -64,7 +65,10 @@ export class MessageFlow {
   }
 }
 
-/** What the engine takes of a signed message (its title: the decoded one, else the message's). */
+/**
+ * What the engine takes of a signed message (its title: the decoded one, else the message's; its
+ * url; the opening of its decoded text).
+ */
 export function engineMessage(signed: SignedMessage, ts: number): EngineMessage {
   const out: EngineMessage = {
     id: signed.message.id,
@@ -74,5 +78,8 @@ export function engineMessage(signed: SignedMessage, ts: number): EngineMessage 
   };
   const title = signed.decoded.title ?? signed.message.title;
   if (title !== undefined) out.title = title;
+  if (signed.message.url !== undefined) out.url = signed.message.url;
+  const snippet = displaySnippet(signed.decoded.text);
+  if (snippet !== undefined) out.snippet = snippet;
   return out;
 }

@@ -15,6 +15,9 @@ export interface PreparedChunk {
   ids: Array<string | null>;
   /** The display title of each prepared item (IndexRequest.title), null for none. */
   titles: Array<string | null>;
+  /** The source URL and snippet of each prepared item (IndexRequest.url, .snippet), null for none. */
+  urls: Array<string | null>;
+  snippets: Array<string | null>;
   /** The message's own event time (epoch ms), NaN when it has none. */
   ts: Float64Array;
   errors: Array<{ code: string; message: string } | null>;
@@ -42,6 +45,8 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const ts = new Float64Array(n);
   const ids: Array<string | null> = [];
   const titles: Array<string | null> = [];
+  const urls: Array<string | null> = [];
+  const snippets: Array<string | null> = [];
   const errors: PreparedChunk['errors'] = [];
   const keyStart = new Int32Array(n + 1);
   const recordStart = new Int32Array(n + 1);
@@ -69,6 +74,8 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     status[i] = item.status;
     ids.push(item.id);
     titles.push(item.status === 0 ? (item.request.title ?? null) : null);
+    urls.push(item.status === 0 ? (item.request.url ?? null) : null);
+    snippets.push(item.status === 0 ? (item.request.snippet ?? null) : null);
     keyStart[i] = k;
     recordStart[i] = b;
     if (item.status !== 0) {
@@ -100,6 +107,8 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     status,
     ids,
     titles,
+    urls,
+    snippets,
     ts,
     errors,
     keyStart,
@@ -150,6 +159,10 @@ export function unpackItem(
   const request: Omit<IndexRequest, 'ts'> = { id, keys, record };
   const title = c.titles[i];
   if (title !== null && title !== undefined) request.title = title;
+  const url = c.urls[i];
+  if (url !== null && url !== undefined) request.url = url;
+  const snippet = c.snippets[i];
+  if (snippet !== null && snippet !== undefined) request.snippet = snippet;
   return { ok: true, id, ts: Number.isNaN(ts) ? undefined : ts, request };
 }
 

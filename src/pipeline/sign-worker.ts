@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DedupConfig } from '../config/dedup.js';
 import { RequestPreparer } from '../engine/engine.js';
+import type { IndexRequest } from '../engine/types.js';
 import { isInputError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
 import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
@@ -46,11 +47,18 @@ function item(signed: SignedMessage): PreparedItem {
     status: 0,
     id: request.id,
     ts: signed.message.ts,
-    request:
-      request.title === undefined
-        ? { id: request.id, keys: request.keys, record: request.record }
-        : { id: request.id, keys: request.keys, record: request.record, title: request.title },
+    request: withoutTime(request),
   };
+}
+
+/** The request without its time (set on admission), and without the fields it does not have. */
+function withoutTime(request: IndexRequest): Omit<IndexRequest, 'ts'> {
+  const { id, keys, record, title, url, snippet } = request;
+  const out: Omit<IndexRequest, 'ts'> = { id, keys, record };
+  if (title !== undefined) out.title = title;
+  if (url !== undefined) out.url = url;
+  if (snippet !== undefined) out.snippet = snippet;
+  return out;
 }
 
 function failed(error: unknown, id: string | null): PreparedItem {

@@ -10,6 +10,8 @@ import {
   clusterListQuerySchema,
   clusterListSchema,
   clusterSchema,
+  storedVerdictSchema,
+  whySchema,
 } from '../../src/api/schemas.js';
 import { createApiServer } from '../../src/api/server.js';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
@@ -95,7 +97,12 @@ async function checkDoesNotIndex(url: string): Promise<void> {
   expect((await post(`${url}/v1/check`, { id: 'a2', text: NEAR })).body.verdict).toBe('unique');
   expect((await get(`${url}/v1/messages/a1`)).status).toBe(404);
 
-  const indexed = await post(`${url}/v1/messages`, { id: 'a1', title: 'Tram line', text: STORY });
+  const indexed = await post(`${url}/v1/messages`, {
+    id: 'a1',
+    title: 'Tram line',
+    text: STORY,
+    url: 'https://city.example/news/tram?id=1',
+  });
   expect(indexed.body).toMatchObject({ id: 'a1', verdict: 'unique', clusterId: 'a1', indexed: true });
   // Now a check of the near-duplicate sees it, still without indexing it...
   const check = await post(`${url}/v1/check`, { id: 'a2', text: NEAR });
@@ -131,7 +138,33 @@ async function checkDoesNotIndex(url: string): Promise<void> {
     verdict: 'near_duplicate',
     duplicateOf: 'a1',
     clusterId: 'a1',
+    lang: 'en',
+    // The evidence POST answered with, kept with the verdict.
+    evidence: near.body.evidence,
+    // The whole text: under the snippet's 200 characters.
+    snippet: NEAR,
   });
+  storedVerdictSchema.parse(stored.body);
+  expect((await get(`${url}/v1/messages/a1`)).body).toMatchObject({
+    url: 'https://city.example/news/tram?id=1',
+    title: 'Tram line',
+  });
+  // Why: the two texts side by side, the shared passages marked, the evidence in words.
+  const why = await get(`${url}/v1/messages/a2/why`);
+  whySchema.parse(why.body);
+  expect(why.body).toMatchObject({
+    relation: 'near_duplicate',
+    message: { id: 'a2' },
+    other: { id: 'a1', title: 'Tram line', url: 'https://city.example/news/tram?id=1' },
+  });
+  const passages = (why.body.message as { passages: Array<{ text: string; match: boolean }> }).passages;
+  expect(passages.map((p) => p.text).join('')).toBe(stored.body.snippet);
+  // Only "Wednesday" differs from a1: it is the one word left unmarked.
+  const unmarked = passages.filter((p) => !p.match && /\p{L}/u.test(p.text)).map((p) => p.text.trim());
+  expect(unmarked).toEqual(['Wednesday']);
+  expect((why.body.reasons as string[]).join(' ')).toMatch(/shingles/);
+  expect((await get(`${url}/v1/messages/a1/why`)).body).toMatchObject({ relation: 'own_story', other: null });
+  expect((await get(`${url}/v1/messages/zz/why`)).status).toBe(404);
   const cluster = await get(`${url}/v1/clusters/a1`);
   expect(cluster.status).toBe(200);
   expect(cluster.body).toMatchObject({ id: 'a1', size: 3, representative: 'a1' });
@@ -154,11 +187,20 @@ async function checkDoesNotIndex(url: string): Promise<void> {
 async function membersAndStories(url: string): Promise<void> {
   const page1 = await get(`${url}/v1/clusters/a1?limit=2`);
   clusterSchema.parse(page1.body);
-  expect(page1.body.members).toMatchObject({ items: ['a1', 'a2'], next: 2, total: 3 });
-  const members = (page1.body.members as { members: Array<Record<string, unknown>> }).members;
-  expect(members[0]).toMatchObject({ id: 'a1', verdict: 'unique', title: 'Tram line' });
-  const page2 = await get(`${url}/v1/clusters/a1?limit=2&cursor=2`);
-  expect(page2.body.members).toMatchObject({ items: ['a3'], next: null, total: 3 });
+  const m1 = page1.body.members as { members: Array<Record<string, unknown>>; next: string; total: number };
+  // One member form (objects), no list of bare ids beside it.
+  expect(Object.keys(m1).sort()).toEqual(['members', 'next', 'total']);
+  expect(m1.members.map((m) => m.id)).toEqual(['a1', 'a2']);
+  expect(m1.total).toBe(3);
+  expect(m1.next).toMatch(/^[A-Za-z0-9_-]+$/);
+  expect(m1.members[0]).toMatchObject({
+    id: 'a1',
+    verdict: 'unique',
+    title: 'Tram line',
+    url: 'https://city.example/news/tram?id=1',
+  });
+  const page2 = await get(`${url}/v1/clusters/a1?limit=2&cursor=${m1.next}`);
+  expect(page2.body.members).toMatchObject({ members: [{ id: 'a3' }], next: null, total: 3 });
   expect(page1.body.title).toBe('Tram line');
   const list = await get(`${url}/v1/clusters?order=size&limit=2`);
   clusterListSchema.parse(list.body);
@@ -167,6 +209,19 @@ async function membersAndStories(url: string): Promise<void> {
     items: [],
     next: null,
   });
+  // since as RFC 3339; title search (case and accents ignored, every word); size and time filters.
+  const ids = async (query: string) =>
+    ((await get(`${url}/v1/clusters?${query}`)).body.items as Array<{ id: string }>).map((c) => c.id);
+  expect(await ids('since=2026-01-05T09:00:00Z')).toEqual(['a1']);
+  expect(await ids('since=2026-01-05T11:00:00%2B01:00')).toEqual(['a1']);
+  expect(await ids('q=TRAM')).toEqual(['a1']);
+  expect(await ids('q=line%20tr%C3%A1m')).toEqual(['a1']);
+  expect(await ids('q=a1')).toEqual(['a1']);
+  expect(await ids('q=snow')).toEqual([]);
+  expect(await ids('minSize=3')).toEqual(['a1']);
+  expect(await ids('minSize=4')).toEqual([]);
+  expect(await ids('until=2026-01-05T10:00:00Z')).toEqual([]);
+  expect((await get(`${url}/v1/clusters?cursor=bm90IGEgY3Vyc29y`)).status).toBe(400);
 }
 
 describe('HTTP API on the memory store', () => {
@@ -188,6 +243,40 @@ describe('HTTP API on the memory store', () => {
       code: 'BAD_REQUEST',
     });
     expect((await get(`${api.url}/v1/clusters?since=yesterday`)).status).toBe(400);
+  });
+
+  it('pages stories by opaque cursor: stories created between two pages neither repeat nor skip', async () => {
+    // Six unrelated stories: no two may meet the story rule.
+    const texts = [
+      '',
+      'Dock workers at the northern harbour unloaded the first container ship since the new cranes arrived, and the port authority expects traffic to double by spring.',
+      'After three days of heavy rain the river burst its banks near the old mill, flooding cellars in twenty houses while volunteers filled sandbags along the embankment.',
+      'The natural history museum reopened its dinosaur hall on Sunday after a two year renovation that added a glass roof, interactive displays and a new fossil laboratory.',
+      'A nineteen year old grandmaster won the national chess championship in a tense final game that lasted almost seven hours and ended with a rook endgame.',
+      'Engineers closed the suspension bridge for emergency repairs after inspectors found corroded cables, sending commuters on a forty minute detour through the valley.',
+      'Farmers in the southern plains signed contracts for a solar park of twelve hundred panels, which will supply power to the irrigation pumps of four villages.',
+    ];
+    const story = (i: number) => texts[i] as string;
+    const addStory = async (i: number) => {
+      const ts = `2026-02-01T0${i}:00:00Z`;
+      await post(`${api.url}/v1/messages`, { id: `k${i}-a`, title: `Story ${i}`, text: story(i), ts });
+      const copy = await post(`${api.url}/v1/messages`, { id: `k${i}-b`, text: story(i), ts });
+      expect(copy.body).toMatchObject({ verdict: 'duplicate', clusterId: `k${i}-a` });
+    };
+    for (let i = 1; i <= 4; i++) await addStory(i);
+    const list = (cursor?: string) =>
+      get(`${api.url}/v1/clusters?since=2026-02-01T00:00:00Z&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+    const p1 = await list();
+    expect((p1.body.items as Array<{ id: string }>).map((c) => c.id)).toEqual(['k4-a', 'k3-a']);
+    // Two newer stories arrive: with counted offsets page 2 would repeat k4 and k3.
+    await addStory(5);
+    await addStory(6);
+    const p2 = await list(p1.body.next as string);
+    expect((p2.body.items as Array<{ id: string }>).map((c) => c.id)).toEqual(['k2-a', 'k1-a']);
+    expect(p2.body.next).toBeNull();
+    // A cursor of one order is refused by the other.
+    const bySize = await get(`${api.url}/v1/clusters?order=size&cursor=${p1.body.next}`);
+    expect(bySize.status).toBe(400);
   });
 
   it('answers 4xx with {error: {code, message}} for bad requests', async () => {
@@ -227,6 +316,7 @@ describe('HTTP API on the memory store', () => {
       ['/v1/check', 'post'],
       ['/v1/messages', 'post'],
       ['/v1/messages/{id}', 'get'],
+      ['/v1/messages/{id}/why', 'get'],
       ['/v1/clusters', 'get'],
       ['/v1/clusters/{id}', 'get'],
       ['/', 'get'],

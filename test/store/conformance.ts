@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexConfig, WindowConfig } from '../../src/config/dedup.js';
-import type { Decision, DedupStore, IndexRequest, SignatureRecord } from '../../src/engine/types.js';
+import { encodeDetail } from '../../src/engine/detail.js';
+import type {
+  Decision,
+  DedupStore,
+  IndexRequest,
+  MessageDetail,
+  SignatureRecord,
+} from '../../src/engine/types.js';
 
 /**
  * The store conformance suite: every DedupStore implementation (memory, Redis) must pass it
@@ -291,7 +298,8 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       });
       const page1 = await store.clusterMembers('a', 0, 2);
       // Sequence order, not commit order: b joined after c but arrived before it.
-      expect(page1).toMatchObject({ items: ['a', 'b'], next: 2, total: 3 });
+      expect(page1).toMatchObject({ next: seq(b), total: 3 });
+      expect(page1!.members.map((m) => m.id)).toEqual(['a', 'b']);
       expect(page1!.members[0]).toEqual({
         id: 'a',
         seq: seq(a),
@@ -308,14 +316,100 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         clusterId: 'a',
         duplicateOf: 'a',
       });
-      const page2 = await store.clusterMembers('a', 2, 2);
-      expect(page2).toMatchObject({ items: ['c'], next: null, total: 3 });
+      const page2 = await store.clusterMembers('a', seq(b), 2);
+      expect(page2).toMatchObject({ next: null, total: 3 });
+      expect(page2!.members.map((m) => m.id)).toEqual(['c']);
       expect(page2!.members[0]).toMatchObject({ id: 'c', verdict: 'near_duplicate', title: 'c title' });
       // A singleton is its own only member; its title is the cluster's.
       expect(await store.cluster('x')).toMatchObject({ size: 1, title: 'lone' });
-      expect(await store.clusterMembers('x', 0, 10)).toMatchObject({ items: ['x'], next: null, total: 1 });
+      expect(await store.clusterMembers('x', 0, 10)).toMatchObject({
+        members: [{ id: 'x', title: 'lone' }],
+        next: null,
+        total: 1,
+      });
       expect(await store.clusterMembers('nope', 0, 10)).toBeNull();
-      expect((await store.clusterMembers('a', 5, 10))?.items).toEqual([]);
+      expect((await store.clusterMembers('a', seq(c), 10))?.members).toEqual([]);
+    });
+
+    it('keeps each message detail (language, url, snippet, evidence, via) with its verdict', async () => {
+      const [a, b] = await store.index([request('d-a', ['b0=21']), request('d-b', ['b0=21'])]);
+      if (a?.status !== 'new' || b?.status !== 'new') throw new Error('expected new');
+      // Hostile and awkward input: separators, quotes, markup and non-Latin text, kept as given.
+      const detail: MessageDetail = {
+        lang: 'uk',
+        url: 'https://news.example/a?x=1&y="2"',
+        snippet: 'Київ <b>ціни</b> \u001f "зросли" 油价 …',
+        evidence: {
+          exact: false,
+          hamming: 4,
+          jaccard: 0.8125,
+          imatch: true,
+          lexical: 2,
+          cosine: null,
+          containment: 0.9,
+        },
+        via: 'odd\u001fid:7',
+      };
+      await store.commit([
+        { ...decision('d-a', a.seq), title: 'Ціни', detail: encodeDetail({ lang: 'en', snippet: 'first' }) },
+        { ...decision('d-b', b.seq, ['d-a']), detail: encodeDetail(detail) },
+      ]);
+      const { snippet, ...rest } = detail;
+      const expected = { ...rest, snippet: 'Київ <b>ціни</b>  "зросли" 油价 …' };
+      expect(await store.verdict('d-b', { detail: true })).toMatchObject(expected);
+      expect(await store.verdict('d-a', { detail: true })).toMatchObject({
+        lang: 'en',
+        snippet: 'first',
+        title: 'Ціни',
+      });
+      // The engine's reads (no detail asked) stay as small as before.
+      const plain = await store.verdict('d-b');
+      expect(plain).not.toHaveProperty('snippet');
+      expect(plain).not.toHaveProperty('url');
+      const page = await store.clusterMembers('d-a', 0, 10);
+      expect(page?.members[1]).toMatchObject({ id: 'd-b', ...expected });
+      expect(page?.members[0]).toMatchObject({ id: 'd-a', title: 'Ціни', snippet: 'first' });
+    });
+
+    it('pages by key: stories and members arriving between two pages neither repeat nor skip', async () => {
+      // Five stories of two, one an hour; then page 1 of the newest, then two more stories and a
+      // member for the first story, then page 2.
+      const make = async (name: string, hour: number) => {
+        const ids = [`${name}-0`, `${name}-1`];
+        const rs = await store.index(ids.map((id) => request(id, [`b0=${name.slice(1)}`], T0 + hour * HOUR)));
+        const s = rs.map((r) => (r.status === 'new' ? r.seq : -1));
+        await store.commit([
+          decision(ids[0]!, s[0]!, [], T0 + hour * HOUR),
+          decision(ids[1]!, s[1]!, [ids[0]!], T0 + hour * HOUR),
+        ]);
+      };
+      for (let i = 1; i <= 5; i++) await make(`k${i}`, i);
+      const p1 = await store.listClusters({ order: 'recent', since: 0, after: null, limit: 2 });
+      expect(p1.items.map((c) => c.id)).toEqual(['k5-0', 'k4-0']);
+      const m1 = await store.clusterMembers('k1-0', 0, 1);
+      expect(m1?.members.map((m) => m.id)).toEqual(['k1-0']);
+      await make('k6', 6);
+      await make('k7', 7);
+      const p2 = await store.listClusters({ order: 'recent', since: 0, after: p1.next, limit: 2 });
+      expect(p2.items.map((c) => c.id)).toEqual(['k3-0', 'k2-0']);
+      const p3 = await store.listClusters({ order: 'recent', since: 0, after: p2.next, limit: 2 });
+      expect(p3.items.map((c) => c.id)).toEqual(['k1-0']);
+      expect(p3.next).toBeNull();
+      const m2 = await store.clusterMembers('k1-0', m1!.next!, 10);
+      expect(m2?.members.map((m) => m.id)).toEqual(['k1-1']);
+      expect(m2?.next).toBeNull();
+      // In size order every story ties at 2: the newest root first, then on by key.
+      const z1 = await store.listClusters({ order: 'size', since: 0, after: null, limit: 3 });
+      const z2 = await store.listClusters({ order: 'size', since: 0, after: z1.next, limit: 10 });
+      expect([...z1.items, ...z2.items].map((c) => c.id)).toEqual([
+        'k7-0',
+        'k6-0',
+        'k5-0',
+        'k4-0',
+        'k3-0',
+        'k2-0',
+        'k1-0',
+      ]);
     });
 
     it('merges member lists in sequence order and answers for the merged id', async () => {
@@ -335,9 +429,10 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       ]);
       await store.commit([decision('m', s[4]!, ['b2', 'a2'])]);
       const page = await store.clusterMembers('b', 0, 10);
-      expect(page).toMatchObject({ items: ['a', 'b', 'a2', 'b2', 'm'], next: null, total: 5 });
+      expect(page).toMatchObject({ next: null, total: 5 });
+      expect(page!.members.map((m) => m.id)).toEqual(['a', 'b', 'a2', 'b2', 'm']);
       expect(await store.cluster('b')).toMatchObject({ id: 'a', size: 5, title: 'A' });
-      const list = await store.listClusters({ order: 'size', since: 0, cursor: 0, limit: 10 });
+      const list = await store.listClusters({ order: 'size', since: 0, after: null, limit: 10 });
       expect(list.items.map((c) => c.id)).toEqual(['a']);
     });
 
@@ -347,7 +442,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       await store.commit([{ ...decision('b', b.seq, ['a']), title: 'second' }]);
       await store.commit([{ ...decision('a', a.seq), title: 'first' }]);
       expect(await store.cluster('a')).toMatchObject({ size: 2, title: 'first' });
-      expect((await store.clusterMembers('a', 0, 10))?.items).toEqual(['a', 'b']);
+      expect((await store.clusterMembers('a', 0, 10))?.members.map((m) => m.id)).toEqual(['a', 'b']);
     });
 
     it('lists stories (two or more) largest or newest first, paged, since a time', async () => {
@@ -372,7 +467,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const [single] = await store.index([request('single', ['b0=99'], T0)]);
       await store.commit([decision('single', single?.status === 'new' ? single.seq : -1)]);
 
-      const bySize = await store.listClusters({ order: 'size', since: 0, cursor: 0, limit: 10 });
+      const bySize = await store.listClusters({ order: 'size', since: 0, after: null, limit: 10 });
       // s2 and s3 tie on size: the newer root (s3) first.
       expect(bySize.items.map((c) => [c.id, c.size])).toEqual([
         ['s1-0', 4],
@@ -389,25 +484,26 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         representative: 's1-0',
         title: 's1 title',
       });
-      const recent = await store.listClusters({ order: 'recent', since: 0, cursor: 0, limit: 10 });
+      const recent = await store.listClusters({ order: 'recent', since: 0, after: null, limit: 10 });
       expect(recent.items.map((c) => c.id)).toEqual(['s3-0', 's1-0', 's4-0', 's2-0']);
 
-      const p1 = await store.listClusters({ order: 'recent', since: 0, cursor: 0, limit: 3 });
+      const p1 = await store.listClusters({ order: 'recent', since: 0, after: null, limit: 3 });
       expect(p1.items.map((c) => c.id)).toEqual(['s3-0', 's1-0', 's4-0']);
-      expect(p1.next).toBe(3);
-      const p2 = await store.listClusters({ order: 'recent', since: 0, cursor: 3, limit: 3 });
+      expect(p1.keys.map((k) => k.score)).toEqual([T0 + 4 * HOUR, T0 + 3 * HOUR, T0 + 2 * HOUR]);
+      expect(p1.next).toEqual(p1.keys[2]);
+      const p2 = await store.listClusters({ order: 'recent', since: 0, after: p1.next, limit: 3 });
       expect(p2).toMatchObject({ next: null });
       expect(p2.items.map((c) => c.id)).toEqual(['s2-0']);
 
       // since: last seen at or after T0+2h.
       const since = T0 + 2 * HOUR;
-      const recentSince = await store.listClusters({ order: 'recent', since, cursor: 0, limit: 3 });
+      const recentSince = await store.listClusters({ order: 'recent', since, after: null, limit: 3 });
       expect(recentSince.items.map((c) => c.id)).toEqual(['s3-0', 's1-0', 's4-0']);
       expect(recentSince.next).toBeNull();
-      const s1 = await store.listClusters({ order: 'size', since, cursor: 0, limit: 2 });
+      const s1 = await store.listClusters({ order: 'size', since, after: null, limit: 2 });
       expect(s1.items.map((c) => c.id)).toEqual(['s1-0', 's4-0']);
-      expect(s1.next).toBe(2);
-      const s2 = await store.listClusters({ order: 'size', since, cursor: 2, limit: 2 });
+      expect(s1.next).toMatchObject({ score: 3 });
+      const s2 = await store.listClusters({ order: 'size', since, after: s1.next, limit: 2 });
       expect(s2.items.map((c) => c.id)).toEqual(['s3-0']);
       expect(s2.next).toBeNull();
     });
@@ -428,19 +524,19 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const [l2] = await store.index([request('long2', ['b0=2'], T0 + 5 * HOUR)]);
       await store.commit([decision('long2', l2?.status === 'new' ? l2.seq : -1, ['long'], T0 + 5 * HOUR)]);
       expect(
-        (await store.listClusters({ order: 'size', since: 0, cursor: 0, limit: 10 })).items,
+        (await store.listClusters({ order: 'size', since: 0, after: null, limit: 10 })).items,
       ).toHaveLength(2);
       // The clock passes the window (10h) plus a generation for "old" and the first messages.
       const [late] = await store.index([request('late', ['b0=3'], T0 + 12 * HOUR)]);
       await store.commit([decision('late', late?.status === 'new' ? late.seq : -1, [], T0 + 12 * HOUR)]);
-      const list = await store.listClusters({ order: 'recent', since: 0, cursor: 0, limit: 10 });
+      const list = await store.listClusters({ order: 'recent', since: 0, after: null, limit: 10 });
       expect(list.items.map((c) => c.id)).toEqual(['long']);
       expect(list.items[0]).toMatchObject({ size: 2, title: 'long story', lastSeen: T0 + 5 * HOUR });
       expect(await store.cluster('old')).toBeNull();
       // "long" left the window; its story did not: found by its id, members only those still in.
       expect(await store.cluster('long')).toMatchObject({ id: 'long', size: 2, title: 'long story' });
       expect(await store.clusterMembers('long', 0, 10)).toMatchObject({
-        items: ['long2'],
+        members: [{ id: 'long2' }],
         next: null,
         total: 1,
       });

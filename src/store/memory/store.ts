@@ -1,4 +1,5 @@
 import type { IndexConfig, WindowConfig } from '../../config/dedup.js';
+import { withDetail } from '../../engine/detail.js';
 import { keyNumber } from '../../engine/index-keys.js';
 import { storedRecord } from '../../engine/record.js';
 import type {
@@ -18,6 +19,7 @@ import type {
   StoredVerdict,
   StoreStats,
   StoryEvent,
+  VerdictReadOptions,
 } from '../../engine/types.js';
 import { withHotMember } from '../hot.js';
 import { HitCounter } from '../rank.js';
@@ -32,6 +34,8 @@ interface StoredMessage {
   verdict: StoredVerdict | null;
   /** Set at commit (as the Redis store writes it). */
   title?: string;
+  /** Set at commit: engine/detail.ts's form (url, snippet, evidence...), decoded when read. */
+  detail?: string;
 }
 
 interface ClusterRecord {
@@ -74,6 +78,18 @@ function clusterView(c: ClusterRecord): ClusterView {
 const bySizeThenRoot = (a: ClusterRecord, b: ClusterRecord) => b.size - a.size || b.rootSeq - a.rootSeq;
 const byRecentThenRoot = (a: ClusterRecord, b: ClusterRecord) =>
   b.lastSeen - a.lastSeen || b.rootSeq - a.rootSeq;
+
+/** Index of the first element of ascending `list` above `x` (list.length when none). */
+function firstAbove(list: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** Inserts `x` into ascending `list` (usually at the end: members arrive in sequence order). */
 function insertSorted(list: number[], x: number): void {
@@ -401,6 +417,7 @@ export class MemoryStore implements DedupStore {
     if (message) {
       message.verdict = verdict;
       if (d.title !== undefined) message.title = d.title;
+      if (d.detail) message.detail = d.detail;
     }
     return { id: d.id, clusterId: target.id, events };
   }
@@ -455,8 +472,17 @@ export class MemoryStore implements DedupStore {
     };
   }
 
-  async verdict(id: string): Promise<StoredVerdict | null> {
-    return this.byId.get(id)?.verdict ?? null;
+  async verdict(id: string, options?: VerdictReadOptions): Promise<StoredVerdict | null> {
+    const m = this.byId.get(id);
+    if (!m?.verdict) return null;
+    return options?.detail ? this.readable(m, m.verdict) : m.verdict;
+  }
+
+  /** A decided message's verdict as the read calls give it: with its title and detail. */
+  private readable(m: StoredMessage, verdict: StoredVerdict): ClusterMember {
+    const out: ClusterMember = withDetail({ ...verdict }, m.detail);
+    if (m.title !== undefined) out.title = m.title;
+    return out;
   }
 
   async cluster(id: string): Promise<ClusterView | null> {
@@ -464,46 +490,44 @@ export class MemoryStore implements DedupStore {
     return c ? clusterView(c) : null;
   }
 
-  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+  async clusterMembers(clusterId: string, after: number, limit: number): Promise<ClusterMembersPage | null> {
     const c = this.clusters.get(this.resolve(clusterId));
     if (!c) return null;
     const live = this.liveMembers(c);
-    const end = cursor + limit;
+    const start = firstAbove(live, after);
+    const end = Math.min(live.length, start + limit);
     const members: ClusterMember[] = [];
-    for (const seq of live.slice(cursor, end)) {
+    for (const seq of live.slice(start, end)) {
       const m = this.bySeq.get(seq);
       if (!m?.verdict) continue;
-      const member: ClusterMember = { ...m.verdict };
-      if (m.title !== undefined) member.title = m.title;
-      members.push(member);
+      members.push(this.readable(m, m.verdict));
     }
     return {
-      items: members.map((m) => m.id),
       members,
-      next: end < live.length ? end : null,
+      next: end < live.length && end > start ? (live[end - 1] as number) : null,
       total: live.length,
     };
   }
 
   async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
     const all: ClusterRecord[] = [];
-    for (const c of this.clusters.values()) if (!c.mergedInto && c.size >= 2) all.push(c);
-    if (query.order === 'recent') {
-      // Those last seen since `since` are a prefix of this order: the cursor counts within it.
-      const kept = all.filter((c) => c.lastSeen >= query.since).sort(byRecentThenRoot);
-      const end = query.cursor + query.limit;
-      return { items: kept.slice(query.cursor, end).map(clusterView), next: end < kept.length ? end : null };
-    }
-    // In size order the cursor is a position in the whole order, older stories skipped but
-    // counted (as the Redis store pages its sorted set).
-    all.sort(bySizeThenRoot);
-    const items: ClusterView[] = [];
-    let at = query.cursor;
-    for (; at < all.length && items.length < query.limit; at++) {
-      const c = all[at] as ClusterRecord;
-      if (c.lastSeen >= query.since) items.push(clusterView(c));
-    }
-    return { items, next: at < all.length ? at : null };
+    for (const c of this.clusters.values())
+      if (!c.mergedInto && c.size >= 2 && c.lastSeen >= query.since) all.push(c);
+    const recent = query.order === 'recent';
+    const score = (c: ClusterRecord) => (recent ? c.lastSeen : c.size);
+    all.sort(recent ? byRecentThenRoot : bySizeThenRoot);
+    const after = query.after;
+    // The first story past `after` in the order (higher scores, then higher roots, come first).
+    const start =
+      after === null
+        ? 0
+        : all.findIndex(
+            (c) => score(c) < after.score || (score(c) === after.score && c.rootSeq < after.root),
+          );
+    const page = start < 0 ? [] : all.slice(start, start + query.limit);
+    const keys = page.map((c) => ({ score: score(c), root: c.rootSeq }));
+    const more = start >= 0 && start + query.limit < all.length;
+    return { items: page.map(clusterView), keys, next: more ? (keys[keys.length - 1] ?? null) : null };
   }
 
   /** A cluster's member list with the members that left the window cut off (a prefix). */

@@ -1,6 +1,8 @@
 import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
+import { withDetail } from '../../engine/detail.js';
 import { decodeRecord, encodeRecord } from '../../engine/record-bytes.js';
 import type {
+  ClusterKey,
   ClusterListPage,
   ClusterMember,
   ClusterMembersPage,
@@ -34,6 +36,9 @@ export interface StoredRecord {
 
 type StoredVerdictJson = {
   k: StoredVerdict['verdict'];
+  /** The title and detail (engine/detail.ts), from the read scripts only. */
+  h?: string;
+  x?: string;
   r: number;
   t: number;
   s: number;
@@ -99,7 +104,8 @@ export function parseVerdict(id: string, json: string): StoredVerdict {
   if (v.d !== undefined) verdict.duplicateOf = v.d;
   if (v.y !== undefined) verdict.similarity = v.y;
   if (v.m !== undefined) verdict.method = v.m;
-  return verdict;
+  if (v.h !== undefined) verdict.title = v.h;
+  return v.x === undefined ? verdict : withDetail(verdict, v.x);
 }
 
 /** A cluster as read-1.lua (mode cluster) and clusters-1.lua return it. */
@@ -202,6 +208,7 @@ export function writeDecisions(
       .string(d.similarity === undefined ? '' : String(d.similarity))
       .string(d.method ?? '')
       .string(d.title ?? '')
+      .string(d.detail ?? '')
       .int(d.joins.length);
     for (const join of d.joins) {
       const shard = writeIdField(join, shards, idField, 0);
@@ -210,29 +217,27 @@ export function writeDecisions(
   }
 }
 
-/** A members-1.lua reply ({total, id, verdict, title...}) as the page from `cursor`; null: no cluster. */
-export function parseMembersPage(
-  reply: ReadonlyArray<string | number> | null,
-  cursor: number,
-  limit: number,
-): ClusterMembersPage | null {
+/** A members-1.lua reply ({total, more, id, verdict...}) as a page; null: no cluster. */
+export function parseMembersPage(reply: ReadonlyArray<string | number> | null): ClusterMembersPage | null {
   if (!reply) return null;
   const total = Number(reply[0]);
   const members: ClusterMember[] = [];
-  for (let x = 1; x + 2 < reply.length; x += 3) {
-    const member: ClusterMember = parseVerdict(String(reply[x]), String(reply[x + 1]));
-    const title = String(reply[x + 2]);
-    if (title !== '') member.title = title;
-    members.push(member);
-  }
-  const end = cursor + limit;
-  return { items: members.map((m) => m.id), members, next: end < total ? end : null, total };
+  for (let x = 2; x + 1 < reply.length; x += 2)
+    members.push(parseVerdict(String(reply[x]), String(reply[x + 1])));
+  const last = members[members.length - 1];
+  return { members, next: Number(reply[1]) === 1 && last ? last.seq : null, total };
 }
 
-/** A clusters-1.lua reply: the next cursor (-1: none), then cluster JSONs. */
+/** A clusters-1.lua reply: whether more follow, then root, score and JSON of each cluster. */
 export function parseClustersPage(reply: ReadonlyArray<string | number>): ClusterListPage {
-  const next = Number(reply[0]);
-  return { items: reply.slice(1).map((json) => parseCluster(String(json))), next: next < 0 ? null : next };
+  const items: ClusterView[] = [];
+  const keys: ClusterKey[] = [];
+  for (let x = 1; x + 2 < reply.length; x += 3) {
+    keys.push({ root: Number(reply[x]), score: Number(reply[x + 1]) });
+    items.push(parseCluster(String(reply[x + 2])));
+  }
+  const more = Number(reply[0]) === 1;
+  return { items, keys, next: more ? (keys[keys.length - 1] ?? null) : null };
 }
 
 /** The meta fields `parseStats` reads: of the namespace (its home), and of each bucket shard. */

@@ -15,6 +15,7 @@ import { xxh64 } from '../../hash/xxhash.js';
  *   <prefix>:{<ns>}:v:<block>   hash   seq mod 64 -> verdict (JSON)
  *   <prefix>:{<ns>}:c:<shard>   hash   root seq -> cluster (JSON), clusters of two or more
  *   <prefix>:{<ns>}:t:<block>   hash   seq mod 64 -> the message's display title
+ *   <prefix>:{<ns>}:x:<block>   hash   seq mod 64 -> the message's detail (engine/detail.ts)
  *   <prefix>:{<ns>}:m:<shard>   hash   root seq -> the cluster's decided members (packed)
  *   <prefix>:{<ns>}:cs, :cr     zset   stories by size, by last seen (the API's cluster list)
  *
@@ -50,6 +51,7 @@ export const KEY_PARTS = {
   verdict: 'v:',
   cluster: 'c:',
   title: 't:',
+  detail: 'x:',
   members: 'm:',
   bySize: 'cs',
   byRecency: 'cr',
@@ -60,17 +62,18 @@ export const metaKey = (base: string) => `${base}${KEY_PARTS.meta}`;
 /** Every key name a namespace may hold, for tests and tools that inspect a database. */
 export function namespaceKeyPattern(base: string): RegExp {
   const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const { meta, gens, bySize, byRecency, shard, record, verdict, cluster, title, members } = KEY_PARTS;
-  const numbered = [shard, record, verdict, cluster, title, members].join('|');
+  const { meta, gens, bySize, byRecency, shard, record, verdict, cluster, title, detail, members } =
+    KEY_PARTS;
+  const numbered = [shard, record, verdict, cluster, title, detail, members].join('|');
   return new RegExp(`^${escaped}(?:${meta}|${gens}|${bySize}|${byRecency}|(?:${numbered})\\d+)$`);
 }
 
 /** The Lua constants every script starts with (scripts.ts prepends them): KEY_PARTS and BLOCK_SIZE. */
 export function luaKeyConstants(): string {
-  const { gens, shard, record, verdict, cluster, title, members, bySize, byRecency } = KEY_PARTS;
+  const { gens, shard, record, verdict, cluster, title, detail, members, bySize, byRecency } = KEY_PARTS;
   return [
     `local KEY_GENS, KEY_SHARD, KEY_RECORD, KEY_VERDICT, KEY_CLUSTER = '${gens}', '${shard}', '${record}', '${verdict}', '${cluster}'`,
-    `local KEY_TITLE, KEY_MEMBERS, KEY_BY_SIZE, KEY_BY_RECENCY = '${title}', '${members}', '${bySize}', '${byRecency}'`,
+    `local KEY_TITLE, KEY_DETAIL, KEY_MEMBERS, KEY_BY_SIZE, KEY_BY_RECENCY = '${title}', '${detail}', '${members}', '${bySize}', '${byRecency}'`,
     `local BLOCK_SIZE = ${BLOCK_SIZE}`,
     '',
   ].join('\n');

@@ -4,6 +4,7 @@ import type {
   ClusterMembersPage,
   ClusterView,
   StoredVerdict,
+  VerdictReadOptions,
 } from '../../engine/types.js';
 import { parseCluster, parseClustersPage, parseMembersPage, parseVerdict } from './codec.js';
 import { idAddress } from './keys.js';
@@ -25,7 +26,7 @@ export abstract class RedisLookups {
   /** `script` with the home's meta as its key, ARGV: the home's base, `args`, the epoch. */
   protected abstract lookup(what: string, script: LookupScript, args: LookupArg[]): Promise<unknown>;
 
-  private async read(mode: 'verdict' | 'cluster' | 'resolve', id: string): Promise<string | null> {
+  private async read(mode: 'verdict' | 'detail' | 'cluster' | 'resolve', id: string): Promise<string | null> {
     const address = idAddress(id, this.idShards);
     const reply = await this.lookup(`read ${mode}`, 'read', [
       this.clusterShards,
@@ -37,8 +38,8 @@ export abstract class RedisLookups {
     return reply === null || reply === undefined ? null : String(reply);
   }
 
-  async verdict(id: string): Promise<StoredVerdict | null> {
-    const json = await this.read('verdict', id);
+  async verdict(id: string, options?: VerdictReadOptions): Promise<StoredVerdict | null> {
+    const json = await this.read(options?.detail ? 'detail' : 'verdict', id);
     return json === null ? null : parseVerdict(id, json);
   }
 
@@ -51,16 +52,16 @@ export abstract class RedisLookups {
     return (await this.read('resolve', id)) ?? id;
   }
 
-  async clusterMembers(clusterId: string, cursor: number, limit: number): Promise<ClusterMembersPage | null> {
+  async clusterMembers(clusterId: string, after: number, limit: number): Promise<ClusterMembersPage | null> {
     const address = idAddress(clusterId, this.idShards);
     const reply = (await this.lookup('members', 'members', [
       this.clusterShards,
       address.shard,
       address.field,
-      cursor,
+      after,
       limit,
     ])) as Array<string | number> | null;
-    return parseMembersPage(reply, cursor, limit);
+    return parseMembersPage(reply);
   }
 
   async listClusters(query: ClusterListQuery): Promise<ClusterListPage> {
@@ -68,7 +69,8 @@ export abstract class RedisLookups {
       this.clusterShards,
       query.order,
       query.since,
-      query.cursor,
+      query.after === null ? '' : query.after.score,
+      query.after === null ? '' : query.after.root,
       query.limit,
     ])) as Array<string | number>;
     return parseClustersPage(reply);

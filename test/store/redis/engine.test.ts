@@ -76,12 +76,12 @@ describe('the engine on the Redis store', () => {
     expect(memory.some((v) => v.story?.joined && v.story.titleSimilarity !== undefined)).toBe(true);
     // The same stories, in the same orders, with the same members still in the window.
     for (const order of ['size', 'recent'] as const) {
-      const query = { order, since: 0, cursor: 0, limit: 500 };
+      const query = { order, since: 0, after: null, limit: 500 };
       const stories = await memoryStore.listClusters(query);
       expect(stories.items.length).toBeGreaterThan(5);
       expect(await store.listClusters(query)).toEqual(stories);
     }
-    const largest = (await memoryStore.listClusters({ order: 'size', since: 0, cursor: 0, limit: 1 }))
+    const largest = (await memoryStore.listClusters({ order: 'size', since: 0, after: null, limit: 1 }))
       .items[0]!;
     expect(await store.clusterMembers(largest.id, 0, 1000)).toEqual(
       await memoryStore.clusterMembers(largest.id, 0, 1000),

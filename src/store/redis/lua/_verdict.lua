@@ -97,11 +97,19 @@ local function recordHeader(blob)
 end
 
 -- The verdict as the client reads it (store.ts parseVerdict): JSON with the kind's full name, its
--- sequence number and event time.
-local function verdictForClient(raw, seq)
+-- sequence number, event time and, when `withDetail` (the read routes; replays in index and query
+-- need neither), its title (h) and detail (x, engine/detail.ts's form), each absent for none.
+local function verdictForClient(raw, seq, withDetail)
   local v = decodeVerdict(raw, seq)
   v.k = KIND_NAME[v.k]
   v.s = seq
+  if withDetail then
+    local b, slot = math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE
+    local title = redis.call('HGET', base .. KEY_TITLE .. b, slot)
+    if title then v.h = title end
+    local detail = redis.call('HGET', base .. KEY_DETAIL .. b, slot)
+    if detail then v.x = detail end
+  end
   local blob = redis.call('HGET', base .. KEY_RECORD .. math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE)
   local _, ts = nil, 0
   if blob then _, ts = recordHeader(blob) end

@@ -8,10 +8,10 @@
   KEYS[1]  <base>meta (hash; reads live, counts clusters formed less clusters merged)
   ARGV[1]  base       ARGV[2] cluster shards      ARGV[3] n, the number of decisions
   then per decision: id, seq, ts, verdict (unique|duplicate|near_duplicate), duplicateOf ("" none),
-  similarity ("" none), method ("" none), title ("" none), njoins, njoins x (idShard, idField) of the
-  messages it joins
+  similarity ("" none), method ("" none), title ("" none), detail ("" none: engine/detail.ts's form),
+  njoins, njoins x (idShard, idField) of the messages it joins
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
-  Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, t:<block> (titles),
+  Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, t:<block> (titles), x:<block> (details),
   c:<shard>, m:<shard> (member lists), cs and cr (story indexes, _cluster.lua).
 
   Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
@@ -25,8 +25,8 @@ local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local n = tonumber(ARGV[3])
-if n == nil or #ARGV < 4 + 8 * n then
-  return fail('ARGS', 'commit', #ARGV .. ' arguments, fewer than 4 + 8 x ' .. tostring(ARGV[3]))
+if n == nil or #ARGV < 4 + 10 * n then
+  return fail('ARGS', 'commit', #ARGV .. ' arguments, fewer than 4 + 10 x ' .. tostring(ARGV[3]))
 end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
@@ -47,10 +47,10 @@ local results = {}
 local formed = 0
 local p = 4
 for r = 1, n do
-  local id, seq, ts, kind, dup, sim, method, title, njoins =
+  local id, seq, ts, kind, dup, sim, method, title, detail, njoins =
     ARGV[p], tonumber(ARGV[p + 1]), tonumber(ARGV[p + 2]), ARGV[p + 3], ARGV[p + 4], ARGV[p + 5], ARGV[p + 6],
-    ARGV[p + 7], tonumber(ARGV[p + 8])
-  p = p + 9
+    ARGV[p + 7], ARGV[p + 8], tonumber(ARGV[p + 9])
+  p = p + 10
   local b, slot = blockOf(seq)
   local vkey = base .. KEY_VERDICT .. b
   local existing, claimed = nil, nil
@@ -162,6 +162,7 @@ for r = 1, n do
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
     if verdict ~= claimed then redis.call('HSET', vkey, slot, verdict) end
     if title ~= '' then redis.call('HSET', base .. KEY_TITLE .. b, slot, title) end
+    if detail ~= '' then redis.call('HSET', base .. KEY_DETAIL .. b, slot, detail) end
     results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
   end
 end

@@ -97,7 +97,7 @@ local function dropGenerations(oldestLive, dropOne)
   -- Record and verdict blocks wholly below the bound go at once.
   local last = math.floor(live / BLOCK_SIZE) - 1
   for b = freed, last do
-    redis.call('DEL', base .. KEY_RECORD .. b, base .. KEY_VERDICT .. b, base .. KEY_TITLE .. b)
+    redis.call('DEL', base .. KEY_RECORD .. b, base .. KEY_VERDICT .. b, base .. KEY_TITLE .. b, base .. KEY_DETAIL .. b)
   end
   if last + 1 > freed then freed = last + 1 end
 end

@@ -2,11 +2,12 @@
   read: one message's verdict, or one cluster, by id (not on the hot path: CLI, HTTP API, tests).
 
   KEYS[1]  <base>meta (hash; reads live)
-  ARGV[1]  base     ARGV[2] cluster shards     ARGV[3] mode: verdict | cluster | resolve
+  ARGV[1]  base     ARGV[2] cluster shards     ARGV[3] mode: verdict | detail | cluster | resolve
   ARGV[4]  idShard  ARGV[5] idField            ARGV[6] id
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Returns:
     verdict:  the stored verdict (JSON), or nil when the id is unknown, expired or undecided
+    detail:   the same with the message's title and detail (the read routes)
     cluster:  the current cluster of a cluster id as JSON {i, z, f, l, t}, or nil
     resolve:  the current id of a cluster id (the id itself when it is no cluster's)
   Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
@@ -17,6 +18,8 @@ local meta = KEYS[1]
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local mode = ARGV[3]
+local detail = mode == 'detail'
+if detail then mode = 'verdict' end
 if #ARGV ~= 7 or (mode ~= 'verdict' and mode ~= 'cluster' and mode ~= 'resolve') then
   return fail('ARGS', 'read', #ARGV .. ' arguments, mode ' .. tostring(mode))
 end
@@ -39,7 +42,7 @@ if mode == 'verdict' then
   local b, slot = blockOf(seq)
   local raw = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   if not raw then return nil end
-  return verdictForClient(raw, seq)
+  return verdictForClient(raw, seq, detail)
 end
 if mode == 'resolve' then
   if not seq then return ARGV[6] end
