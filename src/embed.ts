@@ -72,6 +72,12 @@ export interface StoriesQuery {
   limit?: number;
 }
 
+/** A page of stories; pass `next` as the following call's `cursor` (null: the last page). */
+export interface StoriesPage {
+  items: ClusterView[];
+  next: ClusterListPage['next'];
+}
+
 /** A ready engine: messages in (the JSON Lines input format as objects), verdicts out. */
 export interface Doppel {
   config: DedupConfig;
@@ -86,7 +92,7 @@ export interface Doppel {
   /** The results the messages would get, nothing indexed. */
   check(messages: readonly DoppelInput[]): Promise<DoppelResult[]>;
   /** Live stories (clusters of two or more messages), a page at a time. */
-  stories(query?: StoriesQuery): Promise<ClusterListPage>;
+  stories(query?: StoriesQuery): Promise<StoriesPage>;
   /** A story by its id or any earlier id it was merged from; null when unknown or expired. */
   story(id: string): Promise<ClusterView | null>;
   close(): Promise<void>;
@@ -143,13 +149,15 @@ export async function createDoppel(options: CreateDoppelOptions = {}): Promise<D
     signer,
     process: (messages) => judge(messages, (requests) => flow.process(requests)),
     check: (messages) => judge(messages, (requests) => flow.check(requests)),
-    stories: async (query = {}) =>
-      store.listClusters({
+    stories: async (query = {}) => {
+      const page = await store.listClusters({
         order: query.order ?? 'size',
         since: query.since === undefined ? 0 : epochMs(query.since),
-        cursor: query.cursor ?? 0,
+        after: query.cursor ?? null,
         limit: Math.max(1, Math.min(500, Math.floor(query.limit ?? 20))),
-      }),
+      });
+      return { items: page.items, next: page.next };
+    },
     story: async (id) => store.cluster(await store.resolveCluster(id)),
     close: () => store.close(),
   };

@@ -13,6 +13,7 @@ export {
   type DoppelInput,
   type DoppelResult,
   type InvalidResult,
+  type StoriesPage,
   type StoriesQuery,
 } from './embed.js';
 export {
