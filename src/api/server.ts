@@ -15,7 +15,8 @@ import { PROBLEM_JSON, problem, requestTarget, safeListener, sendJson } from '..
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
 import { setHttpRoute, withSpan } from '../telemetry/trace.js';
-import { readJsonBody } from './body.js';
+import { checkBatchSize, judgeBatch } from './batch.js';
+import { type BodyItem, readMessagesBody } from './body.js';
 import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
@@ -63,9 +64,15 @@ export function createApiServer(deps: ApiDependencies): Server {
   const profile = config.profile;
 
   const flow = new MessageFlow(engine, signer);
+  const answer = (v: EngineVerdict, index: boolean) => ({
+    ...verdictRecord(v),
+    candidates: v.candidates,
+    indexed: index && !v.replay,
+  });
   const verdictOf = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
-    const body = await readJsonBody(req, config.api.bodyLimitBytes);
-    const message = parseMessageObject(body);
+    const body = await readMessagesBody(req, config.api.bodyLimitBytes);
+    if (body.batch) return batchOf(body.items, index);
+    const message = parseMessageObject(body.value);
     const request = await withSpan('signatures', async () => {
       if (!pool) return flow.prepare(message, message.ts ?? now());
       const item = unpackItem(await pool.prepareMessages([message]), 0);
@@ -77,7 +84,25 @@ export function createApiServer(deps: ApiDependencies): Server {
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
-    return [200, { ...verdictRecord(v), candidates: v.candidates, indexed: index && !v.replay }];
+    return [200, answer(v, index)];
+  };
+  const batchOf = async (items: BodyItem[], index: boolean): Promise<[number, unknown]> => {
+    checkBatchSize(items.length, config.api.maxBatchItems);
+    const started = performance.now();
+    const outcomes = await withSpan('signatures', () => judgeBatch(items, index, { flow, pool, now }));
+    const verdicts: EngineVerdict[] = [];
+    const results = outcomes.map((o) => {
+      if (o.ok) {
+        verdicts.push(o.verdict);
+        return answer(o.verdict, index);
+      }
+      metrics?.recordInvalid(profile, o.problem.code);
+      return o.problem;
+    });
+    if (index && verdicts.length > 0)
+      metrics?.recordVerdicts(profile, verdicts, (performance.now() - started) / 1000);
+    logger?.debug({ items: items.length, verdicts: verdicts.length, indexed: index }, 'batch');
+    return [200, { results }];
   };
 
   const routes: Route[] = [
