@@ -68,14 +68,14 @@ describe('API responses match the served OpenAPI document', () => {
     // The merged-away story answers with the one it was merged into.
     const merged = await api.check('GET', '/v1/clusters/{id}', await get('/v1/clusters/api-p2'));
     expect(merged).toMatchObject({ id: 'api-p1', size: 3, representative: 'api-p1' });
-    const members = merged.members as { items: unknown[]; next: number | null; total: number };
+    const members = merged.members as { members: unknown[]; next: string | null; total: number };
     expect(members.total).toBe(3);
     const page2 = await api.check(
       'GET',
       '/v1/clusters/{id}',
-      await get(`/v1/clusters/api-p2?cursor=${members.next}`),
+      await get(`/v1/clusters/api-p2?cursor=${encodeURIComponent(members.next ?? '')}`),
     );
-    const ids = [...members.items, ...(page2.members as { items: unknown[] }).items].map((m) =>
+    const ids = [...members.members, ...(page2.members as { members: unknown[] }).members].map((m) =>
       typeof m === 'string' ? m : (m as { id: string }).id,
     );
     expect(ids.sort()).toEqual(['api-both', 'api-p1', 'api-p2']);
@@ -101,6 +101,7 @@ describe('API responses match the served OpenAPI document', () => {
     await api.check('POST', '/v1/check', await post('/v1/check', { id: 'ops-1', text }));
     await api.check('POST', '/v1/messages', await post('/v1/messages', { id: 'ops-1', text }));
     await api.check('GET', '/v1/messages/{id}', await get('/v1/messages/ops-1'));
+    await api.check('GET', '/v1/messages/{id}/why', await get('/v1/messages/ops-1/why'));
     await api.check('GET', '/v1/clusters', await get('/v1/clusters'));
     await api.check('GET', '/v1/clusters/{id}', await get('/v1/clusters/ops-1'));
     const errors: Array<[string, string, Promise<Response>, number]> = [
@@ -111,6 +112,7 @@ describe('API responses match the served OpenAPI document', () => {
       ['POST', '/v1/messages', post('/v1/messages', { id: 'x', text: '... !!! ...' }), 422],
       ['GET', '/v1/messages/{id}', get('/v1/messages/never-seen'), 404],
       ['GET', '/v1/messages/{id}', get('/v1/messages/%E0%A4%A'), 400],
+      ['GET', '/v1/messages/{id}/why', get('/v1/messages/never-seen/why'), 404],
       ['GET', '/v1/clusters', get('/v1/clusters?order=oldest'), 400],
       ['GET', '/v1/clusters/{id}', get('/v1/clusters/never-seen'), 404],
       ['GET', '/v1/clusters/{id}', get('/v1/clusters/ops-1?cursor=-1'), 400],
