@@ -176,13 +176,18 @@ export const errorSchema = z
   })
   .meta({ description: 'An error, as RFC 9457 problem details (application/problem+json)' });
 
-/** Query strings hold text: a non-negative integer in decimal. */
+/**
+ * Query strings hold text: a non-negative integer in decimal. `queryType` is the parameter's
+ * schema in the OpenAPI document (openapi.ts): what a client sends, an integer, rather than the
+ * text the server parses, so generated clients take a number.
+ */
 const count = (min: number) =>
   z
     .string()
     .regex(/^\d{1,15}$/, 'a non-negative integer')
     .transform(Number)
-    .refine((n) => n >= min, `at least ${min}`);
+    .refine((n) => n >= min, `at least ${min}`)
+    .meta({ queryType: { type: 'integer', minimum: min, maximum: 999_999_999_999_999 } });
 
 /** A time in a query: epoch milliseconds, or an RFC 3339 date-time. */
 const time = z
@@ -190,7 +195,15 @@ const time = z
   .refine((s) => /^\d{1,15}$/.test(s) || (/^\d{4}-\d{2}-\d{2}T/.test(s) && Number.isFinite(Date.parse(s))), {
     message: 'epoch milliseconds or an RFC 3339 date-time',
   })
-  .transform((s) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s)));
+  .transform((s) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s)))
+  .meta({
+    queryType: {
+      oneOf: [
+        { type: 'string', format: 'date-time', example: '2026-11-20T09:00:00Z' },
+        { type: 'integer', minimum: 0, description: 'epoch milliseconds' },
+      ],
+    },
+  });
 
 export const pageQuerySchema = z.object({
   cursor: z.string().max(200).optional().describe('`next` of the previous page, as it was given'),
@@ -215,6 +228,44 @@ export const clusterListQuerySchema = z.object({
   ...pageQuerySchema.shape,
 });
 
+/** A batch item that could not be judged: its problem details, and its id when it had one. */
+export const itemProblemSchema = z
+  .object({
+    ...errorSchema.shape,
+    id: z.string().optional().describe("the item's id, when it had a usable one"),
+  })
+  .meta({ description: 'A batch item doppel could not judge, as RFC 9457 problem details' });
+
+export const batchResultsSchema = z
+  .object({
+    results: z
+      .array(z.union([verdictSchema, itemProblemSchema]))
+      .describe('one per item, in input order: its verdict, or its problem (`code`, `status`, ...)'),
+  })
+  .meta({
+    description: 'The answer to a batch: one result per item',
+    example: {
+      results: [
+        {
+          id: 'wire-1',
+          verdict: 'unique',
+          clusterId: 'wire-1',
+          candidates: 0,
+          indexed: true,
+        },
+        {
+          type: 'urn:doppel:problem:missing-content',
+          title: 'message has no text, html or raw content',
+          status: 422,
+          detail: 'message has no text, html or raw content',
+          code: 'MISSING_CONTENT',
+          error: { code: 'MISSING_CONTENT', message: 'message has no text, html or raw content' },
+          id: 'wire-2',
+        },
+      ],
+    },
+  });
+
 /** Every component of the document, by name: openapi.ts references them as #/components/schemas/<name>. */
 export const COMPONENTS = {
   Message: messageSchema,
@@ -228,6 +279,8 @@ export const COMPONENTS = {
   Why: whySchema,
   Readiness: readinessSchema,
   Error: errorSchema,
+  ItemProblem: itemProblemSchema,
+  BatchResults: batchResultsSchema,
 } as const;
 
 export type ComponentName = keyof typeof COMPONENTS;

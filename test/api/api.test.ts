@@ -346,6 +346,25 @@ describe('HTTP API on the memory store', () => {
     const listRoute = paths['/v1/clusters']?.get as { parameters: Array<{ name: string }> };
     const listParams = listRoute.parameters;
     expect(listParams.map((p) => p.name).sort()).toEqual(Object.keys(clusterListQuerySchema.shape).sort());
+    // What a generated client sends: integers for counts, a date-time or epoch ms for times.
+    const schemaOf = (name: string) =>
+      (listParams as Array<{ name: string; schema: Record<string, unknown> }>).find((p) => p.name === name)
+        ?.schema;
+    expect(schemaOf('limit')).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(schemaOf('minSize')).toMatchObject({ type: 'integer', minimum: 2 });
+    expect(JSON.stringify(schemaOf('since'))).toMatch(/"format":"date-time".*"type":"integer"/);
+    const members = paths['/v1/clusters/{id}']?.get as {
+      parameters: Array<{ name: string; schema: unknown }>;
+    };
+    expect(members.parameters.find((p) => p.name === 'limit')?.schema).toMatchObject({ type: 'integer' });
+    // Every operation is tagged with a declared tag; the servers are listed.
+    const tags = new Set((doc.body.tags as Array<{ name: string }>).map((t) => t.name));
+    for (const [path, method] of routes) {
+      const op = paths[path]?.[method] as { tags?: string[] };
+      expect(op.tags?.length, `${method} ${path} tags`).toBe(1);
+      expect(tags.has(op.tags?.[0] ?? ''), `${method} ${path} tag declared`).toBe(true);
+    }
+    expect((doc.body.servers as Array<{ url: string }>).map((s) => s.url)).toContain('/');
     expect((await get(`${api.url}/healthz`)).status).toBe(200);
     expect((await get(`${api.url}/readyz`)).status).toBe(200);
   });

@@ -100,6 +100,21 @@ describe('API responses match the served OpenAPI document', () => {
     const text = mergeMessages('ops-')[2]!.text;
     await api.check('POST', '/v1/check', await post('/v1/check', { id: 'ops-1', text }));
     await api.check('POST', '/v1/messages', await post('/v1/messages', { id: 'ops-1', text }));
+    // Batches: a JSON array and NDJSON, a bad item among them.
+    const batch = await api.check(
+      'POST',
+      '/v1/messages',
+      await post('/v1/messages', [{ id: 'ops-1', text }, { id: 'ops-b' }]),
+    );
+    expect((batch.results as Array<{ code?: string }>).map((r) => r.code)).toEqual([
+      undefined,
+      'MISSING_CONTENT',
+    ]);
+    await api.check(
+      'POST',
+      '/v1/check',
+      await post('/v1/check', `${JSON.stringify({ id: 'ops-c', text })}\nnot json\n`, 'application/x-ndjson'),
+    );
     await api.check('GET', '/v1/messages/{id}', await get('/v1/messages/ops-1'));
     await api.check('GET', '/v1/messages/{id}/why', await get('/v1/messages/ops-1/why'));
     await api.check('GET', '/v1/clusters', await get('/v1/clusters'));
