@@ -9,6 +9,10 @@ import { messageSchema } from '../input/message.js';
 
 const verdictKind = z.enum(['unique', 'duplicate', 'near_duplicate']);
 
+/** A time in an answer: RFC 3339 in UTC (api/times.ts), e.g. 2026-11-20T08:00:00.000Z. */
+const dateTime = (description: string) =>
+  z.iso.datetime().meta({ description, example: '2026-11-20T08:00:00.000Z' });
+
 export const evidenceSchema = z.object({
   exact: z.boolean(),
   hamming: z.number().int().nullable(),
@@ -40,7 +44,7 @@ export const verdictSchema = z.object({
 const storedVerdictShape = {
   id: z.string(),
   seq: z.number().int(),
-  ts: z.number().describe('event time, epoch ms'),
+  ts: dateTime('event time (RFC 3339, UTC)'),
   verdict: verdictKind,
   clusterId: z.string(),
   duplicateOf: z.string().optional(),
@@ -76,8 +80,8 @@ export const clusterMemberSchema = z.object({
 const clusterShape = {
   id: z.string(),
   size: z.number().int().describe('every message that joined, including those that left the window'),
-  firstSeen: z.number().describe('epoch ms'),
-  lastSeen: z.number().describe('epoch ms'),
+  firstSeen: dateTime('event time of its first message (RFC 3339, UTC)'),
+  lastSeen: dateTime('event time of its latest message (RFC 3339, UTC)'),
   representative: z.string().describe('the first message'),
   title: z.string().nullable().describe("the representative's title (at most 160 characters)"),
 };
@@ -117,7 +121,7 @@ const whySideSchema = z.object({
   title: z.string().optional(),
   url: z.string().optional(),
   lang: z.string().optional(),
-  ts: z.number().describe('event time, epoch ms'),
+  ts: dateTime('event time (RFC 3339, UTC)'),
   verdict: verdictKind,
   passages: z
     .array(passageSchema)

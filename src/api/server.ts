@@ -20,6 +20,7 @@ import { type BodyItem, readMessagesBody } from './body.js';
 import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
+import { verdictOut } from './times.js';
 import { handleWeb } from './web.js';
 import { explainMessage } from './why.js';
 
@@ -133,7 +134,7 @@ export function createApiServer(deps: ApiDependencies): Server {
         return [
           200,
           {
-            ...stored,
+            ...verdictOut(stored),
             clusterId: await engine.store.resolveCluster(stored.clusterId),
             clusterIdAtDecision: stored.clusterId,
           },

@@ -168,7 +168,22 @@ async function checkDoesNotIndex(url: string): Promise<void> {
   const cluster = await get(`${url}/v1/clusters/a1`);
   expect(cluster.status).toBe(200);
   expect(cluster.body).toMatchObject({ id: 'a1', size: 3, representative: 'a1' });
-  expect(cluster.body.firstSeen).toBe(Date.parse('2026-01-05T10:00:00Z'));
+  // Times as RFC 3339 (the stores keep epoch ms); `since` takes either form.
+  expect(cluster.body.firstSeen).toBe('2026-01-05T10:00:00.000Z');
+  expect(cluster.body.lastSeen).toBe('2026-01-05T10:00:00.000Z');
+  expect(stored.body.ts).toBe('2026-01-05T10:00:00.000Z');
+  expect((why.body.message as { ts: string }).ts).toBe('2026-01-05T10:00:00.000Z');
+  const members = cluster.body.members as { members: Array<{ ts: unknown }> };
+  expect(members.members.map((m) => m.ts)).toContain('2026-01-05T10:00:00.000Z');
+  for (const since of ['2026-01-05T10:00:00Z', String(Date.parse('2026-01-05T10:00:00Z'))]) {
+    const listed = await get(`${url}/v1/clusters?since=${encodeURIComponent(since)}`);
+    expect((listed.body.items as Array<{ id: string; lastSeen: string }>)[0]).toMatchObject({
+      id: 'a1',
+      lastSeen: '2026-01-05T10:00:00.000Z',
+    });
+  }
+  for (const since of ['2026-01-05T10:00:00.001Z', String(Date.parse('2026-01-05T10:00:00Z') + 1)])
+    expect((await get(`${url}/v1/clusters?since=${encodeURIComponent(since)}`)).body.items).toEqual([]);
   // RFC 9457 problem details, with the earlier {error: {code, message}} kept as an extension member.
   const detail = 'cluster "nope" is not in the index (unknown or expired)';
   const nope = await fetch(`${url}/v1/clusters/nope`);
