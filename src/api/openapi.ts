@@ -141,6 +141,11 @@ const decisionAnswer = (description: string) => ({
 
 const decisionErrors = {
   '400': errorResponse('INVALID_JSON: the body is not JSON'),
+  '409': {
+    description:
+      'ID_CONFLICT: the single message reuses an id decided before with other content (another exact hash); the body carries its first verdict. In a batch such an item is a verdict with `conflict: true`',
+    content: { 'application/problem+json': { schema: ref('Conflict') } },
+  },
   '413': errorResponse(
     'TOO_LARGE: the body exceeds api.bodyLimitBytes, or a batch holds more than api.maxBatchItems',
   ),

@@ -37,6 +37,12 @@ export const verdictSchema = z.object({
   method: z.string().optional(),
   evidence: evidenceSchema.optional(),
   replay: z.boolean().optional().describe('the id was decided before: its first verdict'),
+  conflict: z
+    .boolean()
+    .optional()
+    .describe(
+      'with replay: the id came back with other content (another exact hash) than first decided; the verdict is the first one',
+    ),
   candidates: z.number().int(),
   indexed: z.boolean(),
 });
@@ -232,6 +238,16 @@ export const clusterListQuerySchema = z.object({
   ...pageQuerySchema.shape,
 });
 
+/** 409 to a single message: its id was decided before with other content. */
+export const conflictSchema = z
+  .object({
+    ...errorSchema.shape,
+    // The id's first verdict (replay and conflict set). Not described: a description would turn
+    // the component reference into a copy of it.
+    verdict: verdictSchema,
+  })
+  .meta({ description: 'ID_CONFLICT problem details with the first verdict of the id' });
+
 /** A batch item that could not be judged: its problem details, and its id when it had one. */
 export const itemProblemSchema = z
   .object({
@@ -284,6 +300,7 @@ export const COMPONENTS = {
   Readiness: readinessSchema,
   Error: errorSchema,
   ItemProblem: itemProblemSchema,
+  Conflict: conflictSchema,
   BatchResults: batchResultsSchema,
 } as const;
 

@@ -43,7 +43,10 @@ export interface ApiDependencies {
   token?: string | null;
 }
 
-type Handler = (req: IncomingMessage, params: string[], url: URL) => Promise<[number, unknown]>;
+/** A route's answer: status, JSON body and any extra headers. */
+type Answer = [status: number, body: unknown, headers?: Record<string, string>];
+
+type Handler = (req: IncomingMessage, params: string[], url: URL) => Promise<Answer>;
 
 interface Route {
   method: 'GET' | 'POST';
@@ -70,7 +73,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     candidates: v.candidates,
     indexed: index && !v.replay,
   });
-  const verdictOf = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
+  const verdictOf = async (req: IncomingMessage, index: boolean): Promise<Answer> => {
     const body = await readMessagesBody(req, config.api.bodyLimitBytes);
     if (body.batch) return batchOf(body.items, index);
     const message = parseMessageObject(body.value);
@@ -85,9 +88,19 @@ export function createApiServer(deps: ApiDependencies): Server {
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
+    if (v.conflict) {
+      // Not an error of the service: the client reused an id. 409 with the first verdict, so a
+      // client that retries a send it thought lost is told what the id already holds.
+      const detail = `message "${v.id}" was decided before with other content (another exact hash); its first verdict is in "verdict"`;
+      return [
+        409,
+        { ...problem(409, 'ID_CONFLICT', detail), verdict: answer(v, index) },
+        { 'content-type': PROBLEM_JSON },
+      ];
+    }
     return [200, answer(v, index)];
   };
-  const batchOf = async (items: BodyItem[], index: boolean): Promise<[number, unknown]> => {
+  const batchOf = async (items: BodyItem[], index: boolean): Promise<Answer> => {
     checkBatchSize(items.length, config.api.maxBatchItems);
     const started = performance.now();
     const outcomes = await withSpan('signatures', () => judgeBatch(items, index, { flow, pool, now }));
@@ -250,7 +263,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     const path = originPath(req) ?? url.pathname;
     const matching = routes.filter((r) => r.pattern.test(path));
     const route = matching.find((r) => r.method === req.method);
-    const run = async (): Promise<[number, unknown]> => {
+    const run = async (): Promise<Answer> => {
       if (auth && (url.pathname.startsWith('/v1/') || path.startsWith('/v1/'))) auth.verify(req);
       if (matching.length === 0) throw new DoppelError('NOT_FOUND', `no route ${url.pathname}`);
       if (!route) {
@@ -269,7 +282,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     req.once('end', () => {
       bodyRead = true;
     });
-    return run().then(([status, body]) => finish(status, body), fail);
+    return run().then(([status, body, headers]) => finish(status, body, headers), fail);
   };
 
   const server = createServer(

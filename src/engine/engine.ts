@@ -34,6 +34,12 @@ export interface EngineVerdict {
   evidence?: Evidence;
   /** True when the id had been decided before: this is its first verdict, unchanged. */
   replay?: boolean;
+  /**
+   * On a replay: the message's content is not the one first decided under this id (its exact
+   * hash differs from the stored record's). The verdict is still the first one; the new content
+   * was not judged.
+   */
+  conflict?: boolean;
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
@@ -229,7 +235,8 @@ export class DedupEngine {
       const r = own >= 0 ? own : (requestOf[firstIndex.get(id) as number] as number);
       const result = results[r];
       if (result === undefined) throw new DoppelError('INTERNAL', `store gave no index result for ${id}`);
-      if (result.status === 'decided') return replayVerdict(result.verdict, result.verdict.clusterId);
+      if (result.status === 'decided')
+        return replayVerdict(result.verdict, result.verdict.clusterId, reused(input, result.exact));
       const d = decisionOf.get(id);
       if (d === undefined) throw new DoppelError('INTERNAL', `no decision for ${id}`);
       const c = committed.get(id);
@@ -245,6 +252,7 @@ export class DedupEngine {
         d.story,
       );
       if (d.matches && !replay) out.matches = d.matches;
+      if (replay && reused(input, (requests[r] as IndexRequest).record.exact)) out.conflict = true;
       return out;
     });
   }
@@ -269,7 +277,11 @@ export class DedupEngine {
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
-          return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
+          return replayVerdict(
+            result.verdict,
+            await this.store.resolveCluster(result.verdict.clusterId),
+            reused(request, result.exact),
+          );
         }
         const story = stories[i] ?? null;
         const { decision, best } = this.judge(
@@ -474,13 +486,25 @@ export class DedupEngine {
   }
 }
 
-/** The verdict of a message decided before (a replay): its first verdict, in `clusterId` now. */
-function replayVerdict(first: StoredVerdict, clusterId: string): EngineVerdict {
+/**
+ * An id met again with content other than its first: the exact hashes (canonical text) differ.
+ * Unknown (a store without the record's hash) counts as the same content: a replay.
+ */
+function reused(request: IndexRequest, firstExact: string | undefined): boolean {
+  return firstExact !== undefined && firstExact !== request.record.exact;
+}
+
+/**
+ * The verdict of a message decided before (a replay): its first verdict, in `clusterId` now;
+ * `conflict` when its content is not the one first decided.
+ */
+function replayVerdict(first: StoredVerdict, clusterId: string, conflict: boolean): EngineVerdict {
   const out: EngineVerdict = {
     id: first.id,
     verdict: first.verdict,
     clusterId,
     replay: true,
+    ...(conflict ? { conflict: true } : {}),
     events: [],
     candidates: 0,
     hotBuckets: 0,

@@ -164,6 +164,54 @@ for (const threads of [0, 2]) {
       expect(empty).toEqual({ status: 200, body: { results: [] } });
     });
 
+    it('an id reused with other content: 409 ID_CONFLICT with the first verdict; in a batch, the flag', async () => {
+      const id = `t${threads}-conflict`;
+      const json = { 'content-type': 'application/json' };
+      const first = await post(`${api.url}/v1/messages`, JSON.stringify({ id, text: STORY }), json);
+      expect(first.status).toBe(200);
+      // The same content again: a plain replay, 200.
+      const again = await post(`${api.url}/v1/messages`, JSON.stringify({ id, text: STORY }), json);
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ id, replay: true, indexed: false });
+      expect(again.body).not.toHaveProperty('conflict');
+      for (const route of ['/v1/messages', '/v1/check']) {
+        const res = await fetch(`${api.url}${route}`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ id, text: OTHER }),
+        });
+        expect(res.status, route).toBe(409);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(res.headers.get('retry-after')).toBeNull();
+        expect(await res.json()).toMatchObject({
+          status: 409,
+          code: 'ID_CONFLICT',
+          type: 'urn:doppel:problem:id-conflict',
+          verdict: {
+            id,
+            verdict: first.body.verdict,
+            clusterId: first.body.clusterId,
+            replay: true,
+            conflict: true,
+          },
+        });
+      }
+      const batch = await post(
+        `${api.url}/v1/messages`,
+        JSON.stringify([
+          { id, text: OTHER },
+          { id, text: STORY },
+        ]),
+        json,
+      );
+      expect(batch.status).toBe(200);
+      const results = batch.body.results as Result[];
+      expect(results.map((r) => [r.replay, r.conflict])).toEqual([
+        [true, true],
+        [true, undefined],
+      ]);
+    });
+
     it('more than api.maxBatchItems items: 413 TOO_LARGE, nothing indexed', async () => {
       const prefix = `t${threads}-over`;
       const items = Array.from({ length: 6 }, (_, i) => ({ id: `${prefix}-${i}`, text: `${OTHER} ${i}` }));

@@ -124,6 +124,8 @@ describe('API responses match the served OpenAPI document', () => {
       ['POST', '/v1/check', post('/v1/check', { id: 'x', text: 'y'.repeat(5000) }), 413],
       ['POST', '/v1/check', post('/v1/check', { id: 'x', text: 'a' }, 'text/plain'), 415],
       ['POST', '/v1/check', post('/v1/check', { id: 'x' }), 422],
+      ['POST', '/v1/check', post('/v1/check', { id: 'ops-1', text: `${text} Another ending.` }), 409],
+      ['POST', '/v1/messages', post('/v1/messages', { id: 'ops-1', text: 'Other words entirely.' }), 409],
       ['POST', '/v1/messages', post('/v1/messages', { id: 'x', text: '... !!! ...' }), 422],
       ['GET', '/v1/messages/{id}', get('/v1/messages/never-seen'), 404],
       ['GET', '/v1/messages/{id}', get('/v1/messages/%E0%A4%A'), 400],

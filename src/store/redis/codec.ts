@@ -46,6 +46,8 @@ type StoredVerdictJson = {
   d?: string;
   y?: number;
   m?: string;
+  /** The stored record's exact hash, from index and query replays only. */
+  e?: string;
 };
 
 const U48 = 2 ** 48;
@@ -99,7 +101,20 @@ export function parseRecordBlob(blob: Buffer): StoredRecord {
 }
 
 export function parseVerdict(id: string, json: string): StoredVerdict {
+  return verdictOfJson(id, JSON.parse(json) as StoredVerdictJson);
+}
+
+/**
+ * A replay's reply of index-1.lua or query-1.lua: the first verdict, and the exact hash of the
+ * stored record (16 hex digits; absent when the record is gone).
+ */
+export function parseDecided(id: string, json: string): { verdict: StoredVerdict; exact?: string } {
   const v = JSON.parse(json) as StoredVerdictJson;
+  const verdict = verdictOfJson(id, v);
+  return typeof v.e === 'string' ? { verdict, exact: v.e } : { verdict };
+}
+
+function verdictOfJson(id: string, v: StoredVerdictJson): StoredVerdict {
   const verdict: StoredVerdict = { id, seq: v.s, ts: v.t, verdict: v.k, clusterId: v.c ?? id };
   if (v.d !== undefined) verdict.duplicateOf = v.d;
   if (v.y !== undefined) verdict.similarity = v.y;

@@ -222,7 +222,7 @@ for r = 1, n do
     decided = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
   end
   if decided then
-    results[r] = { 'd', verdictForClient(decided, known) }
+    results[r] = { 'd', verdictForClient(decided, known, false, true) }
     p = p + 1
   else
     local isNew = known == nil
