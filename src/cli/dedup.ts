@@ -22,6 +22,8 @@ line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
 cluster events (created, grown, merged) as JSON Lines. --threads N signs in N worker threads (default:
 the config's "threads", 0 = one per core); 1 signs on the main thread. The verdicts do not depend on it.
+Every 5 s a progress line goes to stderr (not with --quiet); on a terminal, with an --input file, it
+shows the percent of the file read and an ETA.
 
 examples:
   doppel dedup --input demo/feed.jsonl --stories stories.jsonl > verdicts.jsonl
