@@ -10,7 +10,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/copy-assets.mjs ./scripts/
+COPY data/lexicons ./data/lexicons
+COPY scripts/copy-assets.mjs scripts/build-lexicons.mjs ./scripts/
 # bench/ and dev/ (benchmarks, local Redis and Kafka launchers) are development tools, not shipped.
 RUN npm run build && rm -rf dist/bench dist/dev
 

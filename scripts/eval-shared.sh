@@ -21,6 +21,9 @@ doppel generate --seed 7 --variants 4 "$DATA/news-uk.jsonl" > "$OUT/news-uk-s7.j
 # Spam campaigns with hash-busters: the spam mails only, template and hash-buster copies.
 node -e 'const fs=require("fs");process.stdout.write(fs.readFileSync(process.argv[1],"utf8").split("\n").filter((l)=>l.trim()!==""&&JSON.parse(l).spam===true).join("\n")+"\n")' "$DATA/mail-en.jsonl" > "$OUT/spam-en.jsonl"
 doppel generate --seed 7 --variants 4 --kinds hash-buster,mail-template "$OUT/spam-en.jsonl" > "$OUT/spam-hb-s7.jsonl"
+# shellcheck source=scripts/messy-sets.sh
+source scripts/messy-sets.sh
+messy_sets
 
 echo "### Russian + English news, seed 42 (thresholds were tuned on this set), with story-pair hard negatives"
 doppel eval --profile news --input "$OUT/news-ruen-s42.jsonl"
@@ -45,3 +48,26 @@ doppel eval --profile news --input "$OUT/spam-hb-s7.jsonl" --variants combined
 echo
 echo "### Story level: judged same-story pairs (news profile)"
 doppel eval --profile news --pairs "$DATA/story-pairs.jsonl"
+echo
+echo "## Messy input (duplicate P/R per kind: one set per kind; story P/R on the site pages)"
+echo
+echo "### Invisible characters in ~10% of the words (news ru+en+uk), seed 21"
+doppel eval --profile news --input "$OUT/obf-invisible-s21.jsonl" --variants combined
+echo
+echo "### Look-alike letters (Cyrillic in English words, Latin in Russian and Ukrainian ones), seed 21"
+doppel eval --profile news --input "$OUT/obf-lookalike-s21.jsonl" --variants combined
+echo
+echo "### Persian: tatweel and invisible characters (200 articles), seed 21"
+doppel eval --profile news --input "$OUT/obf-fa-s21.jsonl" --variants combined
+echo
+echo "### Spam with invisible characters and look-alike letters, mail profile, seed 21"
+doppel eval --profile mail --input "$OUT/spam-obf-s21.jsonl" --variants combined
+echo
+echo "### Lead-only copies (the first 2-5 sentences; half of them published before the article), seed 21"
+doppel eval --profile news --input "$OUT/lead-s21.jsonl" --variants combined
+echo
+echo "### Reordered sentences: whole texts and reordered parts (40-70% of the sentences), seed 21"
+doppel eval --profile news --input "$OUT/reorder-s21.jsonl" --variants combined
+echo
+echo "### Site pages: originals as whole pages of their home site, copies on other sites (news ru+en), seed 21"
+doppel eval --profile news --input "$OUT/pages-s21.jsonl" --variants combined

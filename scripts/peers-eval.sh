@@ -31,10 +31,13 @@ if [ ! -s "$OUT/spam-hb-s7.jsonl" ]; then
   node -e 'const fs=require("fs");process.stdout.write(fs.readFileSync(process.argv[1],"utf8").split("\n").filter((l)=>l.trim()!==""&&JSON.parse(l).spam===true).join("\n")+"\n")' "$DATA/mail-en.jsonl" > "$OUT/spam-en.jsonl"
   doppel generate --seed 7 --variants 4 --kinds hash-buster,mail-template "$OUT/spam-en.jsonl" > "$OUT/spam-hb-s7.jsonl"
 fi
+# shellcheck source=scripts/messy-sets.sh
+source scripts/messy-sets.sh
+messy_sets
 echo "| set | method | shingle words | Jaccard threshold | permutations | dup P | dup R | dup F1 | story P | story R | story F1 |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 # The shingle sizes of doppel's profiles: news 4-word shingles, mail word sets.
-for spec in news-ruen-s42:news:4 news-ruen-s7:news:4 news-uk-s7:news:4 news-fa-s7:news:4 mail-en-s7:mail:1 spam-hb-s7:mail:1; do
+for spec in news-ruen-s42:news:4 news-ruen-s7:news:4 news-uk-s7:news:4 news-fa-s7:news:4 mail-en-s7:mail:1 spam-hb-s7:mail:1 $MESSY_SETS; do
   IFS=: read -r set profile w <<< "$spec"
   node scripts/canonical-words.mjs "$OUT/$set.jsonl" "$profile" > "$OUT/$set.words.jsonl"
   python3 scripts/peers-eval.py "$OUT/$set.words.jsonl" "$w" 0.5 128

@@ -61,6 +61,9 @@ export interface InvalidResult {
 /** One result per input message, in input order. */
 export type DoppelResult = EngineVerdict | InvalidResult;
 
+/** A page of stories; pass `next` as the next query's `cursor` (null: the last page). */
+export type StoriesPage = Omit<ClusterListPage, 'keys'>;
+
 export interface StoriesQuery {
   /** `size` (default: largest first) or `recent` (latest activity first). */
   order?: ClusterListQuery['order'];
@@ -70,12 +73,6 @@ export interface StoriesQuery {
   cursor?: ClusterListPage['next'];
   /** Stories per page, 1 to 500; default 20. */
   limit?: number;
-}
-
-/** A page of stories; pass `next` as the following call's `cursor` (null: the last page). */
-export interface StoriesPage {
-  items: ClusterView[];
-  next: ClusterListPage['next'];
 }
 
 /** A ready engine: messages in (the JSON Lines input format as objects), verdicts out. */
@@ -150,13 +147,13 @@ export async function createDoppel(options: CreateDoppelOptions = {}): Promise<D
     process: (messages) => judge(messages, (requests) => flow.process(requests)),
     check: (messages) => judge(messages, (requests) => flow.check(requests)),
     stories: async (query = {}) => {
-      const page = await store.listClusters({
+      const { items, next } = await store.listClusters({
         order: query.order ?? 'size',
         since: query.since === undefined ? 0 : epochMs(query.since),
         after: query.cursor ?? null,
         limit: Math.max(1, Math.min(500, Math.floor(query.limit ?? 20))),
       });
-      return { items: page.items, next: page.next };
+      return { items, next };
     },
     story: async (id) => store.cluster(await store.resolveCluster(id)),
     close: () => store.close(),

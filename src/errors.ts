@@ -19,8 +19,14 @@ export const ERROR_CODES = {
   UNDECODABLE: { retryable: false, description: 'bytes could not be decoded as text' },
   /** An RFC 822 / MIME mail that could not be parsed. */
   INVALID_MAIL: { retryable: false, description: 'e-mail could not be parsed' },
+  /**
+   * Not an error: a warning on a valid verdict. A mail of more MIME parts than are read (1,000
+   * boundary lines; attachments and other non-text parts are dropped first): judged on the text
+   * parts read (docs/formats.md).
+   */
+  MAIL_TRUNCATED: { retryable: false, description: 'mail judged on its first text parts only' },
   /** Nothing is left after canonicalization (empty body, only markup or stop words' punctuation). */
-  EMPTY_TEXT: { retryable: false, description: 'no words left after canonicalization' },
+  EMPTY_TEXT: { retryable: false, description: 'no words or symbols left after canonicalization' },
   /** A lexicon file is missing, malformed or of an unknown format. */
   INVALID_LEXICON: { retryable: false, description: 'lexicon file is invalid' },
   /** The configuration does not pass the schema. */
@@ -41,6 +47,11 @@ export const ERROR_CODES = {
    * an operator accepts the loss (DOPPEL_RESET_NAMESPACE=1, docs/redis.md).
    */
   STORE_DATA_LOST: { retryable: false, description: 'store namespace lost its data' },
+  /**
+   * A value read back from the store is not one doppel writes (tampered with, or written by
+   * another program): never turned into a verdict. Stops like STORE_DATA_LOST (docs/redis.md).
+   */
+  STORE_CORRUPT: { retryable: false, description: 'store holds a malformed value' },
   /** A Kafka broker cannot be reached, or a request failed in a way the client says a retry may fix. */
   KAFKA_UNAVAILABLE: { retryable: true, description: 'kafka unavailable' },
   /** Kafka refused a request for good (authorization, a message too large, a fenced transactional producer). */

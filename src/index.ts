@@ -24,6 +24,7 @@ export {
   type EngineVerdict,
 } from './engine/engine.js';
 export type {
+  ClusterKey,
   ClusterListPage,
   ClusterListQuery,
   ClusterMember,
@@ -31,6 +32,7 @@ export type {
   ClusterView,
   DedupStore,
   Evidence,
+  MessageDetail,
   StoredVerdict,
   StoryEvent,
   VerdictKind,

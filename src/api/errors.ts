@@ -37,6 +37,7 @@ export function httpStatus(code: ErrorCode): number {
     case 'TIMEOUT':
     // Not retryable (no Retry-After), but the service, not the request, is at fault.
     case 'STORE_DATA_LOST':
+    case 'STORE_CORRUPT':
       return 503;
     default:
       return 500;

@@ -24,6 +24,14 @@ export const evidenceSchema = z.object({
     .number()
     .optional()
     .describe('share of the smaller shingle set inside the larger (absent for records without counts)'),
+  contained: z
+    .number()
+    .optional()
+    .describe(
+      "share of the smaller side's fingerprinted sentence tokens in sentences both sides have (absent without sentence fingerprints)",
+    ),
+  containedSentences: z.number().int().optional().describe('sentences both sides have'),
+  containedTokens: z.number().int().optional().describe('tokens of the sentences both sides have'),
 });
 
 export const verdictSchema = z.object({
@@ -36,15 +44,28 @@ export const verdictSchema = z.object({
   similarity: z.number().optional(),
   method: z.string().optional(),
   evidence: evidenceSchema.optional(),
-  replay: z.boolean().optional().describe('the id was decided before: its first verdict'),
+  replay: z
+    .boolean()
+    .optional()
+    .describe('the id was decided before (also by another process at the same moment): its first verdict'),
   conflict: z
     .boolean()
     .optional()
     .describe(
       'with replay: the id came back with other content (another exact hash) than first decided; the verdict is the first one',
     ),
+  eventTimeClamped: z
+    .literal(true)
+    .optional()
+    .describe('the time was past the clock plus window.maxFutureSkewMs: judged and stored as that bound'),
+  warning: z
+    .object({ code: z.literal('MAIL_TRUNCATED'), message: z.string(), parts: z.number().int() })
+    .optional()
+    .describe(
+      'judged on part of its text: a mail of more than 1,000 MIME parts (`parts` text parts not read)',
+    ),
   candidates: z.number().int(),
-  indexed: z.boolean(),
+  indexed: z.boolean().describe('this request indexed the message (false for a replay and for /v1/check)'),
 });
 
 const storedVerdictShape = {

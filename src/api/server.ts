@@ -88,6 +88,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     const v = verdict as EngineVerdict;
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
+    if (v.eventTimeClamped) logger?.warn({ id: v.id }, 'event time clamped (window.maxFutureSkewMs)');
     if (v.conflict) {
       // Not an error of the service: the client reused an id. 409 with the first verdict, so a
       // client that retries a send it thought lost is told what the id already holds.
@@ -108,6 +109,8 @@ export function createApiServer(deps: ApiDependencies): Server {
     const results = outcomes.map((o) => {
       if (o.ok) {
         verdicts.push(o.verdict);
+        if (o.verdict.eventTimeClamped)
+          logger?.warn({ id: o.verdict.id }, 'event time clamped (window.maxFutureSkewMs)');
         return answer(o.verdict, index);
       }
       metrics?.recordInvalid(profile, o.problem.code);

@@ -1,9 +1,12 @@
 /**
  * `npm run bench:signatures`: documents per second on one core for each signature method and for
  * the whole pipeline (decode + canonicalize + every signature), and MB/s of canonicalization, on
- * real news from ../shared/data. Prints a table; docs/benchmarks.md records the results.
+ * real news from ../shared/data; and web pages: whole-page text, article extraction, and the
+ * path from raw page bytes to signatures. Prints a table; docs/benchmarks.md records the results.
  */
+import { resolve } from 'node:path';
 import { signatureConfigSchema } from '../config/signatures.js';
+import { readBenchmarkPages } from '../eval/pages.js';
 import { SEED_EXACT } from '../hash/seeds.js';
 import { initHashing, xxh64Hex } from '../hash/xxhash.js';
 import { parseMessageObject } from '../input/message.js';
@@ -11,6 +14,7 @@ import { LexiconSet } from '../lexicon/lexicon.js';
 import { signMessage } from '../pipeline/sign.js';
 import { Signer } from '../signatures/signer.js';
 import { type CanonicalDoc, canonicalize } from '../text/canonical.js';
+import { decodeBytes, extractArticle, htmlToText, parseHtml } from '../text/decode/index.js';
 import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 
 const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -151,12 +155,51 @@ async function main(): Promise<void> {
       },
     ],
   ];
+  // Real web pages (menus, sidebars, comments: the article-extraction benchmark's pages), when
+  // present: what extraction adds to the HTML path, and the path's total.
+  const pages = readBenchmarkPages(resolve(SHARED_DATA_DIR, 'pages')) ?? [];
+  if (pages.length > 0) {
+    const pageBytes = pages.reduce((n, p) => n + p.bytes.length, 0);
+    const htmls = pages.map((p) => decodeBytes(p.bytes).text);
+    const raws = pages.map((p) =>
+      parseMessageObject({ id: p.key, raw: Buffer.from(p.bytes).toString('base64') }),
+    );
+    stages.push(
+      [
+        'web pages: HTML to whole-page text',
+        htmls.length,
+        pageBytes,
+        () => {
+          for (const h of htmls) htmlToText(h);
+        },
+      ],
+      [
+        'web pages: HTML to article (extraction)',
+        htmls.length,
+        pageBytes,
+        () => {
+          for (const h of htmls) extractArticle(parseHtml(h));
+        },
+      ],
+      [
+        'web pages end to end: raw bytes, decode + article + canonicalize + all',
+        raws.length,
+        pageBytes,
+        async () => {
+          for (const m of raws) await signMessage(m, signer);
+        },
+      ],
+    );
+  }
   for (const [label, count, size, run] of stages) rows.push(await measure(label, count, size, run));
 
   const avgBytes = bytes / corpus.length;
   console.log(
     `bench:signatures: ${corpus.length} real news items (ru, en, fa), mean ${avgBytes.toFixed(0)} bytes of UTF-8 ` +
       `(cut: mean ${(shortBytes / short.length).toFixed(0)} bytes); one core; ${MIN_SECONDS}s per row; node ${process.version}`,
+  );
+  console.log(
+    "web pages: the article-extraction benchmark's real pages (../shared/data/pages), MB/s of page HTML; rows absent without it",
   );
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   console.log('| stage | docs/s per core (median round) | slowest - fastest round | MB/s |');

@@ -87,6 +87,7 @@ export function checkInputFile(path: string | undefined): void {
   if (path === undefined || path === '-') return;
   let readable: boolean;
   try {
+    // Devices and pipes are readable streams too (/dev/null, /dev/stdin, a shell's <(...)).
     const stat = statSync(path);
     readable = stat.isFile() || stat.isFIFO() || stat.isCharacterDevice() || stat.isSocket();
   } catch (error) {

@@ -1,10 +1,16 @@
-import { DedupEngine } from '../engine/engine.js';
+import { DedupEngine, RequestPreparer } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
 import { DoppelError, isInputError } from '../errors.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
 import { MessageFlow } from '../pipeline/flow.js';
-import { type PreparedChunk, unpackItem } from '../pipeline/prepared-wire.js';
+import { prepareLines } from '../pipeline/prepare-lines.js';
+import {
+  admittedItem,
+  type PreparedChunk,
+  type PreparedItem,
+  unpackItem,
+} from '../pipeline/prepared-wire.js';
 import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
@@ -20,8 +26,9 @@ export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config 
 Reads JSON Lines messages (the doppel sign input format, plus optional "ts") and writes exactly one
 line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf"?, "similarity"?,
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
-cluster events (created, grown, merged) as JSON Lines. --threads N signs in N worker threads (default:
-the config's "threads", 0 = one per core); 1 signs on the main thread. The verdicts do not depend on it.
+cluster events (created, grown, merged) as JSON Lines. --threads N signs in N threads, the main thread
+and N - 1 workers (default: the config's "threads", 0 = one per core); 1 signs on the main thread only.
+The verdicts do not depend on it.
 Every 5 s a progress line goes to stderr (not with --quiet); on a terminal, with an --input file, it
 shows the percent of the file read and an ETA.
 
@@ -46,6 +53,8 @@ const OPTIONS = {
 
 interface Tally {
   messages: number;
+  /** Verdicts whose event time was clamped (window.maxFutureSkewMs). */
+  clamped: number;
   unique: number;
   duplicate: number;
   near_duplicate: number;
@@ -71,25 +80,31 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
   const flow = new MessageFlow(new DedupEngine(config, store), signer);
-  let pool: SignPool | null = null;
-  if (threads > 1) {
-    try {
-      pool = await SignPool.start({ threads, config, lexicons: parseLexiconFlags(values.lexicon) });
-    } catch (error) {
-      await closeQuietly(() => store.close());
-      throw error;
-    }
-  }
+  // --threads N: N threads sign, this one and N - 1 workers. This thread also reads, indexes,
+  // verifies and writes, so it signs a chunk itself only while the workers have enough queued
+  // (below); a worker per core on top of it left a core's worth of threads waiting for CPU. The
+  // workers start with the first chunk of lines: an empty input does not pay for loading them.
+  let pool = null as SignPool | null;
+  const workers = threads - 1;
+  const startPool = async (): Promise<SignPool> => {
+    pool ??= await SignPool.start({
+      threads: workers,
+      config,
+      lexicons: parseLexiconFlags(values.lexicon),
+    });
+    return pool;
+  };
+  const preparer = new RequestPreparer(config);
   // Memory per windowed message (bench:dedup runs node --expose-gc): live heap after a full GC,
   // before the first message and after the last, over the messages then in the window.
   const gc = (globalThis as { gc?: () => void }).gc;
   // Signing here, the lexicons (~25 MB, read on a language's first message) would count as window
   // memory: a fixed cost, so they are read before the baseline.
-  if (gc && !pool) for (const lang of LANGUAGES) lexicons.get(lang);
+  if (gc) for (const lang of LANGUAGES) lexicons.get(lang);
   const heapAtStart = gc ? liveHeap(gc) : 0;
   const out = new LineWriter(values.output);
   const stories = values.stories ? new LineWriter(values.stories) : null;
-  const tally: Tally = { messages: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
+  const tally: Tally = { messages: 0, clamped: 0, unique: 0, duplicate: 0, near_duplicate: 0, invalid: 0 };
   const started = performance.now();
   const runStart = Date.now();
   let lastTs: number | null = null;
@@ -115,6 +130,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
           await stories.write(JSON.stringify(verdict.replay ? { ...e, replay: true } : e));
       }
       tally[record.verdict]++;
+      if (record.eventTimeClamped) tally.clamped++;
       // Flushed once per batch: an await per line was a promise and a microtask per message.
       if (out.add(JSON.stringify(record))) due = true;
     }
@@ -146,14 +162,27 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   // With workers: lines go out in chunks, several chunks in flight, and come back prepared; they
   // are admitted in submission order, so batches (and verdicts) are those of one thread.
   const CHUNK_LINES = 64;
-  const inflight: Array<{ lineNos: number[]; prepared: Promise<PreparedChunk> }> = [];
+  type Prepared = { chunk: PreparedChunk } | { items: PreparedItem[] };
+  const inflight: Array<{ lineNos: number[]; prepared: Promise<Prepared> }> = [];
+  let atWorkers = 0;
   let chunkLines: string[] = [];
   let chunkLineNos: number[] = [];
-  const submit = () => {
-    if (chunkLines.length === 0 || !pool) return;
-    const prepared = pool.prepareLines(chunkLines);
-    // A failed pool rejects every chunk in flight; the first one awaited reports it.
-    prepared.catch(() => undefined);
+  const submit = async () => {
+    if (chunkLines.length === 0 || threads <= 1) return;
+    let prepared: Promise<Prepared>;
+    if (atWorkers < 2 * workers) {
+      // Two chunks per worker keep it busy between this thread's visits to the event loop.
+      atWorkers++;
+      prepared = (await startPool()).prepareLines(chunkLines).then((chunk) => {
+        atWorkers--;
+        return { chunk };
+      });
+      // A failed pool rejects every chunk in flight; the first one awaited reports it.
+      prepared.catch(() => undefined);
+    } else {
+      const items = await prepareLines(chunkLines, flow.signer, preparer);
+      prepared = Promise.resolve({ items });
+    }
     inflight.push({ lineNos: chunkLineNos, prepared });
     chunkLines = [];
     chunkLineNos = [];
@@ -161,10 +190,11 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   const admitOldest = async () => {
     const next = inflight.shift();
     if (!next) return;
-    const chunk = await next.prepared;
+    const prepared = await next.prepared;
     for (let i = 0; i < next.lineNos.length; i++) {
       const line = next.lineNos[i] as number;
-      const item = unpackItem(chunk, i);
+      const item =
+        'chunk' in prepared ? unpackItem(prepared.chunk, i) : admittedItem(prepared.items[i] as PreparedItem);
       if (item.ok) batch.push({ line, input: { ...item.request, ts: eventTime(item.ts) } });
       else if (item.bug) throw new Error(`signing line ${line} failed: ${item.error.message}`);
       else batch.push({ line, record: invalidRecord(item.id, line, item.error) });
@@ -178,19 +208,19 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         lineNo++;
         if (typeof line !== 'string') {
           // Output keeps input order: the lines before it still in the workers are admitted first.
-          submit();
+          await submit();
           while (inflight.length > 0) await admitOldest();
           batch.push({ line: lineNo, record: invalidRecord(salvageId(line.head), lineNo, line.error()) });
           if (batch.length >= config.batchSize) await flush();
           continue;
         }
         if (line.trim() === '') continue;
-        if (pool) {
+        if (threads > 1) {
           chunkLines.push(line);
           chunkLineNos.push(lineNo);
           if (chunkLines.length >= CHUNK_LINES) {
-            submit();
-            while (inflight.length > 4 * pool.threads) await admitOldest();
+            await submit();
+            while (inflight.length > 4 * threads) await admitOldest();
           }
           continue;
         }
@@ -211,7 +241,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         }
         if (batch.length >= config.batchSize) await flush();
       }
-    submit();
+    await submit();
     while (inflight.length > 0) await admitOldest();
     await flush();
   } catch (error) {
@@ -242,6 +272,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       process.stderr.write(
         `doppel dedup: ${tally.messages} messages, ${tally.unique} unique, ${tally.duplicate} duplicates, ` +
           `${tally.near_duplicate} near-duplicates, ${tally.invalid} invalid; ${stats.clusters} clusters; ` +
+          (tally.clamped > 0
+            ? `${tally.clamped} event times clamped (past the clock + window.maxFutureSkewMs); `
+            : '') +
           `${stats.hotBuckets} hot buckets (${stats.hotBucketEvents} messages past their cap); ${stats.messages} messages in the window; ` +
           `${Math.round(tally.messages / Math.max(seconds, 1e-9))} messages/s; ` +
           `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB${heap}\n`,

@@ -77,6 +77,7 @@ export async function explainCommand(argv: string[]): Promise<number> {
   let shared = 0;
   for (const s of sa) if (sb.has(s)) shared++;
   const match = matchLevel(evidence, config.decision, rb.tokens, ra.tokens);
+  // signRecord carries `extraction` for HTML: the page's article, or the whole page when none was found.
   const side = (s: SignedMessage) => ({
     ...signRecord(s),
     dates: s.signatures.dates.map(formatDate),
@@ -107,6 +108,12 @@ export async function explainCommand(argv: string[]): Promise<number> {
       ...evidence,
       jaccardExact: roundSimilarity(shared / Math.max(1, sa.size + sb.size - shared)),
       shingles: { a: sa.size, b: sb.size, shared },
+      // Fingerprinted sentences (containment): how many each side has and how many both have.
+      sentences: {
+        a: ra.sentences?.length ?? 0,
+        b: rb.sentences?.length ?? 0,
+        shared: evidence.containedSentences ?? 0,
+      },
     },
     verdict: {
       level: match.level,

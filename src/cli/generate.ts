@@ -15,15 +15,18 @@ import { parseCommandArgs } from './common.js';
 import { LineWriter } from './jsonl.js';
 
 export const GENERATE_USAGE = `usage: doppel generate [--seed N] [--variants N] [--kinds K1,K2] [--sample N] [--start ISO]
-                       [--story-pairs FILE] [--no-merge] [--output FILE|-] SOURCES.jsonl ...
+                       [--story-pairs FILE] [--no-merge] [--site-pages] [--output FILE|-] SOURCES.jsonl ...
 
 The seeded near-duplicate benchmark generator (docs/benchmark-generator.md): real articles and mails
 in, labelled messages out (originals and variants with a gold "cluster"), ready for doppel eval.
-The same arguments always give the same bytes.
+Kinds made only when named in --kinds: hash-buster, invisible, lookalike, tatweel, lead-only,
+reordered, reordered-part, site-page. --site-pages makes every news original a whole page of its
+home site (site-page copies go to other sites). The same arguments always give the same bytes.
 
 examples:
   doppel generate --seed 42 --variants 4 news-ru.jsonl news-en.jsonl > bench-42.jsonl
-  doppel generate --seed 7 --kinds hash-buster,mail-template spam.jsonl > campaigns.jsonl`;
+  doppel generate --seed 7 --kinds hash-buster,mail-template spam.jsonl > campaigns.jsonl
+  doppel generate --seed 21 --variants 3 --site-pages --kinds site-page news-en.jsonl > pages.jsonl`;
 
 const OPTIONS = {
   seed: { type: 'string', default: '1' },
@@ -33,6 +36,7 @@ const OPTIONS = {
   start: { type: 'string' },
   'story-pairs': { type: 'string' },
   'no-merge': { type: 'boolean' },
+  'site-pages': { type: 'boolean' },
   output: { type: 'string', short: 'o', default: '-' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -74,6 +78,7 @@ export async function generateCommand(argv: string[]): Promise<number> {
   }
   if (values.start !== undefined) options.startTime = values.start;
   if (values['no-merge']) options.mergeSources = false;
+  if (values['site-pages']) options.sitePages = true;
   if (values['story-pairs'] !== undefined) {
     const pairs = readStoryPairs(values['story-pairs'], { knownDocs: docs });
     options.negatives = storyPairDocs(pairs);

@@ -1,14 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { isDoppelError } from '../errors.js';
-import { DEDUP_USAGE, dedupCommand } from './dedup.js';
-import { EVAL_USAGE, evalCommand } from './eval.js';
-import { EXPLAIN_USAGE, explainCommand } from './explain.js';
-import { GENERATE_USAGE, generateCommand } from './generate.js';
 import { isOutputClosed } from './jsonl.js';
-import { lexiconCommand } from './lexicon.js';
-import { SERVE_USAGE, serveCommand } from './serve.js';
-import { SIGN_USAGE, signCommand } from './sign.js';
 import { closest } from './suggest.js';
 
 const USAGE = `doppel: near-duplicate detection for message feeds
@@ -34,15 +27,60 @@ interface Command {
   usage?: string;
 }
 
+// Each command's module is imported when that command runs: `doppel dedup` on the memory store
+// does not load the HTTP server, OpenTelemetry, the generator or the lexicon builder (start-up
+// is CPU that every CLI run, test and consumer restart pays; docs/benchmarks.md).
 // A Map: the command name is user input, and an object would find "constructor" on its prototype.
-const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
-  ['dedup', { run: dedupCommand, usage: DEDUP_USAGE }],
-  ['eval', { run: evalCommand, usage: EVAL_USAGE }],
-  ['explain', { run: explainCommand, usage: EXPLAIN_USAGE }],
-  ['generate', { run: generateCommand, usage: GENERATE_USAGE }],
-  ['sign', { run: signCommand, usage: SIGN_USAGE }],
-  ['lexicon', { run: (argv) => lexiconCommand(argv) }],
-  ['serve', { run: (argv) => serveCommand(argv), usage: SERVE_USAGE }],
+const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map<string, () => Promise<Command>>([
+  [
+    'dedup',
+    async () => {
+      const m = await import('./dedup.js');
+      return { run: m.dedupCommand, usage: m.DEDUP_USAGE };
+    },
+  ],
+  [
+    'eval',
+    async () => {
+      const m = await import('./eval.js');
+      return { run: m.evalCommand, usage: m.EVAL_USAGE };
+    },
+  ],
+  [
+    'explain',
+    async () => {
+      const m = await import('./explain.js');
+      return { run: m.explainCommand, usage: m.EXPLAIN_USAGE };
+    },
+  ],
+  [
+    'generate',
+    async () => {
+      const m = await import('./generate.js');
+      return { run: m.generateCommand, usage: m.GENERATE_USAGE };
+    },
+  ],
+  [
+    'sign',
+    async () => {
+      const m = await import('./sign.js');
+      return { run: m.signCommand, usage: m.SIGN_USAGE };
+    },
+  ],
+  [
+    'lexicon',
+    async () => {
+      const m = await import('./lexicon.js');
+      return { run: (argv) => m.lexiconCommand(argv) };
+    },
+  ],
+  [
+    'serve',
+    async () => {
+      const m = await import('./serve.js');
+      return { run: (argv) => m.serveCommand(argv), usage: m.SERVE_USAGE };
+    },
+  ],
 ]);
 
 /** The version of the installed package (package.json sits two levels above src/cli and dist/cli). */
@@ -67,14 +105,15 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const command = COMMANDS.get(name);
-  if (!command) {
+  const load = COMMANDS.get(name);
+  if (!load) {
     const guess = closest(name, [...COMMANDS.keys()]);
     process.stderr.write(
       `doppel: unknown command "${name}"${guess ? ` (did you mean "doppel ${guess}"?)` : ''}\n\n${USAGE}\n`,
     );
     return 2;
   }
+  const command = await load();
   try {
     return await command.run(rest);
   } catch (error) {

@@ -7,7 +7,16 @@ import { signatureConfigSchema } from './signatures.js';
  * config file's overrides, validated once. Every default is documented in docs/configuration.md.
  */
 
-export const INDEX_METHODS = ['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical', 'topic'] as const;
+export const INDEX_METHODS = [
+  'exact',
+  'simhash',
+  'imatch',
+  'mega',
+  'bands',
+  'lexical',
+  'topic',
+  'sentences',
+] as const;
 export type IndexMethod = (typeof INDEX_METHODS)[number];
 
 export const indexSchema = z
@@ -50,6 +59,17 @@ export const thresholdsSchema = z
     containment: z.number().min(0).max(1).nullable().optional(),
     /** ...when the Jaccard estimate is also at least this (the larger side is not mostly other text). */
     containmentMinJaccard: z.number().min(0).max(1).optional(),
+    /**
+     * Sentence containment (engine/verify.ts: the share of the smaller side's fingerprinted
+     * sentence tokens in sentences both sides have) at or above which the level is met; null or
+     * absent: not used. A teaser made of an article's first sentences, or a partial copy with its
+     * sentences reordered, is contained whole in the full text at any Jaccard...
+     */
+    contained: z.number().min(0).max(1).nullable().optional(),
+    /** ...when at least this many sentences are shared... */
+    containedMinSentences: z.number().int().min(1).optional(),
+    /** ...holding at least this many tokens (boilerplate sentences are few and short). */
+    containedMinTokens: z.number().int().min(1).optional(),
   })
   .strict();
 
@@ -88,6 +108,14 @@ export const decisionSchema = z
   })
   .strict();
 
+/** window.maxFutureSkewMs when the configuration gives none. */
+export const DEFAULT_MAX_FUTURE_SKEW_MS = 3_600_000;
+
+/** The window's bound on how far past the clock a message's time may be (ms). */
+export function maxFutureSkew(window: { maxFutureSkewMs?: number | undefined }): number {
+  return window.maxFutureSkewMs ?? DEFAULT_MAX_FUTURE_SKEW_MS;
+}
+
 export const windowSchema = z
   .object({
     /** How long a message stays in the index (ms). All its entries expire together. */
@@ -96,6 +124,17 @@ export const windowSchema = z
     generationMs: z.number().int().positive(),
     /** Upper bound on indexed messages in memory, oldest generations dropped first (0 = none). */
     maxMessages: z.number().int().min(0),
+    /**
+     * How far past the clock a message's time may be (ms; default 1 hour, maxFutureSkew): a later
+     * time is clamped to the clock plus this (counted, logged), so one message dated in the far
+     * future cannot expire the window. The clock is the wall clock (Redis' TIME on Redis).
+     */
+    maxFutureSkewMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(365 * 24 * 3_600_000)
+      .optional(),
   })
   .strict()
   .refine((w) => w.generationMs <= w.windowMs, {
@@ -150,6 +189,12 @@ export const redisSchema = z
     commandTimeoutMs: z.number().int().min(1).default(5_000),
     /** Attempts per batch on a retryable store error, with exponential back-off, before giving up. */
     maxRetries: z.number().int().min(0).max(100).default(5),
+    /**
+     * How often (ms) a client checks the server's maxmemory-policy and evicted_keys again while
+     * running (before an index call): an evicting policy switched on mid-run is refused, and keys
+     * evicted under it mark the namespace lost (docs/redis.md, "Data loss").
+     */
+    evictionCheckMs: z.number().int().min(0).default(1_000),
     /** Candidate records kept by the client (they never change once written). */
     recordCacheSize: z.number().int().min(0).default(100_000),
     /**
@@ -172,6 +217,7 @@ const METHOD_NEEDS: Record<IndexMethod, (s: DedupConfig['signatures']) => boolea
   bands: (s) => s.minhash.enabled,
   lexical: (s) => s.lexical.enabled,
   topic: (s) => s.terms.enabled,
+  sentences: (s) => s.sentences.enabled,
 };
 
 export const dedupConfigSchema = z

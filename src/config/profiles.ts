@@ -20,7 +20,7 @@ const PROFILES: Record<ProfileName, unknown> = {
     // of the throughput (docs/quality.md). Turn them on with index.methods / signatures.lexical.
     signatures: { lexical: { enabled: false } },
     index: {
-      methods: ['exact', 'bands', 'topic'],
+      methods: ['exact', 'bands', 'topic', 'sentences'],
       maxBucketSize: 64,
       maxCandidates: 24,
       topicKeys: 5,
@@ -35,6 +35,12 @@ const PROFILES: Record<ProfileName, unknown> = {
         imatchMinJaccard: 0.2,
         cosine: 0.8,
         cosineMinJaccard: 0.15,
+        // A teaser (an article's first sentences) or a partial copy with its sentences reordered:
+        // most of the smaller side's sentences are whole sentences of the other (engine/verify.ts),
+        // 20 tokens or more of them, so that a shared boilerplate line never decides.
+        contained: 0.6,
+        containedMinSentences: 1,
+        containedMinTokens: 20,
       },
       // Story: two reports of one event share their weighted vocabulary (cosine >= 0.35).
       story: {
@@ -64,13 +70,18 @@ const PROFILES: Record<ProfileName, unknown> = {
     profile: 'mail',
     mode: 'tag',
     signatures: {
-      canonical: { mailCleanup: 'always' },
+      // HTML mails are newsletters and spam, not articles: their whole text is signed (extracting
+      // lowered the mail set's story recall, docs/extraction.md).
+      canonical: { mailCleanup: 'always', html: 'page' },
       // Word sets, not word runs: a hash-buster word inserted every ~10 words breaks a third of
       // the 3-shingles but only ~10% of the word set (docs/quality.md, spam with hash-busters).
       minhash: { shingleSize: 1 },
       lexical: { enabled: false },
     },
     index: {
+      // No sentence keys: templated mails share whole sentences (greeting, unsubscribe line), and
+      // those buckets brought candidates that other rules then matched wrongly (docs/quality.md).
+      // The record keeps the fingerprints, so candidates found otherwise are still verified.
       methods: ['exact', 'bands', 'topic'],
       maxBucketSize: 128,
       maxCandidates: 24,
@@ -88,6 +99,10 @@ const PROFILES: Record<ProfileName, unknown> = {
         // hash-buster words added): word-set Jaccard 0.4-0.5 but containment ~1 (docs/quality.md).
         containment: 0.85,
         containmentMinJaccard: 0.3,
+        // Sentence containment as in news, stricter: mails of one sender share template sentences.
+        contained: 0.85,
+        containedMinSentences: 1,
+        containedMinTokens: 30,
       },
       // Word-set Jaccard (shingleSize 1) runs higher than 3-shingle Jaccard: 0.45, not 0.3.
       story: {

@@ -11,8 +11,17 @@ export const canonicalSchema = z
     includeTitle: z.boolean().default(false),
     /** Mail clean-up (quoted replies, signatures, volatile tokens): 'auto' = only for input parsed as an RFC 822 mail. */
     mailCleanup: z.enum(['auto', 'always', 'never']).default('auto'),
-    /** How Persian ZWNJ (U+200C) is handled: 'space' makes "می‌شود" equal to the common "می شود". */
-    zwnj: z.enum(['space', 'remove']).default('space'),
+    /**
+     * How Persian ZWNJ (U+200C) is handled: 'join' removes it and joins the Persian affixes written
+     * apart, so "می‌شود", "میشود" and "می شود" are one word; 'remove' only removes it; 'space'
+     * makes it a space.
+     */
+    zwnj: z.enum(['join', 'space', 'remove']).default('join'),
+    /**
+     * HTML input (the `html` field, an HTML page in `raw`): 'article' signs the page's article
+     * (title and body; menus, sidebars, comments, footers left out), 'page' every visible element.
+     */
+    html: z.enum(['article', 'page']).default('article'),
     /** Longest token kept (longer runs are usually base64 or URLs glued together). */
     maxTokenLength: z.number().int().min(8).max(1000).default(64),
   })
@@ -82,6 +91,19 @@ export const termsSchema = z
   })
   .strict();
 
+export const sentencesSchema = z
+  .object({
+    /** Sentence fingerprints (containment: teasers, partial and reordered copies). */
+    enabled: z.boolean().default(true),
+    /** Sentences shorter than this many tokens get no fingerprint (boilerplate lines are short). */
+    minTokens: z.number().int().min(1).max(255).default(8),
+    /** Most fingerprints a message keeps (and index keys it gets): the first half by position, the rest by lowest hash. */
+    max: z.number().int().min(1).max(255).default(24),
+    /** Of those, the index keys (table c): the first half by position, the rest by lowest value. */
+    keys: z.number().int().min(1).max(255).default(8),
+  })
+  .strict();
+
 export const signatureConfigSchema = z
   .object({
     canonical: canonicalSchema.default(canonicalSchema.parse({})),
@@ -90,6 +112,7 @@ export const signatureConfigSchema = z
     imatch: imatchSchema.default(imatchSchema.parse({})),
     lexical: lexicalSchema.default(lexicalSchema.parse({})),
     terms: termsSchema.default(termsSchema.parse({})),
+    sentences: sentencesSchema.default(sentencesSchema.parse({})),
   })
   .strict();
 
@@ -99,4 +122,5 @@ export type MinhashConfig = z.infer<typeof minhashSchema>;
 export type ImatchConfig = z.infer<typeof imatchSchema>;
 export type LexicalConfig = z.infer<typeof lexicalSchema>;
 export type TermsConfig = z.infer<typeof termsSchema>;
+export type SentencesConfig = z.infer<typeof sentencesSchema>;
 export type SignatureConfig = z.infer<typeof signatureConfigSchema>;

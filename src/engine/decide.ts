@@ -42,6 +42,16 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
   ) {
     return { method: 'containment', similarity: e.containment };
   }
+  if (
+    t.contained !== undefined &&
+    t.contained !== null &&
+    e.contained !== undefined &&
+    e.contained >= t.contained &&
+    (e.containedSentences ?? 0) >= (t.containedMinSentences ?? 1) &&
+    (e.containedTokens ?? 0) >= (t.containedMinTokens ?? 1)
+  ) {
+    return { method: 'containment', similarity: e.contained };
+  }
   return null;
 }
 

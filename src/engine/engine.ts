@@ -1,4 +1,4 @@
-import type { DedupConfig, IndexMethod } from '../config/dedup.js';
+import { type DedupConfig, type IndexMethod, maxFutureSkew } from '../config/dedup.js';
 import { DoppelError } from '../errors.js';
 import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
@@ -40,6 +40,13 @@ export interface EngineVerdict {
    * was not judged.
    */
   conflict?: boolean;
+  /**
+   * The message's time was past the clock plus window.maxFutureSkewMs and was judged (and
+   * stored) as that bound instead: a far-future time would otherwise expire the whole window.
+   */
+  eventTimeClamped?: true;
+  /** A mail's text parts not read (more MIME parts than are read): judged on the rest. */
+  truncatedParts?: number;
   events: StoryEvent[];
   candidates: number;
   hotBuckets: number;
@@ -52,6 +59,8 @@ export interface EngineVerdict {
 export interface EngineOptions {
   /** Keep the evidence of every candidate in the verdict (costs memory; eval only). */
   collectEvidence?: boolean;
+  /** The wall clock event times are bounded by (epoch ms; default Date.now). */
+  clock?: () => number;
 }
 
 /**
@@ -65,6 +74,8 @@ export interface EngineMessage {
   lang: string;
   ts: number;
   title?: string;
+  /** A mail's text parts not read (DecodedMessage.truncatedParts). */
+  truncatedParts?: number;
   /** The input's source URL (kept when displayUrl accepts it). */
   url?: unknown;
   /** The opening of the decoded text, as displaySnippet makes it. */
@@ -129,6 +140,7 @@ export class RequestPreparer {
     };
     const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;
+    if (message.truncatedParts !== undefined) request.truncatedParts = message.truncatedParts;
     const url = displayUrl(message.url);
     if (url !== undefined) request.url = url;
     const snippet =
@@ -170,9 +182,34 @@ export class DedupEngine {
    * the store, the story event its first decision made (replayStoryEvents).
    */
   async process(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
-    const verdicts = await this.indexAndJudge(inputs);
+    const { requests, clamped } = this.boundEventTimes(inputs);
+    const verdicts = await this.indexAndJudge(requests);
     await this.replayStoryEvents(verdicts);
+    if (clamped) for (const i of clamped) (verdicts[i] as EngineVerdict).eventTimeClamped = true;
+    markTruncated(inputs, verdicts);
     return verdicts;
+  }
+
+  /**
+   * The requests with every time past the clock plus window.maxFutureSkewMs clamped to that bound
+   * and marked (copies; the others as they are), and the positions clamped (null: none). A
+   * clamped time moves no store clock: a far-future time would expire the whole window (and, on
+   * a feed older than the wall clock, even the bound would). The stores also never move their
+   * clocks past their own wall clock plus the skew.
+   */
+  private boundEventTimes(inputs: readonly IndexRequest[]): {
+    requests: readonly IndexRequest[];
+    clamped: number[] | null;
+  } {
+    const limit = (this.options.clock ?? Date.now)() + maxFutureSkew(this.config.window);
+    const clamped: number[] = [];
+    inputs.forEach((request, i) => {
+      if (request.ts > limit) clamped.push(i);
+    });
+    if (clamped.length === 0) return { requests: inputs, clamped: null };
+    const requests = [...inputs];
+    for (const i of clamped) requests[i] = { ...(inputs[i] as IndexRequest), ts: limit, clampedTs: true };
+    return { requests, clamped };
   }
 
   private async indexAndJudge(inputs: readonly IndexRequest[]): Promise<EngineVerdict[]> {
@@ -226,6 +263,13 @@ export class DedupEngine {
     });
     const commits = await this.store.commit(decisions);
     const committed = new Map(commits.map((c) => [c.id, c]));
+    // Rare (a race on one id between processes): one read each of the verdict that won.
+    const storedOf = new Map<string, StoredVerdict>();
+    for (const c of commits) {
+      if (!c.decidedBefore) continue;
+      const stored = await this.store.verdict(c.id);
+      if (stored) storedOf.set(c.id, stored);
+    }
 
     return inputs.map((input, i) => {
       const id = input.id;
@@ -240,6 +284,10 @@ export class DedupEngine {
       const d = decisionOf.get(id);
       if (d === undefined) throw new DoppelError('INTERNAL', `no decision for ${id}`);
       const c = committed.get(id);
+      // Another process decided the id between this one's index and commit: its verdict is the id's.
+      const before = c?.decidedBefore ? storedOf.get(id) : undefined;
+      // (Its record's hash is not read here: such a race is not told apart as a conflict.)
+      if (before) return replayVerdict(before, c?.clusterId ?? before.clusterId, false);
       const replay = own < 0;
       const out = this.toVerdict(
         d.decision,
@@ -273,7 +321,7 @@ export class DedupEngine {
       scoredOf,
       results.map((result) => (result.status === 'decided' ? [] : result.candidates)),
     );
-    return Promise.all(
+    const verdicts = await Promise.all(
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
@@ -313,6 +361,8 @@ export class DedupEngine {
         );
       }),
     );
+    markTruncated(requests, verdicts);
+    return verdicts;
   }
 
   /**
@@ -492,6 +542,14 @@ export class DedupEngine {
  */
 function reused(request: IndexRequest, firstExact: string | undefined): boolean {
   return firstExact !== undefined && firstExact !== request.record.exact;
+}
+
+/** A verdict says when its message's text was cut (a mail of too many MIME parts). */
+function markTruncated(inputs: readonly IndexRequest[], verdicts: EngineVerdict[]): void {
+  inputs.forEach((input, i) => {
+    const verdict = verdicts[i];
+    if (input.truncatedParts !== undefined && verdict) verdict.truncatedParts = input.truncatedParts;
+  });
 }
 
 /**

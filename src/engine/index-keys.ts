@@ -17,7 +17,7 @@ export interface IndexKey {
   lo: number;
 }
 
-/** Tables of each method: `x` exact; `s<t>` SimHash table t; `i<k>` I-Match lexicon k; `m` mega-shingles; `b<t>` band t; `t` topic terms; `l`, `ls`, `lh` lexical, longest and heaviest sentences. */
+/** Tables of each method: `x` exact; `s<t>` SimHash table t; `i<k>` I-Match lexicon k; `m` mega-shingles; `b<t>` band t; `t` topic terms; `c` sentence fingerprints; `l`, `ls`, `lh` lexical, longest and heaviest sentences. */
 export function methodOfTable(table: string): IndexMethod {
   switch (table[0]) {
     case 'x':
@@ -32,6 +32,8 @@ export function methodOfTable(table: string): IndexMethod {
       return 'bands';
     case 't':
       return 'topic';
+    case 'c':
+      return 'sentences';
     default:
       return 'lexical';
   }
@@ -127,6 +129,12 @@ export class IndexKeyBuilder {
     }
     if (m.has('topic') && s.terms) {
       for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', hi: 0, lo: hash });
+    }
+    // Sentence fingerprints: a teaser and its article, or a partial reordered copy and the full
+    // text, share whole sentences and little else (signatures/sentences.ts).
+    if (m.has('sentences') && s.sentences) {
+      const sentences = s.sentences.keys;
+      for (let i = 0; i < sentences.length; i++) keys.push({ table: 'c', hi: 0, lo: sentences[i] as number });
     }
     if (m.has('lexical')) {
       if (s.lexical) keys.push(fromHex('l', s.lexical));

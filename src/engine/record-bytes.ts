@@ -1,7 +1,8 @@
 import { hex64, parseHex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
+import { NO_CUT } from '../signatures/sentences.js';
 import type { TermVector } from '../signatures/terms.js';
-import { Flag, packRecord, weightsOfLevels } from './record.js';
+import { Flag, MAX_SENTENCES, packRecord, weightsOfLevels } from './record.js';
 import type { SignatureRecord } from './types.js';
 
 /**
@@ -28,7 +29,9 @@ function encodedSizeBound(r: SignatureRecord): number {
     (r.terms?.hashes.length ?? 0) * 4 +
     1 +
     (r.dates?.length ?? 0) * 2 +
-    2
+    2 +
+    5 +
+    (r.sentences?.length ?? 0) * 4
   );
 }
 
@@ -37,9 +40,11 @@ function encodedSizeBound(r: SignatureRecord): number {
  * u8 version, u8 flags, u16 tokens, u8 lang length, lang (ASCII), 8 bytes exact,
  * [8 bytes simhash hi,lo], [u8 n, n min-hash bytes], u8 k, k x (u8 lexicon, 8 bytes I-Match),
  * [8 bytes lexical], [8 bytes longest], [8 bytes heaviest], [u8 m, m x (u24 hash, u8 level)],
- * [u8 d, d x u16 date], [u16 distinct shingles]. The dates and shingle-count sections were added
- * later, each under its own flag: a record written before has no flag and decodes without them
- * (and a decoder from before ignores them: they are last).
+ * [u8 d, d x u16 date], [u16 distinct shingles], [u8 s, u32 sentence cut, s x u32 sentence fingerprints]. The
+ * dates and shingle-count sections were added later, each under its own flag: a record written
+ * before has no flag and decodes without them (and a decoder from before ignores them: they are
+ * last). The sentence section came after every flag bit was taken: it is present when bytes
+ * follow the last flagged section, and a decoder from before ignores it the same way.
  */
 export function encodeRecord(r: SignatureRecord): Uint8Array {
   const out = new Uint8Array(encodedSizeBound(r));
@@ -114,6 +119,17 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   if (shingles > 0) {
     view.setUint16(at, Math.min(shingles, 0xffff), true);
     at += 2;
+  }
+  const sentences = r.sentences;
+  if (sentences !== undefined && sentences.length > 0) {
+    const n = Math.min(sentences.length, MAX_SENTENCES);
+    out[at++] = n;
+    view.setUint32(at, r.sentenceCut ?? NO_CUT, true);
+    at += 4;
+    for (let i = 0; i < n; i++) {
+      view.setUint32(at, sentences[i] as number, true);
+      at += 4;
+    }
   }
   return out.subarray(0, at);
 }
@@ -200,6 +216,19 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     shingles = view.getUint16(at, true);
     at += 2;
   }
+  let sentences: Uint32Array | undefined;
+  let sentenceCut = NO_CUT;
+  if (at < bytes.length) {
+    const n = bytes[at++] as number;
+    need(4 + n * 4);
+    sentenceCut = view.getUint32(at, true);
+    at += 4;
+    sentences = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      sentences[i] = view.getUint32(at, true);
+      at += 4;
+    }
+  }
   const record: SignatureRecord = {
     lang,
     tokens,
@@ -214,6 +243,10 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
   };
   if (dates !== undefined && dates.length > 0) record.dates = dates;
   if (shingles > 0) record.shingles = shingles;
+  if (sentences !== undefined && sentences.length > 0) {
+    record.sentences = sentences;
+    if (sentenceCut !== NO_CUT) record.sentenceCut = sentenceCut;
+  }
   record.packed = packRecord(record);
   return record;
 }

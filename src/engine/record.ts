@@ -1,5 +1,6 @@
 import { hex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
+import { NO_CUT } from '../signatures/sentences.js';
 import type { Signatures } from '../signatures/signer.js';
 import type { TermVector } from '../signatures/terms.js';
 import type { SignatureRecord } from './types.js';
@@ -19,6 +20,9 @@ import type { SignatureRecord } from './types.js';
  * returns, src/store/redis/codec.ts), so the in-memory and the Redis store give the same evidence
  * and verdicts.
  */
+
+/** Sentence fingerprints a record keeps at most (the binary form counts them in a byte). */
+export const MAX_SENTENCES = 255;
 
 /** Bits kept of each min-hash. */
 export const MINHASH_BITS = 8;
@@ -57,6 +61,10 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
   };
   if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
   if (s.minhash && s.shingles > 0) record.shingles = Math.min(s.shingles, 0xffff);
+  if (s.sentences && s.sentences.values.length > 0) {
+    record.sentences = s.sentences.values.slice(0, MAX_SENTENCES);
+    if (s.sentences.cut !== NO_CUT) record.sentenceCut = s.sentences.cut;
+  }
   record.packed = packRecord(record);
   return record;
 }
@@ -218,6 +226,9 @@ export class PackedRecord implements SignatureRecord {
     readonly dates?: number[],
     /** The distinct shingle count (containment), kept beside the packed words like the dates. */
     readonly shingles?: number,
+    /** Sentence fingerprints (containment), kept beside the packed words like the dates. */
+    readonly sentences?: Uint32Array,
+    readonly sentenceCut?: number,
   ) {}
 
   get exact(): string {
@@ -292,5 +303,5 @@ export function storedRecord(r: SignatureRecord): SignatureRecord {
   const packed = r.packed === undefined ? packRecord(r) : r.packed;
   if (!packed) return r;
   const dates = r.dates !== undefined && r.dates.length > 0 ? r.dates : undefined;
-  return new PackedRecord(packed, r.tokens, r.lang, dates, r.shingles);
+  return new PackedRecord(packed, r.tokens, r.lang, dates, r.shingles, r.sentences, r.sentenceCut);
 }

@@ -33,6 +33,14 @@ export interface SignatureRecord {
    */
   shingles?: number;
   /**
+   * Sentence fingerprints (signatures/sentences.ts: 24-bit hash, 8-bit token count), ascending:
+   * containment between a teaser or partial copy and the full text. Absent when the message has
+   * no sentence long enough, and in records written before the field.
+   */
+  sentences?: Uint32Array;
+  /** The highest value the fingerprints' sample kept (a text with many sentences); absent: all kept. */
+  sentenceCut?: number;
+  /**
    * The fields above in the form verification reads (engine/record.ts `packRecord`): derived,
    * never stored or encoded. Set by compactRecord and decodeRecord; made on first comparison
    * for a record built otherwise; null when a field is not in its canonical form.
@@ -60,6 +68,16 @@ export interface Evidence {
    * both distinct shingle counts; absent when either record has no count (written before it).
    */
   containment?: number;
+  /**
+   * Sentence containment: the share of the smaller side's fingerprinted sentence tokens that lie
+   * in sentences both sides have (the smaller side: fewer such tokens); absent when either record
+   * has no sentence fingerprints.
+   */
+  contained?: number;
+  /** ...how many sentences both sides have... */
+  containedSentences?: number;
+  /** ...and the tokens of those shared sentences (a match needs enough of them: boilerplate is short). */
+  containedTokens?: number;
 }
 
 /**
@@ -99,6 +117,13 @@ export interface IndexRequest {
   id: string;
   /** Event time, epoch ms. */
   ts: number;
+  /**
+   * The time was past the clock plus window.maxFutureSkewMs and `ts` is that bound (the engine
+   * sets it): stored as it is, but it moves no store clock, so it expires nothing.
+   */
+  clampedTs?: true;
+  /** A mail's text parts not read (too many MIME parts): its verdict says MAIL_TRUNCATED. */
+  truncatedParts?: number;
   keys: IndexKey[];
   record: SignatureRecord;
   /** The message's title or subject, at most MAX_TITLE_LENGTH characters (displayed; the story rule also compares headline words, decision.storyTitleMinJaccard). */
@@ -176,6 +201,11 @@ export interface CommitResult {
   id: string;
   clusterId: string;
   events: StoryEvent[];
+  /**
+   * The id had a verdict already (another process decided it between this one's index and
+   * commit): nothing was written, and the stored verdict, not this decision, is the id's.
+   */
+  decidedBefore?: true;
 }
 
 export interface ClusterView {

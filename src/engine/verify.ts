@@ -1,4 +1,5 @@
 import { hamming64 } from '../hash/mix.js';
+import { NO_CUT, type SentenceContainment, sentenceContainment } from '../signatures/sentences.js';
 import { type TermVector, termCosine } from '../signatures/terms.js';
 import { Flag, jaccardEstimate, Packed, packRecord } from './record.js';
 import type { Evidence, SignatureRecord } from './types.js';
@@ -134,6 +135,7 @@ export class Verifier {
     const out: Evidence = { exact, hamming, jaccard, imatch, lexical, cosine };
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
+    addContained(out, a, b);
     return out;
   }
 
@@ -171,6 +173,7 @@ export class Verifier {
     const out: Evidence = { exact: a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine };
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
+    addContained(out, a, b);
     return out;
   }
 }
@@ -188,6 +191,33 @@ export function containmentOf(
   if (jaccard === null || a === undefined || b === undefined || a <= 0 || b <= 0) return null;
   const shared = (jaccard * (a + b)) / (1 + jaccard);
   return roundSimilarity(Math.min(1, shared / Math.min(a, b)));
+}
+
+const SHARED: SentenceContainment = { share: 0, count: 0, tokens: 0 };
+
+/**
+ * Sentence containment into the evidence (signatures/sentences.ts): the share of the smaller
+ * side's sentence tokens that lie in sentences both sides have, with their count and tokens.
+ * Exact on the fingerprints of texts of up to 24 sentences: a teaser of an article's first three
+ * sentences is contained 1.0 in the article whatever their Jaccard. Nothing when either side
+ * has no fingerprints.
+ */
+function addContained(out: Evidence, a: SignatureRecord, b: SignatureRecord): void {
+  const sa = a.sentences;
+  const sb = b.sentences;
+  if (sa === undefined || sb === undefined || sa.length === 0 || sb.length === 0) return;
+  const c = sentenceContainment(
+    sa,
+    a.sentenceCut ?? NO_CUT,
+    a.tokens,
+    sb,
+    b.sentenceCut ?? NO_CUT,
+    b.tokens,
+    SHARED,
+  );
+  out.contained = roundSimilarity(c.share);
+  out.containedSentences = c.count;
+  out.containedTokens = c.tokens;
 }
 
 /** Open addressing over a term vector's hashes (at most a few dozen): hash -> weight. */

@@ -41,6 +41,7 @@
  */
 
 import { langOf } from './generator/language-packs.js';
+import { sitePage } from './generator/site-pages.js';
 import { DEFAULT_SOURCE_DUPLICATE_RULE, sourceClusters } from './generator/sources.js';
 import { canonicalWords, parseBody } from './generator/text.js';
 import {
@@ -50,7 +51,14 @@ import {
   type SourceDoc,
   type VariantKind,
 } from './generator/types.js';
-import { BUILDERS, chooseVariantKinds, isMail } from './generator/variants.js';
+import {
+  BUILDERS,
+  chooseVariantKinds,
+  homeSite,
+  isMail,
+  OPT_IN_KINDS,
+  pageTitle,
+} from './generator/variants.js';
 import { Random } from './random.js';
 
 // The generator's public API, from the modules it is made of (src/eval/generator/).
@@ -166,12 +174,22 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     feed,
   );
 
+  // Headlines per language, in input order: site pages list other articles' headlines.
+  const headlines = new Map<string, string[]>();
+  for (const d of [...docs, ...negatives]) {
+    const lang = langOf(d);
+    const list = headlines.get(lang) ?? [];
+    list.push(pageTitle(d, parseBody(d.text, lang)));
+    headlines.set(lang, list);
+  }
+
   const out: { ms: number; message: LabeledMessage }[] = [];
   let clock = start;
   timeline.forEach(({ doc, variants }, k) => {
     if (k > 0) clock += 1000 * feed.between(ORIGINAL_GAP_S[0], ORIGINAL_GAP_S[1]);
     const cluster = clusters.get(doc.id)!;
     const lang = langOf(doc);
+    const body = parseBody(doc.text, lang);
     const base = { cluster, story: stories.get(doc.id)!, lang: doc.lang };
     const original: LabeledMessage = {
       id: messageId(doc.id, 'original', 0),
@@ -179,13 +197,27 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
       variant: 'original',
       ts: new Date(clock).toISOString(),
       ...(doc.title === undefined ? {} : { title: doc.title }),
-      text: doc.text,
+      ...(options.sitePages === true && !isMail(doc)
+        ? {
+            html: sitePage({
+              seed,
+              lang,
+              site: homeSite(seed, doc.id),
+              title: pageTitle(doc, body),
+              body,
+              headlines: headlines.get(lang) ?? [],
+              date: new Date(clock),
+              r: Random.from(seed, 'home-page', doc.id),
+            }),
+          }
+        : { text: doc.text }),
       source: doc.id,
     };
     out.push({ ms: clock, message: original });
     if (!variants || variantsPerDoc === 0) return;
 
-    const applicable = chooseVariantKinds(doc, { hashBuster: allowed?.has('hash-buster') === true }).filter(
+    const optIn = new Set([...(allowed ?? [])].filter((kind) => OPT_IN_KINDS.has(kind)));
+    const applicable = chooseVariantKinds(doc, { optIn }).filter(
       (kind) => allowed === undefined || allowed.has(kind),
     );
     if (applicable.length === 0) return;
@@ -194,15 +226,27 @@ export function generateVariants(docs: SourceDoc[], options: GeneratorOptions): 
     const kinds = applicable.includes('mail-template')
       ? ['mail-template' as const, ...order.shuffle(applicable.filter((kind) => kind !== 'mail-template'))]
       : order.shuffle(applicable);
-    const body = parseBody(doc.text, lang);
     const counts = new Map<VariantKind, number>();
     for (let v = 0; v < variantsPerDoc; v++) {
       const kind = kinds[v % kinds.length] as Exclude<VariantKind, 'original'>;
       const n = counts.get(kind) ?? 0;
       counts.set(kind, n + 1);
-      const ms = clock + 1000 * delaySeconds(Random.from(seed, 'delay', doc.id, kind, String(n)));
+      const delay = Random.from(seed, 'delay', doc.id, kind, String(n));
+      // Wires often put out the teaser first and the full story later: half the teasers come first.
+      const before = kind === 'lead-only' && delay.chance(0.5);
+      const ms = clock + (before ? -1 : 1) * 1000 * delaySeconds(delay);
       const r = Random.from(seed, 'variant', doc.id, kind, String(n));
-      const content = BUILDERS[kind]({ doc, lang, body, r, date: new Date(ms), isMail: isMail(doc) });
+      const content = BUILDERS[kind]({
+        doc,
+        lang,
+        body,
+        r,
+        date: new Date(ms),
+        isMail: isMail(doc),
+        seed,
+        copy: n,
+        headlines: headlines.get(lang) ?? [],
+      });
       const message: LabeledMessage = {
         id: messageId(doc.id, kind, n),
         ...base,

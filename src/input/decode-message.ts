@@ -1,11 +1,15 @@
 import type { TextSource } from '../text/canonical.js';
-import { decodeHtml, decodeRaw } from '../text/decode/index.js';
+import { decodeHtml, decodeRaw, type Extraction, type HtmlOptions } from '../text/decode/index.js';
 import type { Message } from './message.js';
 
 /** What the decode stage learned besides the text. */
 export interface DecodedMessage extends TextSource {
   charset: string;
   messageId?: string;
+  /** A mail's text parts not read (too many MIME parts): reported as MAIL_TRUNCATED. */
+  truncatedParts?: number;
+  /** HTML: the page's article, or the whole page when none was found (docs/extraction.md). */
+  extraction?: Extraction;
 }
 
 /**
@@ -14,8 +18,11 @@ export interface DecodedMessage extends TextSource {
  * synchronously, so a caller that signs one message at a time skips a promise and a microtask
  * per message; the others return a promise (MIME parsing is async).
  */
-export function decodeMessage(message: Message): DecodedMessage | Promise<DecodedMessage> {
-  return decodeText(message) ?? decodeContent(message);
+export function decodeMessage(
+  message: Message,
+  options: HtmlOptions = {},
+): DecodedMessage | Promise<DecodedMessage> {
+  return decodeText(message) ?? decodeContent(message, options);
 }
 
 /** A message with a `text` field (null for any other). */
@@ -26,12 +33,12 @@ function decodeText(message: Message): DecodedMessage | null {
   return decoded;
 }
 
-async function decodeContent(message: Message): Promise<DecodedMessage> {
+async function decodeContent(message: Message, options: HtmlOptions): Promise<DecodedMessage> {
   let decoded: DecodedMessage;
   if (message.html !== undefined && message.html.trim() !== '') {
-    decoded = toDecoded(decodeHtml(message.html));
+    decoded = toDecoded(decodeHtml(message.html, options));
   } else {
-    decoded = toDecoded(await decodeRaw(message.raw ?? new Uint8Array()));
+    decoded = toDecoded(await decodeRaw(message.raw ?? new Uint8Array(), options));
   }
   if (message.title !== undefined) decoded.title = message.title;
   return decoded;
@@ -43,9 +50,13 @@ function toDecoded(d: {
   charset: string;
   title?: string;
   messageId?: string;
+  truncatedParts?: number;
+  extraction?: Extraction;
 }): DecodedMessage {
   const out: DecodedMessage = { text: d.text, kind: d.kind, charset: d.charset };
   if (d.title !== undefined) out.title = d.title;
   if (d.messageId !== undefined) out.messageId = d.messageId;
+  if (d.truncatedParts !== undefined) out.truncatedParts = d.truncatedParts;
+  if (d.extraction !== undefined) out.extraction = d.extraction;
   return out;
 }

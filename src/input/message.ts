@@ -56,6 +56,9 @@ export interface ParseLimits {
   maxMessageBytes: number;
 }
 
+/** The largest time a Date holds (ECMAScript: ±100,000,000 days from 1970). */
+const MAX_TIME_MS = 8.64e15;
+
 export const DEFAULT_LIMITS: ParseLimits = { maxMessageBytes: 4 * 1024 * 1024 };
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
@@ -145,6 +148,12 @@ export function parseMessageObject(json: unknown): Message {
     const ms = typeof value.ts === 'number' ? value.ts : Date.parse(value.ts);
     if (!Number.isFinite(ms))
       throw new DoppelError('INVALID_MESSAGE', `ts: not an ISO 8601 time: ${String(value.ts)}`);
+    // A time no Date can hold (e.g. 1e300) is no time at all; later ones are clamped (engine.ts).
+    if (Math.abs(ms) > MAX_TIME_MS)
+      throw new DoppelError(
+        'INVALID_MESSAGE',
+        `ts: out of range (at most ±${MAX_TIME_MS} ms): ${String(value.ts)}`,
+      );
     message.ts = ms;
   }
   const hasContent =

@@ -453,7 +453,10 @@ export class DoppelConsumer {
           // (exactly-once: another process took the transactional id and aborted this batch's
           // transaction; that process consumes the batch again).
           const limit =
-            error.code === 'STORE_DATA_LOST' || error.code === 'STORE_AUTH' || fenced
+            error.code === 'STORE_DATA_LOST' ||
+            error.code === 'STORE_CORRUPT' ||
+            error.code === 'STORE_AUTH' ||
+            fenced
               ? 1
               : this.config.consumer.maxFailedAttempts;
           const willRetry = !gone && failures < limit;

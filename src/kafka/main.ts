@@ -47,6 +47,12 @@ export async function runConsumerProcess(profile: 'news' | 'mail'): Promise<numb
     hooks: {
       onBatchEnd: (stats) => {
         telemetry.metrics.recordVerdicts(profileName, stats.verdicts, stats.engineMs / 1000);
+        const clamped = stats.verdicts.filter((v) => v.eventTimeClamped).map((v) => v.id);
+        if (clamped.length > 0)
+          logger.warn(
+            { ids: clamped.slice(0, 10), count: clamped.length },
+            'event times clamped (window.maxFutureSkewMs)',
+          );
         for (const code of stats.invalidCodes) telemetry.metrics.recordInvalid(profileName, code);
         const lag = Number(BigInt(stats.highWatermark) - BigInt(stats.lastOffset) - 1n);
         telemetry.metrics.setConsumerLag(

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DoppelError } from '../errors.js';
 import type { Language, SupportedLanguage } from '../text/language.js';
+import { decodeCompact, sourceDigest } from './compact.js';
+import { WordTable } from './word-table.js';
 
 /**
  * A lexicon file: collection statistics (idf per canonical word) plus the I-Match primary
@@ -41,46 +43,52 @@ export const lexiconFileSchema = z
 
 export type LexiconFile = z.infer<typeof lexiconFileSchema>;
 
+/** A lexicon file's fields other than its words. */
+export type LexiconMeta = Omit<LexiconFile, 'words'>;
+
 export class Lexicon {
   readonly lang: string;
   readonly version: string;
   readonly documents: number;
   readonly unknownIdf: number;
   readonly primary: LexiconFile['primary'];
-  private readonly idfByWord: Map<string, number>;
-  /** Rank of each secondary-lexicon word in ascending-idf order (seed 001: closest to L first). */
-  private readonly secondaryRank: Map<string, number>;
+  /** The fields of the file it was read from, but its words (the compact form's header). */
+  readonly meta: LexiconMeta;
+  /** idf and secondary rank by word (ranks follow seed 001's ascending-idf order). */
+  private readonly table: WordTable;
 
-  constructor(file: LexiconFile) {
+  /** From a lexicon file's content; `table`, when given, holds its words (the compact form). */
+  constructor(file: LexiconFile | LexiconMeta, table?: WordTable) {
+    const { words: _words, ...meta } = file as LexiconFile;
+    this.meta = meta;
     this.lang = file.lang;
     this.version = file.version;
     this.documents = file.documents;
     this.unknownIdf = file.unknownIdf;
     this.primary = file.primary;
-    this.idfByWord = new Map();
-    this.secondaryRank = new Map();
-    const { idfHi, minWordLength, maxWordLength } = file.primary;
     // `words` is sorted by idf then word, so ranks follow seed 001's ascending-idf order.
-    for (const [word, idf] of file.words) {
-      this.idfByWord.set(word, idf);
-      if (idf > idfHi && word.length >= minWordLength && word.length <= maxWordLength) {
-        this.secondaryRank.set(word, this.secondaryRank.size);
-      }
-    }
+    this.table = table ?? WordTable.fromWords((file as LexiconFile).words ?? [], file.primary);
+  }
+
+  /** The words in flat arrays (the compact form writes them as they are). */
+  get words(): WordTable {
+    return this.table;
   }
 
   get size(): number {
-    return this.idfByWord.size;
+    return this.table.size;
   }
 
   idf(word: string): number {
-    return this.idfByWord.get(word) ?? this.unknownIdf;
+    const i = this.table.find(word);
+    return i < 0 ? this.unknownIdf : (this.table.idf[i] as number);
   }
 
   /** In the primary lexicon L: idf within [idfLo, idfHi] and length within bounds. */
   isPrimary(word: string): boolean {
-    const idf = this.idfByWord.get(word);
-    if (idf === undefined) return false;
+    const i = this.table.find(word);
+    if (i < 0) return false;
+    const idf = this.table.idf[i] as number;
     const p = this.primary;
     return (
       idf >= p.idfLo && idf <= p.idfHi && word.length >= p.minWordLength && word.length <= p.maxWordLength
@@ -89,26 +97,28 @@ export class Lexicon {
 
   /** Position in the secondary lexicon B, or -1 when the word is not in B. */
   secondaryRankOf(word: string): number {
-    return this.secondaryRank.get(word) ?? -1;
+    const i = this.table.find(word);
+    return i < 0 ? -1 : (this.table.rank[i] as number);
   }
 
-  /** Words the I-Match ratio is taken over: lexicon-eligible by length. */
   /**
-   * Everything the signature engine needs about a word, from one map lookup: idf (unknownIdf when
-   * absent), primary-lexicon membership and secondary rank (-1 when not in B).
+   * Everything the signature engine needs about a word, from one table lookup: idf (unknownIdf
+   * when absent), primary-lexicon membership and secondary rank (-1 when not in B).
    */
   describe(word: string): { idf: number; primary: boolean; secondaryRank: number } {
-    const idf = this.idfByWord.get(word);
-    if (idf === undefined) return { idf: this.unknownIdf, primary: false, secondaryRank: -1 };
+    const i = this.table.find(word);
+    if (i < 0) return { idf: this.unknownIdf, primary: false, secondaryRank: -1 };
+    const idf = this.table.idf[i] as number;
     const p = this.primary;
     const inLength = word.length >= p.minWordLength && word.length <= p.maxWordLength;
     return {
       idf,
       primary: inLength && idf >= p.idfLo && idf <= p.idfHi,
-      secondaryRank: inLength && idf > p.idfHi ? (this.secondaryRank.get(word) ?? -1) : -1,
+      secondaryRank: inLength && idf > p.idfHi ? (this.table.rank[i] as number) : -1,
     };
   }
 
+  /** Words the I-Match ratio is taken over: lexicon-eligible by length. */
   isEligible(word: string): boolean {
     return word.length >= this.primary.minWordLength && word.length <= this.primary.maxWordLength;
   }
@@ -136,12 +146,50 @@ export function loadLexiconFile(path: string): Lexicon {
   return parseLexicon(json, path);
 }
 
+/**
+ * A shipped lexicon: its compact form (`compactPath`, written by the build) when that was made
+ * from the JSON at `path` as it is now (same SHA-256), else the JSON itself. The check reads and
+ * hashes the JSON's bytes (~3 ms), far less than parsing and validating it.
+ */
+export function loadShippedLexicon(path: string, compactPath: string): Lexicon {
+  let compact: Buffer;
+  let source: Buffer;
+  try {
+    compact = readFileSync(compactPath);
+    source = readFileSync(path);
+  } catch {
+    return loadLexiconFile(path);
+  }
+  const decoded = decodeCompact(compact);
+  const digest = sourceDigest(source);
+  if (
+    decoded === null ||
+    decoded.meta.source.sha256 !== digest.sha256 ||
+    decoded.meta.source.bytes !== digest.bytes
+  )
+    return loadLexiconFile(path);
+  const { source: _source, ...meta } = decoded.meta;
+  return new Lexicon(meta as LexiconMeta, decoded.table);
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 /** Shipped default lexicons: data/lexicons/<lang>.json at the package root (see data/lexicons/README.md). */
 export const DEFAULT_LEXICON_DIR = resolve(here, '../../data/lexicons');
 
 export function defaultLexiconPath(lang: SupportedLanguage): string {
   return resolve(DEFAULT_LEXICON_DIR, `${lang}.json`);
+}
+
+/**
+ * Compact forms of the shipped lexicons: dist/lexicons/<lang>.bin, written by `npm run build`
+ * (beside the compiled code; code run from src/, as the tests are, reads the build's).
+ */
+export const COMPACT_LEXICON_DIR = existsSync(resolve(here, '../lexicons'))
+  ? resolve(here, '../lexicons')
+  : resolve(here, '../../dist/lexicons');
+
+export function compactLexiconPath(lang: SupportedLanguage): string {
+  return resolve(COMPACT_LEXICON_DIR, `${lang}.bin`);
 }
 
 /** Lexicons by language, loaded once. Languages without a lexicon get none (I-Match is NULL). */
@@ -164,7 +212,13 @@ export class LexiconSet {
     let lexicon = this.byLang.get(lang);
     if (lexicon === undefined) {
       const path = this.resolvePath(lang);
-      lexicon = path ? loadLexiconFile(path) : null;
+      // A shipped lexicon is read in its compact form (loadShippedLexicon); any other file as JSON.
+      const shipped = lang !== 'und' && path === defaultLexiconPath(lang);
+      lexicon = !path
+        ? null
+        : shipped
+          ? loadShippedLexicon(path, compactLexiconPath(lang))
+          : loadLexiconFile(path);
       this.byLang.set(lang, lexicon);
     }
     return lexicon;

@@ -29,6 +29,8 @@ export interface SignRecord {
   /** How the content was given: text, html or mail; and the charset it was decoded from. */
   kind: string;
   charset: string;
+  /** HTML only: "article" (the page's article was signed) or "page" (none found: the whole page's text). */
+  extraction?: 'article' | 'page';
 }
 
 export interface SignErrorRecord {
@@ -54,6 +56,7 @@ export function signRecord(signed: SignedMessage): SignRecord {
     heaviest: s.heaviest,
     kind: signed.decoded.kind,
     charset: signed.decoded.charset,
+    ...(signed.decoded.extraction === undefined ? {} : { extraction: signed.decoded.extraction }),
   };
 }
 

@@ -23,6 +23,13 @@ export interface VerdictRecord {
   conflict?: boolean;
   /** 1-based input line (invalid records only). */
   line?: number;
+  /** The message's time was past the clock plus window.maxFutureSkewMs: judged as that bound. */
+  eventTimeClamped?: true;
+  /**
+   * Judged on part of its text: MAIL_TRUNCATED (a mail of more MIME parts than are read; `parts`:
+   * the text parts not read).
+   */
+  warning?: { code: 'MAIL_TRUNCATED'; message: string; parts: number };
 }
 
 export function verdictRecord(v: EngineVerdict): VerdictRecord {
@@ -33,6 +40,14 @@ export function verdictRecord(v: EngineVerdict): VerdictRecord {
   if (v.evidence) out.evidence = v.evidence;
   if (v.replay) out.replay = true;
   if (v.conflict) out.conflict = true;
+  if (v.eventTimeClamped) out.eventTimeClamped = true;
+  if (v.truncatedParts !== undefined) {
+    out.warning = {
+      code: 'MAIL_TRUNCATED',
+      message: `${v.truncatedParts} text parts were not read: the mail has more than 1,000 MIME parts (attachments are dropped first)`,
+      parts: v.truncatedParts,
+    };
+  }
   return out;
 }
 

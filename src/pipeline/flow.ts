@@ -28,7 +28,7 @@ export class MessageFlow {
 
   /** Decode: the message's content as text (synchronous for `text` messages). */
   decode(message: Message): DecodedMessage | Promise<DecodedMessage> {
-    return decodeMessage(message);
+    return decodeMessage(message, this.signer.config.canonical);
   }
 
   /** Sign a decoded message and prepare its index request. */
@@ -78,6 +78,7 @@ export function engineMessage(signed: SignedMessage, ts: number): EngineMessage 
   };
   const title = signed.decoded.title ?? signed.message.title;
   if (title !== undefined) out.title = title;
+  if (signed.decoded.truncatedParts !== undefined) out.truncatedParts = signed.decoded.truncatedParts;
   if (signed.message.url !== undefined) out.url = signed.message.url;
   const snippet = displaySnippet(signed.decoded.text);
   if (snippet !== undefined) out.snippet = snippet;

@@ -15,6 +15,8 @@ export interface PreparedChunk {
   ids: Array<string | null>;
   /** The display title of each prepared item (IndexRequest.title), null for none. */
   titles: Array<string | null>;
+  /** IndexRequest.truncatedParts of each item, 0 for none. */
+  truncated: Int32Array;
   /** The source URL and snippet of each prepared item (IndexRequest.url, .snippet), null for none. */
   urls: Array<string | null>;
   snippets: Array<string | null>;
@@ -45,6 +47,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const ts = new Float64Array(n);
   const ids: Array<string | null> = [];
   const titles: Array<string | null> = [];
+  const truncated = new Int32Array(n);
   const urls: Array<string | null> = [];
   const snippets: Array<string | null> = [];
   const errors: PreparedChunk['errors'] = [];
@@ -74,6 +77,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     status[i] = item.status;
     ids.push(item.id);
     titles.push(item.status === 0 ? (item.request.title ?? null) : null);
+    if (item.status === 0) truncated[i] = item.request.truncatedParts ?? 0;
     urls.push(item.status === 0 ? (item.request.url ?? null) : null);
     snippets.push(item.status === 0 ? (item.request.snippet ?? null) : null);
     keyStart[i] = k;
@@ -107,6 +111,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     status,
     ids,
     titles,
+    truncated,
     urls,
     snippets,
     ts,
@@ -120,19 +125,30 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   };
   return {
     chunk,
-    transfer: [status, ts, keyStart, keyTable, keyWords, recordStart, recordBytes].map(
+    transfer: [status, truncated, ts, keyStart, keyTable, keyWords, recordStart, recordBytes].map(
       (a) => a.buffer as ArrayBuffer,
     ),
   };
 }
 
-/** Item i of a packed chunk: a request without its event time, or its error. */
-export function unpackItem(
-  c: PreparedChunk,
-  i: number,
-):
+/** A prepared message without its event time, or its error (a bug when not an input error). */
+export type AdmittedItem =
   | { ok: true; id: string; ts: number | undefined; request: Omit<IndexRequest, 'ts'> }
-  | { ok: false; id: string | null; error: DoppelError; bug: boolean } {
+  | { ok: false; id: string | null; error: DoppelError; bug: boolean };
+
+/** An item prepared on this thread, as unpackItem gives a packed one. */
+export function admittedItem(item: PreparedItem): AdmittedItem {
+  if (item.status === 0) return { ok: true, id: item.id, ts: item.ts, request: item.request };
+  return {
+    ok: false,
+    id: item.id,
+    error: new DoppelError(item.error.code as ErrorCode, item.error.message),
+    bug: item.status === 2,
+  };
+}
+
+/** Item i of a packed chunk: a request without its event time, or its error. */
+export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
   const status = c.status[i] as number;
   if (status !== 0) {
     const e = c.errors[i] as { code: string; message: string };
@@ -159,6 +175,8 @@ export function unpackItem(
   const request: Omit<IndexRequest, 'ts'> = { id, keys, record };
   const title = c.titles[i];
   if (title !== null && title !== undefined) request.title = title;
+  const truncatedParts = c.truncated[i] as number;
+  if (truncatedParts > 0) request.truncatedParts = truncatedParts;
   const url = c.urls[i];
   if (url !== null && url !== undefined) request.url = url;
   const snippet = c.snippets[i];

@@ -7,17 +7,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DedupConfig } from '../config/dedup.js';
 import { RequestPreparer } from '../engine/engine.js';
-import type { IndexRequest } from '../engine/types.js';
-import { isInputError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
-import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
-import { type Message, parseMessageLine, salvageId } from '../input/message.js';
+import type { DecodedMessage } from '../input/decode-message.js';
+import type { Message } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { Signer } from '../signatures/signer.js';
 import type { Language } from '../text/language.js';
-import { engineMessage } from './flow.js';
+import { failedItem, preparedItem, prepareLines } from './prepare-lines.js';
 import { type PreparedItem, packChunk } from './prepared-wire.js';
-import { type SignedMessage, signDecoded, signMessage } from './sign.js';
+import { signDecoded, signMessage } from './sign.js';
 
 export interface SignWorkerData {
   config: DedupConfig;
@@ -40,53 +38,15 @@ await initHashing();
 const signer = new Signer(data.config.signatures, LexiconSet.defaults(data.lexicons));
 const preparer = new RequestPreparer(data.config);
 
-function item(signed: SignedMessage): PreparedItem {
-  // The flow's prepare stage (MessageFlow.request), on this thread; the time is set on admission.
-  const request = preparer.indexRequest(engineMessage(signed, 0));
-  return {
-    status: 0,
-    id: request.id,
-    ts: signed.message.ts,
-    request: withoutTime(request),
-  };
-}
-
-/** The request without its time (set on admission), and without the fields it does not have. */
-function withoutTime(request: IndexRequest): Omit<IndexRequest, 'ts'> {
-  const { id, keys, record, title, url, snippet } = request;
-  const out: Omit<IndexRequest, 'ts'> = { id, keys, record };
-  if (title !== undefined) out.title = title;
-  if (url !== undefined) out.url = url;
-  if (snippet !== undefined) out.snippet = snippet;
-  return out;
-}
-
-function failed(error: unknown, id: string | null): PreparedItem {
-  if (isInputError(error)) return { status: 1, id, error: { code: error.code, message: error.message } };
-  const e = error instanceof Error ? error : new Error(String(error));
-  return { status: 2, id, error: { code: 'INTERNAL', message: e.stack ?? e.message } };
-}
-
 async function run(job: SignJob): Promise<PreparedItem[]> {
+  if (job.kind === 'lines') return prepareLines(job.lines, signer, preparer);
   const out: PreparedItem[] = [];
-  if (job.kind === 'lines') {
-    for (const line of job.lines) {
-      let id: string | null = null;
-      try {
-        const message = parseMessageLine(line);
-        id = message.id;
-        const decoded = decodeMessage(message);
-        out.push(item(signDecoded(message, decoded instanceof Promise ? await decoded : decoded, signer)));
-      } catch (error) {
-        out.push(failed(error, id ?? salvageId(line)));
-      }
-    }
-  } else if (job.kind === 'messages') {
+  if (job.kind === 'messages') {
     for (const message of job.messages) {
       try {
-        out.push(item(await signMessage(message, signer)));
+        out.push(preparedItem(await signMessage(message, signer), preparer));
       } catch (error) {
-        out.push(failed(error, message.id));
+        out.push(failedItem(error, message.id));
       }
     }
   } else {
@@ -95,9 +55,9 @@ async function run(job: SignJob): Promise<PreparedItem[]> {
         const signed = signDecoded(message, decoded, signer);
         if (idFromDecoded && signed.decoded.messageId)
           signed.message.id = signed.decoded.messageId.slice(0, 1024);
-        out.push(item(signed));
+        out.push(preparedItem(signed, preparer));
       } catch (error) {
-        out.push(failed(error, message.id));
+        out.push(failedItem(error, message.id));
       }
     }
   }

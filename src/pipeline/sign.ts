@@ -12,7 +12,7 @@ export interface SignedMessage {
 
 /** Decode, canonicalize and sign one message. Throws DoppelError for input that cannot be used. */
 export async function signMessage(message: Message, signer: Signer): Promise<SignedMessage> {
-  return signDecoded(message, await decodeMessage(message), signer);
+  return signDecoded(message, await decodeMessage(message, signer.config.canonical), signer);
 }
 
 /**

@@ -95,6 +95,51 @@ export function dateFacts(canonical: string, _lang?: Language): number[] {
   return [...codes].sort((a, b) => a - b).slice(0, MAX_DATES);
 }
 
+/** factKind of a token that is neither a month, a day nor a year. */
+export const FACT_NONE = 0;
+/** factKind of a day d (1-31) is DAY_KIND + d; months are 1-24 (Gregorian 1-12, Solar Hijri 13-24). */
+const DAY_KIND = 32;
+const YEAR_KIND = 64;
+
+/**
+ * What one canonical token is to dateFacts, as a byte: a month (1-24), a day (DAY_KIND + 1-31), a
+ * year (YEAR_KIND), or FACT_NONE. The signer keeps it per vocabulary word, so a message's dates
+ * are read from its token slots without splitting the text again (dateFactsOfKinds).
+ */
+export function factKind(token: string): number {
+  const month = MONTH.get(token);
+  if (month !== undefined) return month;
+  const day = dayOf(token);
+  if (day !== 0) return DAY_KIND + day;
+  return YEAR.test(token) ? YEAR_KIND : FACT_NONE;
+}
+
+function dayOfKind(kind: number): number {
+  return kind > DAY_KIND && kind <= DAY_KIND + 31 ? kind - DAY_KIND : 0;
+}
+
+/**
+ * dateFacts of the token sequence whose token i has factKind `kinds[slots[i]]` (i < count): the
+ * same dates as dateFacts of the text those tokens make (dateFacts, which splits the text, is the
+ * reference: explain and the tests use it).
+ */
+export function dateFactsOfKinds(kinds: Uint8Array, slots: Int32Array, count: number): number[] {
+  let codes: number[] | null = null;
+  for (let i = 0; i < count; i++) {
+    const month = kinds[slots[i] as number] as number;
+    if (month === FACT_NONE || month > 24) continue;
+    const before = i > 0 ? dayOfKind(kinds[slots[i - 1] as number] as number) : 0;
+    const day = before || (i + 1 < count ? dayOfKind(kinds[slots[i + 1] as number] as number) : 0);
+    if (day === 0) continue;
+    const year = before ? i + 1 : i + 2;
+    if (year < count && kinds[slots[year] as number] === YEAR_KIND) continue;
+    const code = month * 32 + day;
+    codes ??= [];
+    if (!codes.includes(code)) codes.push(code);
+  }
+  return codes === null ? [] : codes.sort((a, b) => a - b).slice(0, MAX_DATES);
+}
+
 export type FactsRelation = 'agree' | 'conflict' | 'unknown';
 
 /**

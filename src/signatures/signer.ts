@@ -6,10 +6,11 @@ import type { LexiconSet } from '../lexicon/lexicon.js';
 import type { CanonicalDoc } from '../text/canonical.js';
 import type { Language } from '../text/language.js';
 import { stopWords } from '../text/stopwords.js';
-import { dateFacts } from './facts.js';
+import { dateFactsOfKinds } from './facts.js';
 import { type ImatchSignature, imatchOfDistinct, lexiconVersionSeed } from './imatch.js';
 import { lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
+import { type SentenceFingerprints, sentenceFingerprints } from './sentences.js';
 import { type Fingerprint64, simhashOfCounts } from './simhash.js';
 import { type TermVector, topTermsOfDistinct } from './terms.js';
 import {
@@ -46,6 +47,11 @@ export interface Signatures {
    * counts and their Jaccard estimate, how much of the smaller set lies in the larger one.
    */
   shingles: number;
+  /**
+   * Sentence fingerprints (signatures/sentences.ts), ascending; null when disabled. What finds and
+   * verifies a copy contained in another (a teaser of an article, a partial reordered copy).
+   */
+  sentences: SentenceFingerprints | null;
   /** All tokens, and tokens left after stop words. */
   tokens: number;
   contentTokens: number;
@@ -174,6 +180,17 @@ export class Signer {
       ? lexicalSignatures(vocab, slots, doc.sentenceEnds, config.lexical)
       : { lexical: null, longest: null, heaviest: null };
 
+    const sentences = config.sentences.enabled
+      ? sentenceFingerprints(
+          vocab.info,
+          slots,
+          doc.sentenceEnds,
+          config.sentences.minTokens,
+          config.sentences.max,
+          config.sentences.keys,
+        )
+      : null;
+
     return {
       exact: xxh64Hex(doc.canonical, SEED_EXACT),
       simhash,
@@ -183,8 +200,10 @@ export class Signer {
       lexiconVersion: version,
       ...lexical,
       terms,
-      dates: dateFacts(doc.canonical, doc.lang),
+      // From the token slots: the text is not split again (one pass over the text per message).
+      dates: dateFactsOfKinds(vocab.factKinds, slots, total),
       shingles: shingleCount,
+      sentences,
       tokens: total,
       contentTokens: n,
     };

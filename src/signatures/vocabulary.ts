@@ -3,6 +3,7 @@ import { SEED_TOKEN } from '../hash/seeds.js';
 import { xxh64 } from '../hash/xxhash.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
 import { hasLetter } from '../text/tokenize.js';
+import { factKind } from './facts.js';
 
 type SlotArray = Uint32Array | Int32Array;
 
@@ -75,6 +76,8 @@ export class Vocabulary {
   info = new Uint32Array(1024 * INFO_STRIDE);
   idfs = new Float64Array(this.info.buffer);
   secondaryRank = new Int32Array(1024);
+  /** factKind of each slot's word (month, day, year or none): the dates, read from the slots. */
+  factKinds = new Uint8Array(1024);
   private currentStamp = 0;
   /** Token hashes of the document being looked up (lookupSpans). */
   private hashes = new Int32Array(1024);
@@ -343,6 +346,7 @@ export class Vocabulary {
       this.secondaryRank[slot] = -1;
     }
     info[b + INFO_FLAGS] = flags;
+    this.factKinds[slot] = factKind(word);
     info[b + INFO_STEM] =
       this.stemLength > 0 && word.length > this.stemLength
         ? stemHashOf(word.slice(0, this.stemLength))
@@ -359,5 +363,8 @@ export class Vocabulary {
     this.info = grown(this.info, size * INFO_STRIDE);
     this.idfs = new Float64Array(this.info.buffer);
     this.secondaryRank = grown(this.secondaryRank, size);
+    const kinds = new Uint8Array(size);
+    kinds.set(this.factKinds);
+    this.factKinds = kinds;
   }
 }

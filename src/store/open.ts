@@ -3,8 +3,6 @@ import type { DedupStore } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { MemoryStore } from './memory/store.js';
-import { RedisStore } from './redis/store.js';
-import { RedisClusterStore } from './redis-cluster/store.js';
 
 export interface StoreOptions {
   config: DedupConfig;
@@ -16,7 +14,9 @@ export interface StoreOptions {
 export async function openStore(spec: string, options: StoreOptions): Promise<DedupStore> {
   const { config } = options;
   if (spec === 'memory') return new MemoryStore(config.window, config.index);
+  // The Redis stores (and ioredis, ~0.1 s of CPU to load) are imported only when a run uses them.
   if (/^rediss?\+cluster:\/\//.test(spec)) {
+    const { RedisClusterStore } = await import('./redis-cluster/store.js');
     return RedisClusterStore.open({
       url: spec,
       namespace: options.namespace ?? config.redis.namespace,
@@ -27,6 +27,7 @@ export async function openStore(spec: string, options: StoreOptions): Promise<De
     });
   }
   if (/^rediss?:\/\//.test(spec)) {
+    const { RedisStore } = await import('./redis/store.js');
     return RedisStore.open({
       url: spec,
       namespace: options.namespace ?? config.redis.namespace,

@@ -24,6 +24,7 @@ export const METRIC_NAMES = {
   storeRoundTrip: 'doppel_store_round_trip_seconds',
   hotBuckets: 'doppel_hot_buckets',
   hotBucketsFilled: 'doppel_hot_buckets_filled',
+  eventTimeClamped: 'doppel_event_time_clamped',
   clustersCreated: 'doppel_clusters_created',
   clustersMerged: 'doppel_clusters_merged',
   consumerLag: 'doppel_consumer_lag',
@@ -43,6 +44,7 @@ export class DoppelMetrics {
   private readonly candidates: Histogram;
   private readonly storeRoundTrip: Histogram;
   private readonly hot: Counter;
+  private readonly clamped: Counter;
   private readonly created: Counter;
   private readonly merged: Counter;
   private readonly httpRequests: Counter;
@@ -58,6 +60,11 @@ export class DoppelMetrics {
     this.messages = meter.createCounter(METRIC_NAMES.messages, {
       valueType: ValueType.INT,
       description: 'Messages decided, by verdict (unique, duplicate, near_duplicate, invalid) and profile',
+    });
+    this.clamped = meter.createCounter(METRIC_NAMES.eventTimeClamped, {
+      valueType: ValueType.INT,
+      description:
+        'Messages whose event time was past the clock plus window.maxFutureSkewMs (judged as that bound)',
     });
     this.invalid = meter.createCounter(METRIC_NAMES.invalidInputs, {
       valueType: ValueType.INT,
@@ -127,6 +134,7 @@ export class DoppelMetrics {
     for (const v of verdicts) {
       this.messages.add(1, { verdict: v.verdict, profile });
       this.decision.record(seconds, base);
+      if (v.eventTimeClamped) this.clamped.add(1, base);
       if (v.replay) continue;
       this.candidates.record(v.candidates, base);
       if (v.hotBuckets > 0) this.hot.add(v.hotBuckets, base);

@@ -1,10 +1,12 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
+import { cleanText, cleanTextCodes } from './clean.js';
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
-import { normalizeText, normalizeTextCodes } from './normalize.js';
 import { stopWords } from './stopwords.js';
+import { symbolTokens } from './symbols.js';
 import { tokenizeCodes, tokenWords } from './tokenize.js';
+import { codesToString } from './utf16.js';
 
 /** Decoded text, before canonicalization: what the decode layer hands over. */
 export interface TextSource {
@@ -71,14 +73,17 @@ export function canonicalize(
   if (mail) body = cleanMailBody(body);
   if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
   const options = { zwnj: config.zwnj };
-  const clean = normalizeTextCodes(body, options);
-  const tokens = tokenizeCodes(clean.codes, clean.length, config.maxTokenLength);
-  if (tokens.count === 0) throw new DoppelError('EMPTY_TEXT', 'no words left after canonicalization');
+  const clean = cleanTextCodes(body, options);
+  let tokens = tokenizeCodes(clean.codes, clean.length, config.maxTokenLength);
+  // A text of emoji and symbols only signs by its symbols (symbols.ts), not as one empty text.
+  if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, clean.length));
+  if (tokens.count === 0)
+    throw new DoppelError('EMPTY_TEXT', 'no words or symbols left after canonicalization');
   const lang = languageFromTag(declaredLang) ?? detectLanguageOfCodes(clean.codes, clean.length);
   const text = body;
   return new CanonicalDoc(
     lang,
-    () => normalizeText(text, options),
+    () => cleanText(text, options),
     tokens.joined,
     tokens.starts,
     tokens.sentenceEnds,

@@ -1,3 +1,4 @@
+import { INVISIBLE_UNIT, removeInvisibles } from './invisible.js';
 import { fastNfkc, INERT, MAX_NORMALIZED_LENGTH, tooLongWhenNormalized } from './nfkc.js';
 import { codesToString } from './utf16.js';
 
@@ -6,7 +7,11 @@ import { codesToString } from './utf16.js';
  * the "clean text": lower case, one form per letter, line structure kept for sentence splitting.
  */
 
-export type ZwnjRule = 'space' | 'remove';
+/**
+ * ZWNJ (U+200C): 'join' removes it (and clean.ts joins Persian affixes written apart), 'remove'
+ * removes it only, 'space' makes it a space.
+ */
+export type ZwnjRule = 'join' | 'space' | 'remove';
 
 export interface NormalizeOptions {
   zwnj: ZwnjRule;
@@ -28,8 +33,6 @@ const PAGE_NUMBER =
 // "страница - 1234 / 1234 -" is 24 characters; a longer squeezed line is not a page number.
 const PAGE_LINE_MAX = 32;
 const BLANKS = /[ \t]+/g;
-// Alternation, not a class: a class holding ZWJ reads as a joined sequence to linters and people.
-const SOFT_HYPHEN_AND_INVISIBLES = /\u00ad|\u200b|\u200d|\u2060|\ufeff/g;
 const FORM_FEED_AND_SEPARATORS = /[\f\v\u2028\u2029\u0085]/g;
 const APOSTROPHES = /[\u2019\u02bc\u2018\u02b9\u0060\u00b4\u2032]/g;
 const HAS_APOSTROPHE = /[\u2019\u02bc\u2018\u02b9\u0060\u00b4\u2032]/;
@@ -65,23 +68,20 @@ const ARABIC_SCRIPT = /[\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]/;
 
 // Cheap pre-checks: most texts have none of these, and skipping a regex pass is the biggest
 // saving on the 10,000 documents per second path.
-const HAS_RARE_LAYOUT = /[\r\f\v\u2028\u2029\u0085\u00ad\u200b\u2060\ufeff]|\u200d/;
+const HAS_RARE_LAYOUT = /[\r\f\v\u2028\u2029\u0085]/;
 const HAS_LINE_END_HYPHEN = /[-\u2010\u2011][ \t]*\n/;
 // A line short enough to be a page number: at most 24 characters between line breaks, with a digit.
 const HAS_SHORT_DIGIT_LINE = /(?:^|\n)[^\n\d]{0,20}\d[^\n]{0,23}(?:\n|$)/;
 
 /**
- * Seed 002 clean-up: re-join hyphenated words, drop soft hyphens, form feeds and page-number
- * lines. Runs before lower-casing (the hyphen rule looks at letter case).
+ * Seed 002 clean-up: drop invisible characters (soft hyphens, zero-width and bidi controls, ...:
+ * invisible.ts), re-join hyphenated words, drop form feeds and page-number lines. Runs before
+ * NFKC (a removed combining grapheme joiner or variation selector no longer blocks composition)
+ * and before lower-casing (the hyphen rule looks at letter case).
  */
 export function cleanLayout(text: string): string {
-  let out = text;
-  if (HAS_RARE_LAYOUT.test(out)) {
-    out = out
-      .replace(/\r\n?/g, '\n')
-      .replace(FORM_FEED_AND_SEPARATORS, '\n')
-      .replace(SOFT_HYPHEN_AND_INVISIBLES, '');
-  }
+  let out = removeInvisibles(text);
+  if (HAS_RARE_LAYOUT.test(out)) out = out.replace(/\r\n?/g, '\n').replace(FORM_FEED_AND_SEPARATORS, '\n');
   if (HAS_LINE_END_HYPHEN.test(out)) out = out.replace(LINE_END_HYPHEN, '$1');
   if (HAS_SHORT_DIGIT_LINE.test(out)) out = dropPageNumberLines(out);
   return out;
@@ -266,8 +266,13 @@ const EXPANSIONS = new Map<number, Uint16Array>();
     FAST_FOLD[code] = EXPAND;
   }
 }
-for (const ch of '\r\f\v\u2028\u2029\u0085\u00ad\u200b\u2060\ufeff\u200d') FAST_FOLD[ch.charCodeAt(0)] = SLOW;
+for (const ch of '\r\f\v\u2028\u2029\u0085') FAST_FOLD[ch.charCodeAt(0)] = SLOW;
 FAST_FOLD[ZWNJ_CODE] = COMPLEX;
+// Invisible characters are removed before anything else (cleanLayout), so the one pass skips
+// them before the layout tracking: what is left is what the other rules see. Each character
+// left is still handled on its own (the argument above), whatever stood between it and the last.
+const INVISIBLE = 0xfffa;
+for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) FAST_FOLD[code] = INVISIBLE;
 // The characters cleanLayout's other two pre-checks look at (a hyphen at a line end; a short line
 // with a digit): tracked during the pass so that most texts need no regex at all.
 const LAYOUT_NEWLINE = 1;
@@ -321,13 +326,19 @@ export function normalizeTextCodes(
 function foldOnePass(codes: Uint16Array, n: number, out: Uint16Array, zwnj: number): number {
   let length = 0;
   let hyphen = false; // a hyphen followed so far only by spaces and tabs
+  // Line positions count the characters left after invisible ones are removed (i - removed),
+  // as the page-number rule sees them.
+  let removed = 0;
   let lineStart = 0;
   let digit = -1;
   for (let i = 0; i < n; i++) {
     const code = codes[i] as number;
     const mapped = FAST_FOLD[code] as number;
     if (mapped === KEEP) out[length++] = code;
-    else if (mapped === SLOW) return -1;
+    else if (mapped === INVISIBLE) {
+      removed++;
+      continue;
+    } else if (mapped === SLOW) return -1;
     else if (mapped === EXPAND) {
       const replacement = EXPANSIONS.get(code) as Uint16Array;
       if (length + replacement.length > MAX_NORMALIZED_LENGTH) throw tooLongWhenNormalized();
@@ -340,13 +351,13 @@ function foldOnePass(codes: Uint16Array, n: number, out: Uint16Array, zwnj: numb
     const layout = LAYOUT[code] as number;
     if (layout === 0) hyphen = false;
     else if (layout === LAYOUT_NEWLINE) {
-      if (hyphen || shortDigitLine(lineStart, digit, i)) return -1;
-      lineStart = i + 1;
+      if (hyphen || shortDigitLine(lineStart, digit, i - removed)) return -1;
+      lineStart = i - removed + 1;
       digit = -1;
     } else if (layout === LAYOUT_DIGIT) {
       hyphen = false;
-      if (digit < 0) digit = i;
+      if (digit < 0) digit = i - removed;
     } else if (layout === LAYOUT_HYPHEN) hyphen = true;
   }
-  return shortDigitLine(lineStart, digit, n) ? -1 : length;
+  return shortDigitLine(lineStart, digit, n - removed) ? -1 : length;
 }

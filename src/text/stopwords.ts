@@ -68,7 +68,11 @@ export function stopWords(lang: Language): ReadonlySet<string> {
   let set = cache.get(lang);
   if (!set) {
     const words = lang === 'und' ? [] : SOURCE[lang];
-    set = new Set(words.map((w) => normalizeLetters(w, { zwnj: 'space' }).trim()).filter((w) => w !== ''));
+    const forms = words.flatMap((w) => [
+      normalizeLetters(w, { zwnj: 'space' }).trim(),
+      normalizeLetters(w, { zwnj: 'join' }).trim(),
+    ]);
+    set = new Set(forms.filter((w) => w !== ''));
     cache.set(lang, set);
   }
   return set;

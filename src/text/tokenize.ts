@@ -25,6 +25,10 @@ const CLASS = new Uint8Array(0x10000);
   CLASS["'".charCodeAt(0)] = APOSTROPHE;
 }
 
+/** Closing quotes and brackets: " ' ) ] » ” ’ (what may follow a full stop inside a sentence end). */
+const CLOSING = new Uint8Array(0x10000);
+for (const ch of '"\')]»”’') CLOSING[ch.charCodeAt(0)] = 1;
+
 export interface Tokens {
   /** The tokens joined by single spaces: the canonical text. Built during the scan. */
   joined: string;
@@ -60,7 +64,8 @@ export function tokenWords(tokens: Pick<Tokens, 'joined' | 'count' | 'starts'>):
 
 /**
  * Splits clean (normalized) text into tokens and sentences. A sentence ends at . ! ? … ؟ followed
- * by white space or the end, and at a line break (headlines and list items carry no full stop).
+ * (after any closing quotes and brackets) by white space or the end, and at a line break
+ * (headlines and list items carry no full stop).
  */
 export function tokenize(text: string, maxTokenLength: number): Tokens {
   const n = text.length;
@@ -113,7 +118,10 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
       continue;
     }
     if (cls === SENTENCE_END) {
-      const nextClass = i + 1 < n ? CLASS[codes[i + 1] as number] : SPACE;
+      // A closing quote or bracket after the stop still ends the sentence: `he said." Then`.
+      let next = i + 1;
+      while (next < n && CLOSING[codes[next] as number] === 1) next++;
+      const nextClass = next < n ? CLASS[codes[next] as number] : SPACE;
       const endsHere = codes[i] === 10 || nextClass === SPACE || nextClass === SENTENCE_END;
       if (endsHere && count > 0 && sentenceEnds[sentenceEnds.length - 1] !== count) sentenceEnds.push(count);
     }

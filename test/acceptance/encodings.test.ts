@@ -51,7 +51,13 @@ async function sign(fields: Record<string, unknown>) {
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-const withoutProvenance = ({ kind: _k, charset: _c, ...rest }: ReturnType<typeof signRecord>) => rest;
+// How the content was given (kind, charset, and for HTML whether its article was found).
+const withoutProvenance = ({
+  kind: _k,
+  charset: _c,
+  extraction: _e,
+  ...rest
+}: ReturnType<typeof signRecord>) => rest;
 
 describe.skipIf(!hasSharedData())('same article, any encoding or wrapping (../shared/data)', () => {
   warnIfNoSharedData();

@@ -107,6 +107,41 @@ describe('doppel generate + doppel eval + doppel explain (own fixtures)', () => 
     expect((await runCli(['explain', a])).code).toBe(2);
   });
 
+  it('explains an HTML page by its article: the page in site chrome is an exact duplicate of the feed text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-explain-html-'));
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    const paragraphs = [
+      'The harbour bridge will close to cars next spring after engineers found that two of its steel supports had rusted far more than expected.',
+      'Buses, cyclists and people on foot will still be able to cross while a replacement is designed, the council said on Tuesday.',
+      'Shop owners on both banks of the river asked the council to run a free shuttle boat across the water during the closure.',
+    ];
+    const menu = ['World', 'Politics', 'Business', 'Sport', 'Culture']
+      .map((m) => `<li><a href="/${m}">${m}</a></li>`)
+      .join('');
+    const page = `<html><head><title>Harbour bridge to close to cars | Daily Courier</title></head><body>
+<header><nav><ul>${menu}</ul></nav></header><main><article><h1>Harbour bridge to close to cars</h1>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</article></main>
+<footer><p>© 2026 Daily Courier Media Group. All rights reserved. Registered in England.</p></footer></body></html>`;
+    writeFileSync(a, JSON.stringify({ id: 'page', html: page }));
+    writeFileSync(
+      b,
+      // A feed gives the headline apart from the text; on the page it is the <h1>, the title.
+      JSON.stringify({ id: 'text', title: 'Harbour bridge to close to cars', text: paragraphs.join('\n\n') }),
+    );
+    const result = await runCli(['explain', a, b]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      a: { extraction?: string; canonical: string };
+      b: { extraction?: string; canonical: string };
+      verdict: { verdict: string };
+    };
+    expect(report.a.extraction).toBe('article');
+    expect(report.b.extraction).toBeUndefined();
+    expect(report.a.canonical).toBe(report.b.canonical);
+    expect(report.verdict.verdict).toBe('duplicate');
+  });
+
   it('explains the story link decision beside the duplicate one: facts (dates) refuse a link', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'doppel-explain-story-'));
     const body = (day: number, rest: string) =>

@@ -93,4 +93,11 @@ describe('a missing input file', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`doppel dedup: IO: cannot read ${dir}: not a file or a pipe\n`);
   });
+
+  it('a device is read like a file: --input /dev/null is an empty run', async () => {
+    const result = await runCli(['dedup', '--threads', '2', '--input', '/dev/null']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('doppel dedup: 0 messages,');
+  });
 });

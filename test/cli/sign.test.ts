@@ -67,6 +67,26 @@ describe('doppel sign (the CLI, as a user runs it)', () => {
     expect(record!.lexicon).toMatch(/^ru-/);
   });
 
+  it('says whether an HTML message was signed as its article or as the whole page', async () => {
+    const body = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<p>Paragraph ${i + 1} of the report: the harbour bridge closes to cars next spring, the council said, after engineers found rusted supports.</p>`,
+    ).join('');
+    const page = `<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><article>${body}</article><footer><p>All rights reserved by the Daily Courier media group, 2026.</p></footer></body></html>`;
+    const lines = [
+      JSON.stringify({ id: 'page', html: page }),
+      JSON.stringify({ id: 'fragment', html: '<p>Too short to be an article.</p>' }),
+      good('plain', 'Plain text has no extraction at all.'),
+    ].join('\n');
+    const records = jsonLines((await runCli(['sign'], lines)).stdout);
+    expect(records.map((r) => [r.id, r.kind, r.extraction])).toEqual([
+      ['page', 'html', 'article'],
+      ['fragment', 'html', 'page'],
+      ['plain', 'text', undefined],
+    ]);
+  });
+
   it('reads --input and writes --output files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'doppel-sign-'));
     const input = join(dir, 'in.jsonl');

@@ -188,6 +188,7 @@ const METRIC_KINDS: Record<keyof typeof METRIC_NAMES, 'counter' | 'histogram' | 
   storeRoundTrip: 'histogram',
   hotBuckets: 'counter',
   hotBucketsFilled: 'counter',
+  eventTimeClamped: 'counter',
   clustersCreated: 'counter',
   clustersMerged: 'counter',
   consumerLag: 'gauge',

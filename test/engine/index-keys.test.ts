@@ -32,13 +32,15 @@ describe('index keys', () => {
     for (const k of keys) expect(keyHex(k)).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it('indexes only the configured methods (news default: exact, bands, topic)', () => {
+  it('indexes only the configured methods (news default: exact, bands, topic, sentences)', () => {
     const keys = new IndexKeyBuilder(
       config.signatures,
       new Set(config.index.methods),
       config.index.topicKeys,
     ).keys(signText(engine, text, 'en'));
-    expect(new Set(keys.map((k) => methodOfTable(k.table)))).toEqual(new Set(['exact', 'bands', 'topic']));
+    expect(new Set(keys.map((k) => methodOfTable(k.table)))).toEqual(
+      new Set(['exact', 'bands', 'topic', 'sentences']),
+    );
   });
 
   it('is deterministic and shares most keys between near-duplicates', () => {

@@ -24,6 +24,8 @@ describe('signature record', () => {
   it('keeps the distinct shingle count, and decodes records written without it', () => {
     const s = sign('one two three four five six seven eight nine ten one two three');
     const record = compactRecord(s, 'en');
+    // The sentence section follows the shingle count: this test is about the count alone.
+    delete record.sentences;
     expect(record.shingles).toBe(s.shingles);
     expect(s.shingles).toBeGreaterThan(0);
     const bytes = encodeRecord(record);
@@ -35,6 +37,26 @@ describe('signature record', () => {
     expect(decoded.shingles).toBeUndefined();
     expect(compareRecords(decoded, record).containment).toBeUndefined();
     expect(compareRecords(record, record).containment).toBe(1);
+  });
+
+  it('keeps the sentence fingerprints, and decodes records written without them', () => {
+    const s = sign(
+      'The central bank raised its key interest rate by half a point on Friday. ' +
+        'It was the third increase this year, and more may follow soon. Short line.',
+    );
+    expect(s.sentences).not.toBeNull();
+    // Two sentences of 8+ tokens; "Short line." is too short to be fingerprinted.
+    expect(s.sentences!.values.length).toBe(2);
+    const record = compactRecord(s, 'en');
+    const bytes = encodeRecord(record);
+    const decoded = decodeRecord(bytes);
+    expect([...decoded.sentences!]).toEqual([...s.sentences!.values]);
+    expect(compareRecords(decoded, record).contained).toBe(1);
+    // A record from before the section: the same bytes without it (count, cut, 2 x 4 bytes).
+    const old = decodeRecord(bytes.slice(0, bytes.length - 13));
+    expect(old.sentences).toBeUndefined();
+    expect(old.shingles).toBe(record.shingles);
+    expect(compareRecords(old, record).contained).toBeUndefined();
   });
 
   it('keeps the evidence of the full signatures within the quantization error', () => {

@@ -33,6 +33,11 @@ describe('the published package and the image', () => {
       expect(files).toContain('consumers/news.js');
       expect(files).toContain('consumers/mail.js');
       expect(files).toContain('dist/kafka/entry/news.js');
+      // The shipped lexicons in their compact form (npm run build), beside their JSON.
+      for (const lang of ['en', 'fa', 'ru', 'uk']) {
+        expect(files).toContain(`dist/lexicons/${lang}.bin`);
+        expect(files).toContain(`data/lexicons/${lang}.json`);
+      }
       expect(files.filter((f) => /^dist\/(bench|dev)\//.test(f))).toEqual([]);
       expect(files.filter((f) => f.startsWith('src/'))).toEqual([]);
     },

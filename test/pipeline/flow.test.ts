@@ -17,6 +17,12 @@ beforeAll(async () => {
   signer = new Signer(config.signatures, LexiconSet.defaults());
 });
 
+/** A flow whose signer has `c`'s signature config (the engine is not used by decode). */
+const f0 = (c: ReturnType<typeof resolveDedupConfig>) =>
+  new MessageFlow(
+    new DedupEngine(c, new MemoryStore(c.window, c.index)),
+    new Signer(c.signatures, LexiconSet.defaults()),
+  );
 const flow = () =>
   new MessageFlow(new DedupEngine(config, new MemoryStore(config.window, config.index)), signer);
 const text =
@@ -44,6 +50,21 @@ describe('MessageFlow', () => {
       lang: 'en',
     });
     expect((await f.prepare(page, 5)).title).toBe('Bridge page');
+  });
+
+  it("decodes HTML as the profile's canonical.html says: news signs the article, mail the whole page", async () => {
+    const page = `<html><body><nav><a href="/">Home</a> <a href="/world">World news</a></nav>
+<article><p>${text}</p><p>${text.replace('Tuesday', 'Wednesday')}</p></article>
+<footer><p>Unsubscribe from these e-mails or change your settings here at any time.</p></footer></body></html>`;
+    const message = parseMessageObject({ id: 'page', html: page, lang: 'en' });
+    const news = await f0(config).decode(message);
+    expect(news.extraction).toBe('article');
+    expect(news.text).not.toContain('Unsubscribe');
+    const mail = resolveDedupConfig('mail');
+    const whole = await f0(mail).decode(message);
+    expect(whole.extraction).toBe('page');
+    expect(whole.text).toContain('Unsubscribe');
+    expect(whole.text).toContain('World news');
   });
 
   it('processes, checks and replays through the engine: check indexes nothing, a replay keeps its verdict', async () => {

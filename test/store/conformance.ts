@@ -129,6 +129,20 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(r).toMatchObject({ status: 'new', candidates: [] });
     });
 
+    it("keeps sentence buckets (table c) apart, and a record's sentence fingerprints and shingle count", async () => {
+      const sentences = Uint32Array.from([0x12345614, 0xabcdef20]);
+      const a = request('a', ['c=1f', 't=1f']);
+      a.record = record('a', { sentences, shingles: 120 });
+      await store.index([a]);
+      const [other] = await store.index([request('b', ['b0=1f'])]);
+      expect(other).toMatchObject({ status: 'new', candidates: [] });
+      const [r] = await store.index([request('c', ['c=1f'])]);
+      if (r?.status !== 'new') throw new Error(`expected new, got ${r?.status}`);
+      expect(r.candidates.map((c) => c.id)).toEqual(['a']);
+      expect([...(r.candidates[0]!.record.sentences ?? [])]).toEqual([...sentences]);
+      expect(r.candidates[0]!.record.shingles).toBe(120);
+    });
+
     it('sees earlier requests of the same call (insert in order)', async () => {
       const [, second] = await store.index([request('a', ['b0=1']), request('b', ['b0=1'])]);
       if (second?.status !== 'new') throw new Error('expected new');
@@ -565,9 +579,35 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       if (a?.status !== 'new') throw new Error('expected new');
       await store.commit([decision('a', a.seq)]);
       const [again] = await store.commit([decision('a', a.seq, [], T0, 'duplicate')]);
-      expect(again).toMatchObject({ clusterId: 'a', events: [] });
+      expect(again).toMatchObject({ clusterId: 'a', events: [], decidedBefore: true });
       expect(await store.verdict('a')).toMatchObject({ verdict: 'unique' });
       expect(await store.cluster('a')).toMatchObject({ size: 1 });
+    });
+
+    // Defect 2 (a far-future time wipes the window): the clock never passes the wall clock plus
+    // window.maxFutureSkewMs (1 hour by default), and a time the engine clamped moves no clock.
+    it('defect 2: a message dated in year 9999 moves the clock no further than the wall clock plus the skew', async () => {
+      const now = Date.now();
+      await store.index([request('a', ['b0=1'], now)]);
+      await store.index([request('evil', ['b0=2'], Date.UTC(9999, 11, 31))]);
+      // 10 minutes later: still in the 10-hour window, whatever "evil" said.
+      const [copy] = await store.index([request('copy', ['b0=1'], now + 10 * 60_000)]);
+      expect(copy).toMatchObject({ status: 'new', candidates: [{ id: 'a' }] });
+      // Far past: moves no clock either.
+      await store.index([request('old', ['b0=3'], -8.64e15)]);
+      const [later] = await store.index([request('later', ['b0=1'], now + 20 * 60_000)]);
+      expect(later).toMatchObject({ status: 'new', candidates: [{ id: 'a' }, { id: 'copy' }] });
+    });
+
+    it('defect 2: a time the engine clamped (clampedTs) is stored but moves no clock, even on a feed older than the wall clock', async () => {
+      await store.index([request('a', ['b0=1'], T0)]);
+      const evil = { ...request('evil', ['b0=2'], Date.now() + HOUR), clampedTs: true as const };
+      const [e] = await store.index([evil]);
+      expect(e).toMatchObject({ status: 'new' });
+      const [copy] = await store.index([request('copy', ['b0=1'], T0 + 10 * 60_000)]);
+      expect(copy).toMatchObject({ status: 'new', candidates: [{ id: 'a' }] });
+      const [again] = await store.index([request('again', ['b0=2'], T0 + 11 * 60_000)]);
+      expect(again).toMatchObject({ candidates: [{ id: 'evil', ts: evil.ts }] });
     });
   });
 }

@@ -42,6 +42,12 @@ describe('tokenize', () => {
     ]);
     expect(t.sentenceEnds).toEqual([5, 6, 7, 8]);
   });
+  it('ends a sentence at a stop followed by closing quotes or brackets', () => {
+    // Reordered copies move such sentences: their ends must not depend on what follows.
+    const t = tokenize('he said "we will go." then they left (as planned.) «всё.» end', 64);
+    expect(t.sentenceEnds).toEqual([5, 10, 11, 12]);
+    expect(tokenize('3.5 "a.b" c', 64).sentenceEnds).toEqual([5]);
+  });
   it('joins the tokens with single spaces', () => {
     const t = tokenize("  one, two;\n\nthree... don't  ", 64);
     expect(t.joined).toBe(tokenWords(t).join(' '));

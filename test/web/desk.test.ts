@@ -298,5 +298,5 @@ describe.skipIf(!CHROMIUM)('the story desk in headless Chromium', () => {
     expect(
       await browser.eval<string>("document.querySelector('#members a.source').textContent"),
     ).toBeTruthy();
-  }, 30_000);
+  }, 60_000);
 });

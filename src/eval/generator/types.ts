@@ -28,6 +28,13 @@ export const VARIANT_KINDS = [
   'legacy-encoding',
   'mail-template',
   'hash-buster',
+  'invisible',
+  'lookalike',
+  'tatweel',
+  'lead-only',
+  'reordered',
+  'reordered-part',
+  'site-page',
 ] as const;
 export type VariantKind = (typeof VARIANT_KINDS)[number];
 
@@ -76,6 +83,12 @@ export interface GeneratorOptions {
    * their clusters share one gold story label.
    */
   sameStory?: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Site pages: every news original is a whole page of its home site (one of SITES per language,
+   * with that site's chrome), so that different articles of one site share their chrome; the
+   * `site-page` kind puts copies on the other sites.
+   */
+  sitePages?: boolean;
 }
 
 export const DEFAULT_START_TIME = '2019-11-20T06:00:00.000Z';

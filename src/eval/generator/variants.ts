@@ -1,7 +1,10 @@
 import iconv from 'iconv-lite';
 import { type Charset, encodeText } from '../../text/decode/charset.js';
-import type { Random } from '../random.js';
+import { Random } from '../random.js';
 import { HASH_BUSTER_WORDS, type Lang, langOf, PACKS } from './language-packs.js';
+import { invisibleCharacters, lookAlikeLetters, tatweel } from './messy.js';
+import { leadApplies, leadOnly, reordered, reorderedPart } from './partial.js';
+import { SITES, sitePage } from './site-pages.js';
 import {
   type Body,
   canonicalWords,
@@ -40,7 +43,7 @@ function typographicNoise(text: string, lang: Lang, r: Random): string {
 // ---------------------------------------------------------------------------------------------
 // The kinds.
 
-interface VariantContext {
+export interface VariantContext {
   doc: SourceDoc;
   lang: Lang;
   body: Body;
@@ -48,6 +51,11 @@ interface VariantContext {
   /** When the copy appears: datelines and copyright years follow it. */
   date: Date;
   isMail: boolean;
+  /** The generator's seed and the copy's number of its kind (site pages: which site). */
+  seed: number;
+  copy: number;
+  /** Headlines of the other sources of the language (site pages' "most read" and related lists). */
+  headlines: readonly string[];
 }
 
 type Content = Pick<LabeledMessage, 'text' | 'title' | 'html' | 'raw' | 'charset'>;
@@ -437,6 +445,39 @@ function hashBusterCopy(ctx: VariantContext): Content {
   return withTitle(ctx.doc, { text: `${parts.join('')}\n\n${unsubscribe}` });
 }
 
+/** The source's home site (site pages): fixed per seed and document. */
+export function homeSite(seed: number, docId: string): number {
+  return Random.from(seed, 'home-site', docId).int(SITES);
+}
+
+/** The page title: the source's title, else the lede's first words. */
+export function pageTitle(doc: SourceDoc, body: Body): string {
+  return doc.title ?? ledeTitle(body);
+}
+
+/** A copy on another site than the source's home: the n-th copy on the n-th next site. */
+function sitePageCopy(ctx: VariantContext): Content {
+  const { doc, seed, copy } = ctx;
+  const site = (homeSite(seed, doc.id) + 1 + (copy % (SITES - 1))) % SITES;
+  const html = sitePage({
+    seed,
+    lang: ctx.lang,
+    site,
+    title: pageTitle(doc, ctx.body),
+    body: ctx.body,
+    headlines: ctx.headlines,
+    date: ctx.date,
+    r: ctx.r,
+  });
+  return { html };
+}
+
+/** Kinds that return null do not apply to the text; chooseVariantKinds leaves them out first. */
+function required(text: string | null, kind: string): string {
+  if (text === null) throw new Error(`variant kind ${kind} does not apply to this text`);
+  return text;
+}
+
 export const BUILDERS: Record<Exclude<VariantKind, 'original'>, (ctx: VariantContext) => Content> = {
   syndication,
   retitle,
@@ -451,7 +492,31 @@ export const BUILDERS: Record<Exclude<VariantKind, 'original'>, (ctx: VariantCon
   'legacy-encoding': legacyEncoding,
   'mail-template': mailTemplate,
   'hash-buster': hashBusterCopy,
+  invisible: (ctx) => withTitle(ctx.doc, { text: invisibleCharacters(ctx.doc.text, ctx.r) }),
+  lookalike: (ctx) => withTitle(ctx.doc, { text: lookAlikeLetters(ctx.doc.text, ctx.lang, ctx.r) }),
+  tatweel: (ctx) => withTitle(ctx.doc, { text: tatweel(ctx.doc.text, ctx.r) }),
+  'lead-only': (ctx) =>
+    withTitle(ctx.doc, { text: required(leadOnly(ctx.body, ctx.lang, ctx.r), 'lead-only') }),
+  reordered: (ctx) => withTitle(ctx.doc, { text: required(reordered(ctx.body, ctx.r), 'reordered') }),
+  'reordered-part': (ctx) =>
+    withTitle(ctx.doc, { text: required(reorderedPart(ctx.body, ctx.r), 'reordered-part') }),
+  'site-page': sitePageCopy,
 };
+
+/**
+ * Kinds made only when asked for (`kinds`): spam weapons and messy input. The default benchmarks
+ * stay what they were.
+ */
+export const OPT_IN_KINDS: ReadonlySet<VariantKind> = new Set<VariantKind>([
+  'hash-buster',
+  'invisible',
+  'lookalike',
+  'tatweel',
+  'lead-only',
+  'reordered',
+  'reordered-part',
+  'site-page',
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Which kinds apply.
@@ -488,8 +553,13 @@ const MAIL_KINDS: readonly VariantKind[] = [
  * truncation needs three, and the sentence dropped first (the lede, or the last one) must be at
  * most a third of the words.
  */
-export function chooseVariantKinds(doc: SourceDoc, options: { hashBuster?: boolean } = {}): VariantKind[] {
-  const sizes = sentenceWords(parseBody(doc.text, langOf(doc)));
+export function chooseVariantKinds(
+  doc: SourceDoc,
+  options: { hashBuster?: boolean; optIn?: ReadonlySet<VariantKind> } = {},
+): VariantKind[] {
+  const lang = langOf(doc);
+  const body = parseBody(doc.text, lang);
+  const sizes = sentenceWords(body);
   const total = sizes.reduce((a, b) => a + b, 0);
   const base = isMail(doc) ? MAIL_KINDS : NEWS_KINDS;
   const kinds = base.filter((k) => {
@@ -500,6 +570,20 @@ export function chooseVariantKinds(doc: SourceDoc, options: { hashBuster?: boole
   });
   // Hash-buster copies are a campaign's weapon: spam only, and only when asked for (`kinds`), so
   // that the default benchmarks stay what they were.
-  if (doc.spam === true && options.hashBuster === true) kinds.push('hash-buster');
+  const optIn = options.optIn ?? new Set<VariantKind>(options.hashBuster === true ? ['hash-buster'] : []);
+  if (doc.spam === true && optIn.has('hash-buster')) kinds.push('hash-buster');
+  // Messy input: obfuscation applies to every text of its languages; the sentence-level kinds and
+  // site pages to news long enough for them (a probe with a fixed stream: applicability must not
+  // depend on the seed).
+  const probe = Random.from(0, 'applies', doc.id);
+  if (optIn.has('invisible')) kinds.push('invisible');
+  if (optIn.has('lookalike') && (lang === 'en' || lang === 'ru' || lang === 'uk')) kinds.push('lookalike');
+  if (optIn.has('tatweel') && lang === 'fa') kinds.push('tatweel');
+  if (!isMail(doc)) {
+    if (optIn.has('lead-only') && leadApplies(body)) kinds.push('lead-only');
+    if (optIn.has('reordered') && reordered(body, probe) !== null) kinds.push('reordered');
+    if (optIn.has('reordered-part') && reorderedPart(body, probe) !== null) kinds.push('reordered-part');
+    if (optIn.has('site-page')) kinds.push('site-page');
+  }
   return kinds;
 }

@@ -1,4 +1,4 @@
-import type { IndexConfig, WindowConfig } from '../../config/dedup.js';
+import { type IndexConfig, maxFutureSkew, type WindowConfig } from '../../config/dedup.js';
 import { withDetail } from '../../engine/detail.js';
 import { keyNumber } from '../../engine/index-keys.js';
 import { storedRecord } from '../../engine/record.js';
@@ -154,8 +154,12 @@ export class MemoryStore implements DedupStore {
   async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
     this.roundTrips++;
     const results: IndexResult[] = [];
+    // The clock never moves past the wall clock plus the skew, as on Redis (index-1.lua).
+    const clockLimit = Date.now() + maxFutureSkew(this.window);
     for (const request of requests) {
-      if (request.ts > this.now) this.advance(request.ts);
+      // A clamped time (the engine's, IndexRequest.clampedTs) moves no clock.
+      const clockTs = request.clampedTs ? Number.NEGATIVE_INFINITY : Math.min(request.ts, clockLimit);
+      if (clockTs > this.now) this.advance(clockTs);
       const known = this.byId.get(request.id);
       if (known?.verdict) {
         results.push({ status: 'decided', verdict: known.verdict, exact: known.record.exact });
@@ -356,7 +360,13 @@ export class MemoryStore implements DedupStore {
 
   private commitOne(d: Decision): CommitResult {
     const message = this.byId.get(d.id);
-    if (message?.verdict) return { id: d.id, clusterId: this.resolve(message.verdict.clusterId), events: [] };
+    if (message?.verdict)
+      return {
+        id: d.id,
+        clusterId: this.resolve(message.verdict.clusterId),
+        events: [],
+        decidedBefore: true,
+      };
     const events: StoryEvent[] = [];
     // Roots of the clusters joined, plus this message's own tentative cluster if a later message
     // already joined it before this one was decided (possible across processes or in a batch).

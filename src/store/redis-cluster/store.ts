@@ -30,9 +30,9 @@ import {
 } from '../redis/codec.js';
 import {
   CommandRunner,
-  checkEvictionPolicy,
   closeClient,
   connectStore,
+  EvictionWatch,
   reconnectDelay,
 } from '../redis/connection.js';
 import {
@@ -92,6 +92,8 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
   readonly gaps = { waits: 0, skips: 0 };
   private readonly layout: ClusterLayout;
   private readonly homeMeta: string;
+  /** Per master (by address): the eviction policy checked again while running. */
+  private readonly evictions = new Map<string, EvictionWatch>();
   private readonly bucketShards: number[];
   private readonly cache: RecordCache;
   private readonly hits = new HitCounter();
@@ -178,11 +180,34 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
     );
   }
 
+  /**
+   * Every master's eviction policy and evicted_keys (redis/connection.ts EvictionWatch), at open
+   * and, when due, before an index call: a loss found is marked in the home's meta (every client
+   * stops at its next call).
+   */
   private async checkEvictionPolicy(): Promise<void> {
+    if (!this.evictionsDue()) return;
     for (const node of this.client.nodes('master')) {
-      const info = await this.run('eviction policy check', () => node.info('memory'));
-      checkEvictionPolicy(info, `Redis node ${node.options.host}:${node.options.port}`);
+      const server = `Redis node ${node.options.host}:${node.options.port}`;
+      let watch = this.evictions.get(server);
+      if (!watch) {
+        watch = new EvictionWatch(this.options.redis.evictionCheckMs, server);
+        this.evictions.set(server, watch);
+      }
+      const memory = await this.run('eviction policy check', () => node.info('memory'));
+      const stats = await this.run('eviction policy check', () => node.info('stats'));
+      const loss = watch.observe(memory, stats);
+      if (loss === null) continue;
+      const reason = `${Math.floor(Date.now() / 1000)}: ${loss}`;
+      await this.run('mark lost', () => this.client.hset(this.homeMeta, 'lost', reason));
+      throw namespaceLost(this.options.namespace, reason);
     }
+  }
+
+  private evictionsDue(): boolean {
+    if (this.evictions.size === 0) return true;
+    for (const watch of this.evictions.values()) if (watch.due()) return true;
+    return false;
   }
 
   private layoutString(): string {
@@ -204,7 +229,7 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
         'open',
         this.scripts.open,
         this.homeMeta,
-        [layout, fresh, reset ? '1' : '0'],
+        [layout, fresh, reset ? '1' : '0', this.options.redis.shards, this.layout.home],
         'utf8',
       )) as [string, string];
     let [status, value] = await open(false);
@@ -313,6 +338,7 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
 
   async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
     if (requests.length === 0) return [];
+    await this.checkEvictionPolicy();
     const { window, limits, redis } = this.options;
     // 1. The home shard: ids, sequence numbers, clock and records (index-1.lua with no buckets).
     const w = new RespWriter()

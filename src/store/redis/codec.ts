@@ -1,4 +1,4 @@
-import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
+import { type IndexConfig, maxFutureSkew, type RedisConfig, type WindowConfig } from '../../config/dedup.js';
 import { withDetail } from '../../engine/detail.js';
 import { decodeRecord, encodeRecord } from '../../engine/record-bytes.js';
 import type {
@@ -100,8 +100,11 @@ export function parseRecordBlob(blob: Buffer): StoredRecord {
   return { id, ts, record: decodeRecord(blob.subarray(at + length)) };
 }
 
+const VERDICT_KINDS: ReadonlySet<string> = new Set(['unique', 'duplicate', 'near_duplicate']);
+
+/** A stored verdict as the scripts return it (lua/_verdict.lua verdictForClient), checked. */
 export function parseVerdict(id: string, json: string): StoredVerdict {
-  return verdictOfJson(id, JSON.parse(json) as StoredVerdictJson);
+  return verdictOfJson(id, verdictJson(id, json));
 }
 
 /**
@@ -109,9 +112,22 @@ export function parseVerdict(id: string, json: string): StoredVerdict {
  * stored record (16 hex digits; absent when the record is gone).
  */
 export function parseDecided(id: string, json: string): { verdict: StoredVerdict; exact?: string } {
-  const v = JSON.parse(json) as StoredVerdictJson;
+  const v = verdictJson(id, json);
   const verdict = verdictOfJson(id, v);
   return typeof v.e === 'string' ? { verdict, exact: v.e } : { verdict };
+}
+
+function verdictJson(id: string, json: string): StoredVerdictJson {
+  let v: StoredVerdictJson;
+  try {
+    v = JSON.parse(json) as StoredVerdictJson;
+  } catch {
+    v = {} as StoredVerdictJson;
+  }
+  // The scripts check what they read; this keeps a malformed one from ever becoming a verdict line.
+  if (!VERDICT_KINDS.has(v.k) || typeof v.s !== 'number' || typeof v.t !== 'number')
+    throw new DoppelError('STORE_CORRUPT', `the stored verdict of ${JSON.stringify(id)} is malformed`);
+  return v;
 }
 
 function verdictOfJson(id: string, v: StoredVerdictJson): StoredVerdict {
@@ -151,12 +167,14 @@ export function parseCommitReply(reply: string, d: Decision): CommitResult {
     };
     return { id: d.id, clusterId: d.id, events: [created] };
   }
-  const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never> };
-  return {
+  const parsed = JSON.parse(reply) as { c: string; e: StoryEvent[] | Record<string, never>; b?: number };
+  const result: CommitResult = {
     id: d.id,
     clusterId: parsed.c,
     events: Array.isArray(parsed.e) ? parsed.e : [],
   };
+  if (parsed.b === 1) result.decidedBefore = true;
+  return result;
 }
 
 /** A script reply's status letter ('n', 'p', 'u' or 'd') as a byte: no string per reply. */
@@ -169,7 +187,7 @@ export function replyStatus(reply: ReadonlyArray<Buffer | number>): number {
 
 /**
  * index-1.lua's arguments after meta and base, up to the messages: the window, the bucket limits
- * (the hot tail applied where the buckets are), the layout and the count `n`.
+ * (the hot tail applied where the buckets are), the layout, the count `n` and the clock's skew bound.
  */
 export function writeIndexHead(
   w: RespWriter,
@@ -185,7 +203,8 @@ export function writeIndexHead(
     .int(window.maxMessages)
     .int(redis.shards)
     .int(redis.clusterShards)
-    .int(n);
+    .int(n)
+    .int(maxFutureSkew(window));
 }
 
 /**
@@ -199,7 +218,10 @@ export function writeIndexMessage(
   idField: Buffer,
 ): void {
   const shard = writeIdField(request.id, shards, idField, 0);
-  w.int(shard).bytes(idField).int(request.ts);
+  // The clock argument: '' for a clamped time, which moves no clock (the record keeps the time).
+  w.int(shard).bytes(idField);
+  if (request.clampedTs) w.string('');
+  else w.int(request.ts);
   writeRecordBlob(w, request);
 }
 

@@ -101,6 +101,82 @@ export function checkEvictionPolicy(info: string, server: string): void {
   }
 }
 
+/**
+ * The eviction policy, checked again while running (every redis.evictionCheckMs, before an
+ * index call), not only at open: an operator may switch it to allkeys-* mid-run. One watch per
+ * server. `observe` takes INFO memory and INFO stats: an allkeys-* policy with no key evicted yet
+ * is refused (STORE_ERROR, as at open); keys evicted since the last look under any policy but
+ * volatile-* (which never evicts doppel's keys: it sets no TTLs) mean the namespace may have lost
+ * keys, so the caller marks it lost (STORE_DATA_LOST).
+ */
+export class EvictionWatch {
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private evicted: number | undefined;
+
+  constructor(
+    private readonly intervalMs: number,
+    readonly server: string,
+  ) {}
+
+  due(now: number = Date.now()): boolean {
+    return now - this.checkedAt >= this.intervalMs;
+  }
+
+  /** null when all is well; else why the namespace must be taken as lost. */
+  observe(memory: string, stats: string, now: number = Date.now()): string | null {
+    this.checkedAt = now;
+    const policy = /^maxmemory_policy:(\S+)/m.exec(memory)?.[1] ?? 'unknown';
+    const evicted = Number(/^evicted_keys:(\d+)/m.exec(stats)?.[1] ?? Number.NaN);
+    const before = this.evicted;
+    if (Number.isFinite(evicted)) this.evicted = evicted;
+    if (before !== undefined && evicted > before && !policy.startsWith('volatile-'))
+      return `${this.server} evicted ${evicted - before} keys (maxmemory-policy ${policy} now)`;
+    checkEvictionPolicy(memory, this.server);
+    return null;
+  }
+}
+
+/** Redis' default `databases 16`: a URL's database number is 0..15. */
+export const MAX_DATABASE = 15;
+
+/**
+ * The database number of a redis:// URL (its path; none: 0), checked before connecting: ioredis
+ * turns `/abc` into SELECT NaN and, when SELECT fails, goes on in database 0, where tenants would
+ * share keys. `url` has been checked to parse.
+ */
+export function databaseOf(url: string): number {
+  const path = new URL(url).pathname;
+  if (path === '' || path === '/') return 0;
+  const digits = /^\/(\d{1,2})$/.exec(path)?.[1];
+  const db = digits === undefined ? Number.NaN : Number(digits);
+  if (!(db >= 0 && db <= MAX_DATABASE)) {
+    throw new DoppelError(
+      'INVALID_CONFIG',
+      `the store URL's database number must be 0..${MAX_DATABASE}, not "${path.slice(1)}": ${redactUrl(url)}`,
+    );
+  }
+  return db;
+}
+
+/**
+ * SELECTs `db` itself, through the runner: a server configured with fewer databases refuses it
+ * ("DB index is out of range"), which ioredis would otherwise swallow on connect.
+ */
+export async function selectDatabase(
+  client: { select(db: number): Promise<unknown> },
+  db: number,
+  run: <T>(what: string, command: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  try {
+    await run(`select database ${db}`, () => client.select(db));
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/out of range|invalid DB index/i.test(message))
+      throw new DoppelError('INVALID_CONFIG', `Redis has no database ${db}: ${message}`, { cause: e });
+    throw e;
+  }
+}
+
 /** Never throws and never waits on a dead server: a QUIT only when connected, bounded by the timeout. */
 export async function closeClient(client: StoreClient, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') {

@@ -12,6 +12,7 @@ const AUTH = /\b(NOAUTH|WRONGPASS|NOPERM)\b/;
  */
 const SCRIPT_FAILURES: Record<string, { code: ErrorCode; what: string }> = {
   ARGS: { code: 'STORE_ERROR', what: 'the script was called with arguments of another layout' },
+  CORRUPT: { code: 'STORE_CORRUPT', what: 'a value of the namespace is not one doppel writes' },
 };
 
 /** Redis' own refusals that name their cause, by the reply's first word. */

@@ -68,13 +68,21 @@ export function namespaceKeyPattern(base: string): RegExp {
   return new RegExp(`^${escaped}(?:${meta}|${gens}|${bySize}|${byRecency}|(?:${numbered})\\d+)$`);
 }
 
-/** The Lua constants every script starts with (scripts.ts prepends them): KEY_PARTS and BLOCK_SIZE. */
+/**
+ * The marker field: every `k:<shard>` hash of a single-node namespace (lua/open-1.lua writes them
+ * all when it creates the namespace) and every `v:<block>` hash (lua/index-1.lua, with the block's
+ * first record) holds it, so a hash that lost it was deleted or evicted. One byte: bucket fields
+ * are 2 bytes, id fields 7, verdict slots decimal numbers.
+ */
+export const MARKER_FIELD = '#';
+
+/** The Lua constants every script starts with (scripts.ts prepends them): KEY_PARTS, BLOCK_SIZE, MARKER_FIELD. */
 export function luaKeyConstants(): string {
   const { gens, shard, record, verdict, cluster, title, detail, members, bySize, byRecency } = KEY_PARTS;
   return [
     `local KEY_GENS, KEY_SHARD, KEY_RECORD, KEY_VERDICT, KEY_CLUSTER = '${gens}', '${shard}', '${record}', '${verdict}', '${cluster}'`,
     `local KEY_TITLE, KEY_DETAIL, KEY_MEMBERS, KEY_BY_SIZE, KEY_BY_RECENCY = '${title}', '${detail}', '${members}', '${bySize}', '${byRecency}'`,
-    `local BLOCK_SIZE = ${BLOCK_SIZE}`,
+    `local BLOCK_SIZE, MARKER_FIELD = ${BLOCK_SIZE}, '${MARKER_FIELD}'`,
     '',
   ].join('\n');
 }
@@ -103,6 +111,8 @@ function parseTableCode(table: string): number {
       return 3;
     case 'l':
       return table === 'l' ? 4 : table === 'ls' ? 5 : 6;
+    case 'c':
+      return 7;
     case 's':
       return 16 + (n & 15);
     case 'i':

@@ -58,7 +58,10 @@ export class RecordCache {
         if (this.capacity === 0) this.cache.set(seq, record);
         else this.remember(seq, record);
       } catch (e) {
-        throw new DoppelError('STORE_ERROR', `record ${seq} in Redis is unreadable: ${(e as Error).message}`);
+        throw new DoppelError(
+          'STORE_CORRUPT',
+          `record ${seq} in Redis is unreadable: ${(e as Error).message}`,
+        );
       }
     });
   }

@@ -30,10 +30,12 @@ import {
 } from './codec.js';
 import {
   CommandRunner,
-  checkEvictionPolicy,
   closeClient,
   connectStore,
+  databaseOf,
+  EvictionWatch,
   reconnectDelay,
+  selectDatabase,
 } from './connection.js';
 import {
   bucketAddresses,
@@ -89,6 +91,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
   /** The namespace's epoch (lua/open-1.lua), the last argument of every script call. */
   private epoch = '';
+  private readonly evictions: EvictionWatch;
 
   private constructor(
     private readonly client: Redis,
@@ -100,6 +103,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
     this.base = namespaceBase(options.redis.prefix, options.namespace);
     this.meta = metaKey(this.base);
     this.cache = new RecordCache(options.redis.recordCacheSize);
+    this.evictions = new EvictionWatch(options.redis.evictionCheckMs, 'Redis');
   }
 
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
@@ -121,6 +125,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
     // Checked here: ioredis's own failure (a TypeError) carries the whole URL, password included.
     if (!URL.canParse(options.url))
       throw new DoppelError('USAGE', `the store URL is not a valid URL: ${redactUrl(options.url)}`);
+    const db = databaseOf(options.url);
     const client = new Redis(options.url, redisOptions);
     const runner = new CommandRunner(r.maxRetries);
     return connectStore(
@@ -129,10 +134,26 @@ export class RedisStore extends RedisLookups implements DedupStore {
       runner,
       () => new RedisStore(client, defineScripts(client), options, runner),
       async (store) => {
-        checkEvictionPolicy(await store.run('eviction policy check', () => client.info('memory')), 'Redis');
+        await selectDatabase(client, db, store.run);
+        await store.checkEvictions();
         await store.openNamespace();
       },
     );
+  }
+
+  /**
+   * The eviction policy and evicted_keys (EvictionWatch), when due: a loss found is marked in
+   * meta, as the scripts mark it, so every client of the namespace stops.
+   */
+  private async checkEvictions(): Promise<void> {
+    if (!this.evictions.due()) return;
+    const memory = await this.run('eviction policy check', () => this.client.info('memory'));
+    const stats = await this.run('eviction policy check', () => this.client.info('stats'));
+    const loss = this.evictions.observe(memory, stats);
+    if (loss === null) return;
+    const reason = `${Math.floor(Date.now() / 1000)}: ${loss}`;
+    await this.run('mark lost', () => this.client.hset(this.meta, 'lost', reason));
+    throw namespaceLost(this.options.namespace, reason);
   }
 
   /** Claims or checks the namespace (lua/open-1.lua): its layout, and the epoch every call checks. */
@@ -142,9 +163,9 @@ export class RedisStore extends RedisLookups implements DedupStore {
     const layout = `${LAYOUT_VERSION}:${r.shards}:${r.clusterShards}:${this.options.window.generationMs}`;
     const fresh = randomBytes(8).toString('hex');
     const open = (reset: boolean) =>
-      this.run('open', () => this.scripts.doppelOpen(this.meta, layout, fresh, reset ? '1' : '0')) as Promise<
-        [string, string]
-      >;
+      this.run('open', () =>
+        this.scripts.doppelOpen(this.meta, layout, fresh, reset ? '1' : '0', r.shards, this.base),
+      ) as Promise<[string, string]>;
     let [status, value] = await open(false);
     if (status === 'lost' && this.options.resetLost) {
       await this.deleteNamespaceKeys();
@@ -181,6 +202,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
 
   async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
     if (requests.length === 0) return [];
+    await this.checkEvictions();
     const { window, limits, redis } = this.options;
     const w = this.start(this.indexScript).string(this.meta).string(this.base);
     writeIndexHead(w, window, limits, redis, requests.length);

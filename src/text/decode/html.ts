@@ -130,53 +130,144 @@ class DepthCappedParser extends Parser {
 }
 
 /**
- * Converts HTML to text. Inline elements add nothing, so "<b>wo</b>rd" stays "word"; entities are
- * decoded; runs of HTML white space collapse to one space (inside <pre>, line breaks are kept).
+ * What one step of the text stream does; renderText() turns a stream into text. Text: text
+ * (collapsed, or verbatim inside <pre>); Space: between table cells or collapsed white space,
+ * dropped at a line start; Line: a line break (elements of LINE); Paragraph: a blank line
+ * (elements of PARAGRAPH); Br: a line break, two in a row a blank line.
  */
-export function htmlToText(html: string): HtmlText {
-  const out: string[] = [];
+export const TextOp = { Text: 0, Space: 1, Line: 2, Paragraph: 3, Br: 4 } as const;
+export type TextOp = (typeof TextOp)[keyof typeof TextOp];
+
+/**
+ * An HTML document as the article extractor sees it: the visible text as a stream of steps, each
+ * tagged with the element it happened in, and the element tree with attributes reduced to what
+ * the extractor weighs. Elements are numbered in document order; element 0 is the document.
+ */
+export interface ParsedHtml {
+  ops: {
+    kind: TextOp[];
+    /** The innermost open element of each step. */
+    node: number[];
+    /** The text of each Text step ('' for the others). */
+    text: string[];
+    /** Whether a Text step is inside a link. */
+    link: boolean[];
+  };
+  nodes: {
+    tag: string[];
+    parent: number[];
+    /** Lower-cased `id` and `class`, space-separated ('' when neither). */
+    names: string[];
+    /** The `role` attribute, lower case. */
+    role: string[];
+    /** `hidden`, `aria-hidden="true"` or an inline `display:none`: not shown, though in the text. */
+    hidden: boolean[];
+    /** First step index inside the element, and one past the last (opEnd set at its close). */
+    opStart: number[];
+    opEnd: number[];
+  };
+  title?: string;
+  /** <meta property="og:title"> (or name="twitter:title"), when present. */
+  metaTitle?: string;
+  /** <meta property="og:site_name">, when present. */
+  siteName?: string;
+}
+
+const DISPLAY_NONE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+/**
+ * Parses HTML into the text stream and element tree. Inline elements add nothing, so
+ * "<b>wo</b>rd" stays "word"; entities are decoded; runs of HTML white space collapse to one space
+ * (inside <pre>, line breaks are kept). One pass, with the element depth capped: linear in the
+ * input.
+ */
+export function parseHtml(html: string): ParsedHtml {
+  const ops: ParsedHtml['ops'] = { kind: [], node: [], text: [], link: [] };
+  const nodes: ParsedHtml['nodes'] = {
+    tag: ['#document'],
+    parent: [-1],
+    names: [''],
+    role: [''],
+    hidden: [false],
+    opStart: [0],
+    opEnd: [0],
+  };
+  const open: number[] = [0];
   const titleParts: string[] = [];
+  let metaTitle: string | undefined;
+  let siteName: string | undefined;
   let hidden = 0;
   let pre = 0;
+  let links = 0;
   let foreign = 0; // inside svg/math, where <title> is a tooltip, not the document's title
   let inTitle = false;
   let titleDone = false; // only the first <title> names the document
-  // Breaks are held until text follows, so that "</li><li>" is one line break, not two, and the
-  // white space between block tags does not turn into stray spaces.
-  let pendingBreak: 0 | 1 | 2 = 0;
 
-  const requestBreak = (name: string): void => {
-    if (PARAGRAPH.has(name)) pendingBreak = 2;
-    else if (name === 'br')
-      pendingBreak = pendingBreak === 0 ? 1 : 2; // <br><br> is a blank line
-    else if (LINE.has(name) && pendingBreak === 0) pendingBreak = 1;
-  };
-  const emit = (text: string): void => {
-    if (pendingBreak !== 0) {
-      if (out.length > 0) out.push(pendingBreak === 2 ? '\n\n' : '\n');
-      pendingBreak = 0;
+  // Text that arrives in several chunks with no tag between ("<<<<" is one chunk per "<") is one
+  // step: the steps stay as many as the tags, not the characters.
+  let textStep = -1;
+  const pushText = (text: string): void => {
+    if (textStep >= 0) ops.text[textStep] += text;
+    else {
+      push(TextOp.Text, text);
+      textStep = ops.kind.length - 1;
     }
-    out.push(text);
   };
-  const space = (): void => {
-    if (pendingBreak === 0) out.push(' ');
+  const push = (kind: TextOp, text = ''): void => {
+    textStep = -1;
+    ops.kind.push(kind);
+    ops.node.push(open[open.length - 1] as number);
+    ops.text.push(text);
+    ops.link.push(links > 0);
+  };
+  const blockStep = (name: string): void => {
+    if (PARAGRAPH.has(name)) push(TextOp.Paragraph);
+    else if (name === 'br') push(TextOp.Br);
+    else if (LINE.has(name)) push(TextOp.Line);
   };
 
   const parser = new DepthCappedParser(
     {
-      onopentagname(name) {
+      onopentag(name, attribs) {
+        textStep = -1;
+        const id = nodes.tag.length;
+        nodes.tag.push(name);
+        nodes.parent.push(open[open.length - 1] as number);
+        const names = `${attribs.id ?? ''} ${attribs.class ?? ''}`.trim().toLowerCase();
+        nodes.names.push(names);
+        nodes.role.push((attribs.role ?? '').toLowerCase());
+        nodes.hidden.push(
+          attribs.hidden !== undefined ||
+            attribs['aria-hidden'] === 'true' ||
+            (attribs.style !== undefined && DISPLAY_NONE.test(attribs.style)),
+        );
+        nodes.opStart.push(ops.kind.length);
+        nodes.opEnd.push(ops.kind.length);
+        open.push(id);
+        if (name === 'meta') {
+          const property = (attribs.property ?? attribs.name ?? '').toLowerCase();
+          const content = attribs.content?.replace(HTML_SPACE, ' ').trim();
+          if (content) {
+            if (metaTitle === undefined && (property === 'og:title' || property === 'twitter:title'))
+              metaTitle = content;
+            else if (siteName === undefined && property === 'og:site_name') siteName = content;
+          }
+        }
         if (HIDDEN.has(name)) {
           hidden++;
           if (name === 'svg' || name === 'math') foreign++;
         } else if (name === 'title' && foreign === 0) {
           inTitle = true;
         } else if (hidden === 0) {
-          if (CELL.has(name)) space();
-          else requestBreak(name);
+          if (CELL.has(name)) push(TextOp.Space);
+          else blockStep(name);
           if (name === 'pre') pre++;
+          if (name === 'a') links++;
         }
       },
       onclosetag(name, isImplied) {
+        textStep = -1;
+        if (open.length <= 1) return;
         if (HIDDEN.has(name)) {
           hidden--;
           if (name === 'svg' || name === 'math') foreign--;
@@ -185,20 +276,23 @@ export function htmlToText(html: string): HtmlText {
           titleDone = titleParts.length > 0;
         } else if (hidden === 0 && !(isImplied && VOID_BREAK.has(name))) {
           if (name === 'pre' && pre > 0) pre--;
-          if (CELL.has(name)) space();
-          else requestBreak(name);
+          if (name === 'a' && links > 0) links--;
+          if (CELL.has(name)) push(TextOp.Space);
+          else blockStep(name);
         }
+        const id = open.pop() as number;
+        nodes.opEnd[id] = ops.kind.length;
       },
       ontext(data) {
         if (inTitle) {
           if (!titleDone) titleParts.push(data);
         } else if (hidden === 0) {
           if (pre > 0) {
-            emit(data.replace(/\r\n?/g, '\n'));
+            pushText(data.replace(/\r\n?/g, '\n'));
           } else {
             const collapsed = data.replace(HTML_SPACE, ' ');
-            if (collapsed === ' ') space();
-            else if (collapsed !== '') emit(collapsed);
+            if (collapsed === ' ') push(TextOp.Space);
+            else if (collapsed !== '') pushText(collapsed);
           }
         }
       },
@@ -206,10 +300,62 @@ export function htmlToText(html: string): HtmlText {
     { decodeEntities: true },
   );
   parser.end(html);
+  nodes.opEnd[0] = ops.kind.length;
 
-  const text = tidy(out.join(''));
+  const parsed: ParsedHtml = { ops, nodes };
   const title = titleParts.join('').replace(HTML_SPACE, ' ').trim();
-  return title === '' ? { text } : { text, title };
+  if (title !== '') parsed.title = title;
+  if (metaTitle !== undefined) parsed.metaTitle = metaTitle;
+  if (siteName !== undefined) parsed.siteName = siteName;
+  return parsed;
+}
+
+/**
+ * The text of a parsed document, or of the steps in [start, end) that `keep` accepts. Breaks are held until text
+ * follows, so that "</li><li>" is one line break, not two, and the white space between block tags
+ * does not turn into stray spaces.
+ */
+export function renderText(
+  ops: ParsedHtml['ops'],
+  keep?: (step: number) => boolean,
+  start = 0,
+  end = ops.kind.length,
+): string {
+  const out: string[] = [];
+  let pendingBreak: 0 | 1 | 2 = 0;
+  const { kind, text } = ops;
+  for (let i = start; i < end; i++) {
+    if (keep !== undefined && !keep(i)) continue;
+    switch (kind[i]) {
+      case TextOp.Text:
+        if (pendingBreak !== 0) {
+          if (out.length > 0) out.push(pendingBreak === 2 ? '\n\n' : '\n');
+          pendingBreak = 0;
+        }
+        out.push(text[i] as string);
+        break;
+      case TextOp.Space:
+        if (pendingBreak === 0) out.push(' ');
+        break;
+      case TextOp.Paragraph:
+        pendingBreak = 2;
+        break;
+      case TextOp.Br:
+        pendingBreak = pendingBreak === 0 ? 1 : 2; // <br><br> is a blank line
+        break;
+      case TextOp.Line:
+        if (pendingBreak === 0) pendingBreak = 1;
+        break;
+    }
+  }
+  return tidy(out.join(''));
+}
+
+/** Converts a whole HTML document to text (every visible element), and its <title>. */
+export function htmlToText(html: string): HtmlText {
+  const parsed = parseHtml(html);
+  const text = renderText(parsed.ops);
+  return parsed.title === undefined ? { text } : { text, title: parsed.title };
 }
 
 /**

@@ -1,7 +1,9 @@
+import { type Extraction, extractArticle, wholePage } from './article.js';
 import { decodeBytes } from './charset.js';
-import { htmlToText, looksLikeHtml } from './html.js';
+import { looksLikeHtml, parseHtml } from './html.js';
 import { looksLikeMail, parseMail } from './mail.js';
 
+export { type ArticleText, type Extraction, extractArticle, wholePage } from './article.js';
 export {
   CHARSETS,
   type Charset,
@@ -13,7 +15,7 @@ export {
   normalizeCharsetLabel,
   scoreCharsets,
 } from './charset.js';
-export { type HtmlText, htmlToText, looksLikeHtml } from './html.js';
+export { type HtmlText, htmlToText, looksLikeHtml, type ParsedHtml, parseHtml, renderText } from './html.js';
 export { type DecodedMail, looksLikeMail, parseMail } from './mail.js';
 
 /** Plain text from whatever arrived, and what it was. */
@@ -21,9 +23,13 @@ export interface Decoded {
   text: string;
   kind: 'text' | 'html' | 'mail';
   charset: string;
-  /** The HTML <title>, or the mail's Subject. */
+  /** The article's title (HTML: og:title, the <h1> or the <title> without the site name), or the mail's Subject. */
   title?: string;
   messageId?: string;
+  /** A mail's text parts not read (too many MIME parts: mail.ts capParts). */
+  truncatedParts?: number;
+  /** HTML: whether `text` is the page's article or, none found, the whole page's text. */
+  extraction?: Extraction;
 }
 
 const META_SNIFF_BYTES = 2048;
@@ -35,34 +41,42 @@ function sniffMetaCharset(bytes: Uint8Array): string | undefined {
   return META_CHARSET.exec(head.toString('latin1'))?.[1];
 }
 
+/** How HTML becomes text: the page's article (default) or every visible element. */
+export interface HtmlOptions {
+  html?: 'article' | 'page';
+}
+
 /**
  * Raw bytes to text: an RFC 822 mail is parsed as one; anything else is decoded (UTF-8 or a
- * detected legacy charset) and, when it is HTML, converted to text. A <meta> charset only breaks
- * near-ties of the detector: pages are mislabelled more often than the detector is wrong.
+ * detected legacy charset) and, when it is HTML, reduced to its article's text (docs/extraction.md;
+ * `options.html: 'page'` keeps every visible element). A <meta> charset only breaks near-ties of
+ * the detector: pages are mislabelled more often than the detector is wrong.
  * Throws DoppelError UNDECODABLE (binary, unknown charset) or INVALID_MAIL.
  */
-export async function decodeRaw(bytes: Uint8Array): Promise<Decoded> {
+export async function decodeRaw(bytes: Uint8Array, options: HtmlOptions = {}): Promise<Decoded> {
   if (looksLikeMail(bytes)) {
     const mail = await parseMail(bytes);
     const decoded: Decoded = { text: mail.text, kind: 'mail', charset: mail.charset };
     if (mail.subject !== undefined && mail.subject !== '') decoded.title = mail.subject;
     if (mail.messageId !== undefined) decoded.messageId = mail.messageId;
+    if (mail.truncatedParts !== undefined) decoded.truncatedParts = mail.truncatedParts;
     return decoded;
   }
   const hint = sniffMetaCharset(bytes);
   const { text, charset } = decodeBytes(bytes, hint === undefined ? {} : { hint });
   if (!looksLikeHtml(text)) return { text, kind: 'text', charset };
-  return fromHtml(text, charset);
+  return fromHtml(text, charset, options);
 }
 
-/** An HTML string (already text, so no charset question) to plain text. */
-export function decodeHtml(html: string): Decoded {
-  return fromHtml(html, 'utf-8');
+/** An HTML string (already text, so no charset question) to its article's text. */
+export function decodeHtml(html: string, options: HtmlOptions = {}): Decoded {
+  return fromHtml(html, 'utf-8', options);
 }
 
-function fromHtml(html: string, charset: string): Decoded {
-  const { text, title } = htmlToText(html);
-  const decoded: Decoded = { text, kind: 'html', charset };
+function fromHtml(html: string, charset: string, options: HtmlOptions): Decoded {
+  const parsed = parseHtml(html);
+  const { text, title, extraction } = options.html === 'page' ? wholePage(parsed) : extractArticle(parsed);
+  const decoded: Decoded = { text, kind: 'html', charset, extraction };
   if (title !== undefined) decoded.title = title;
   return decoded;
 }

@@ -22,6 +22,11 @@ export interface DecodedMail {
   charset: string;
   /** True when no text/plain part was used: the body text came from HTML. */
   hadHtmlOnly: boolean;
+  /**
+   * Text-bearing MIME parts not read because the mail has more than MAX_DELIMITER_LINES boundary
+   * lines (MAIL_TRUNCATED on its verdict); absent when every text part was read.
+   */
+  truncatedParts?: number;
 }
 
 const KNOWN_HEADERS = new Set([
@@ -473,13 +478,105 @@ export function capDelimiterLines(bytes: Uint8Array, from: number): Uint8Array {
   return bytes;
 }
 
+/** The part types that can hold body text (or parts that do). */
+const TEXT_TYPE = /^\s*(?:text\/(?:plain|html)|multipart\/|message\/rfc822)/i;
+const HEADER_LINE = /^[!-9;-~]+:/;
+/** Header lines of a part looked at (a part header longer than this is read as body). */
+const MAX_PART_HEADER_LINES = 64;
+
+function lineText(bytes: Uint8Array, start: number): { text: string; next: number } {
+  const nl = bytes.indexOf(0x0a, start);
+  const end = nl < 0 ? bytes.length : nl;
+  return { text: latin1(bytes, start, end).replace(/\r$/, ''), next: nl < 0 ? bytes.length : nl + 1 };
+}
+
+/**
+ * What the "--" line at `start` is: a closing boundary ("--b--", always kept: the structure), a
+ * part that can hold body text or one that cannot (by its header block: Content-Type text/plain,
+ * text/html, multipart/*, message/rfc822 or none, and not an attachment), or null when no header
+ * block follows (a "-- " signature, a rule of dashes in a body: it belongs to the part before).
+ */
+function boundaryKind(bytes: Uint8Array, start: number): 'close' | 'text' | 'other' | null {
+  const first = lineText(bytes, start).text.trimEnd();
+  if (first.length > 2 && first.endsWith('--')) return 'close';
+  let type: string | undefined;
+  let disposition = '';
+  let last: 'type' | 'disposition' | null = null;
+  let at = lineText(bytes, start).next;
+  for (let n = 0; n < MAX_PART_HEADER_LINES && at < bytes.length; n++) {
+    const line = lineText(bytes, at);
+    at = line.next;
+    if (line.text === '') {
+      if (/^\s*attachment/i.test(disposition)) return 'other';
+      return type === undefined || TEXT_TYPE.test(type) ? 'text' : 'other';
+    }
+    if (/^[ \t]/.test(line.text)) {
+      if (last === 'type') type += line.text;
+      else if (last === 'disposition') disposition += line.text;
+      continue;
+    }
+    if (!HEADER_LINE.test(line.text)) return null;
+    const colon = line.text.indexOf(':');
+    const name = line.text.slice(0, colon).toLowerCase();
+    last = name === 'content-type' ? 'type' : name === 'content-disposition' ? 'disposition' : null;
+    if (last === 'type') type = line.text.slice(colon + 1);
+    else if (last === 'disposition') disposition = line.text.slice(colon + 1);
+  }
+  return null;
+}
+
+/**
+ * The mail capped at MAX_DELIMITER_LINES boundary-like lines, text first: when it has more, the
+ * parts that cannot hold body text (attachments, images, any non-text type) are dropped first,
+ * each from its "--" line to the next, so that a mail of 1,000 attachments before its text/plain
+ * body keeps the body; then the cap cuts what is left. `truncatedParts` counts the text parts the
+ * cap cut (0: every text part is read). Linear in the mail's size.
+ */
+export function capParts(bytes: Uint8Array, from: number): { bytes: Uint8Array; truncatedParts: number } {
+  const capped = capDelimiterLines(bytes, from);
+  if (capped === bytes) return { bytes, truncatedParts: 0 };
+  const kept: Uint8Array[] = [bytes.subarray(0, from)];
+  let keep = true;
+  let segment = from;
+  let seen = 0;
+  let full = false;
+  let truncatedParts = 0;
+  for (let start = from; start < bytes.length; ) {
+    const nl = bytes.indexOf(0x0a, start);
+    if (bytes[start] === 0x2d && bytes[start + 1] === 0x2d) {
+      const kind = boundaryKind(bytes, start);
+      if (full) {
+        if (kind === 'text') truncatedParts++;
+      } else {
+        if (keep) kept.push(bytes.subarray(segment, start));
+        if (kind !== null) keep = kind !== 'other';
+        segment = start;
+        if (keep && ++seen > MAX_DELIMITER_LINES) {
+          // The cap: nothing from this line on is read.
+          full = true;
+          if (kind === 'text') truncatedParts++;
+        }
+      }
+    }
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  if (!full && keep) kept.push(bytes.subarray(segment));
+  return { bytes: Buffer.concat(kept), truncatedParts };
+}
+
 async function parseMailAt(input: Uint8Array, depth: number): Promise<DecodedMail> {
   const scan = scanHeaders(input);
   if (scan.lines === 0) {
     throw new DoppelError('INVALID_MAIL', 'mail does not start with an RFC 822 header line');
   }
-  const bytes =
-    scan.bodyStart < 0 ? input : capDelimiterLines(squeezeBlankLines(input, scan.bodyStart), scan.bodyStart);
+  let bytes = input;
+  let truncatedParts = 0;
+  if (scan.bodyStart >= 0) {
+    const capped = capParts(squeezeBlankLines(input, scan.bodyStart), scan.bodyStart);
+    bytes = capped.bytes;
+    truncatedParts = capped.truncatedParts;
+  }
   const parser = new PostalMime();
   fastPassThrough(parser);
   let email: Email;
@@ -510,6 +607,7 @@ async function parseMailAt(input: Uint8Array, depth: number): Promise<DecodedMai
     charset,
     hadHtmlOnly: parts.length > 0 && parts.every((p) => p.kind === 'html'),
   };
+  if (truncatedParts > 0) mail.truncatedParts = truncatedParts;
   const subject = repairHeader(bytes, 'subject', email.subject);
   if (subject !== undefined) mail.subject = subject;
   const messageId = email.messageId?.trim().replace(/^<|>$/g, '');

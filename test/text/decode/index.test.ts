@@ -29,6 +29,8 @@ describe('decodeRaw', () => {
       text: 'Главное\n\nСегодня в столице открылся новый парк.',
       kind: 'html',
       charset: 'koi8-r',
+      // One sentence is no article: the whole page's text.
+      extraction: 'page',
       title: 'Новости дня',
     });
   });
@@ -50,7 +52,7 @@ describe('decodeRaw', () => {
     const labelled = await decodeRaw(
       encodeText('<html><head><meta charset="KOI8-R"></head><body><p>Мир</p></body></html>', 'koi8-r'),
     );
-    expect(labelled).toEqual({ text: 'Мир', kind: 'html', charset: 'koi8-r' });
+    expect(labelled).toEqual({ text: 'Мир', kind: 'html', charset: 'koi8-r', extraction: 'page' });
   });
 
   it('parses mail: subject as title, message id', async () => {
@@ -84,6 +86,7 @@ describe('decodeHtml', () => {
       text: 'a&b',
       kind: 'html',
       charset: 'utf-8',
+      extraction: 'page',
       title: 'T',
     });
   });

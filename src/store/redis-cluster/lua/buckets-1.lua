@@ -46,12 +46,12 @@ end
 local lost = epochLost(meta, ARGV[#ARGV])
 if lost then return lost end
 local m = redis.call('HMGET', meta, 'seq', 'live', 'hot', 'buckets', 'sweep', 'hotb')
-local applied = tonumber(m[1]) or 0
-local live = tonumber(m[2]) or 1
-local hotEvents = tonumber(m[3]) or 0
-local buckets = tonumber(m[4]) or 0
-local sweep = tonumber(m[5]) or -1
-local hotFilled = tonumber(m[6]) or 0
+local applied = (storedNumber(m[1], 'shard meta seq') or 0)
+local live = (storedNumber(m[2], 'shard meta live') or 1)
+local hotEvents = (storedNumber(m[3], 'shard meta hot') or 0)
+local buckets = (storedNumber(m[4], 'shard meta buckets') or 0)
+local sweep = (storedNumber(m[5], 'shard meta sweep') or -1)
+local hotFilled = (storedNumber(m[6], 'shard meta hotb') or 0)
 local seq = applied
 
 -- Every number above `applied` in the call must follow on without a gap (or the gap be skippable).

@@ -26,7 +26,11 @@ end
 local function clusterGet(root)
   local v = redis.call('HGET', base .. KEY_CLUSTER .. (root % cshards), root)
   if not v then return nil end
-  local c = cjson.decode(v)
+  local ok, c = pcall(cjson.decode, v)
+  if not ok or type(c) ~= 'table' or type(c.i) ~= 'string' or type(c.z) ~= 'number' or type(c.f) ~= 'number'
+    or type(c.e) ~= 'number' or (c.m ~= nil and type(c.m) ~= 'number') then
+    corrupt('the cluster rooted at ' .. root .. ' is not one doppel writes: ' .. string.sub(v, 1, 40))
+  end
   c.l = c.f + c.e
   c.e = nil
   return c
@@ -86,6 +90,7 @@ local function membersGet(root)
   local out = {}
   local v = redis.call('HGET', base .. KEY_MEMBERS .. (root % cshards), root)
   if not v then return out end
+  if #v % 4 ~= 0 then corrupt('the member list of ' .. root .. ' is not one doppel writes') end
   for i = 1, #v, 4 do
     local s = memberSeq(v, i)
     if s then out[#out + 1] = s end

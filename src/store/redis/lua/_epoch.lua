@@ -24,3 +24,13 @@ local function epochLost(metaKey, expected)
   end
   return redis.error_reply('DOPPEL_DATA_LOST namespace ' .. metaKey .. ' lost its data while in use (' .. reason .. ')')
 end
+
+-- A loss found after the epoch check (a record, block or key of the namespace gone while the
+-- namespace says it is there: a deleted key, an eviction): marks meta lost as epochLost does and
+-- stops the script with DOPPEL_DATA_LOST. Writes the script made before it stay; the namespace is
+-- lost anyway.
+local function dataLost(metaKey, what)
+  local reason = redis.call('TIME')[1] .. ': ' .. what
+  redis.call('HSET', metaKey, 'lost', reason)
+  error({ err = 'DOPPEL_DATA_LOST namespace ' .. metaKey .. ' lost its data while in use (' .. reason .. ')' })
+end

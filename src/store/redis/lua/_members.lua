@@ -28,10 +28,13 @@ end
 -- whether anything was dropped. nil for an empty bucket.
 local function liveMembers(v)
   if string.byte(v, 1) ~= 255 then
-    if isLive(tonumber(v)) then return v, 1, false end
+    local x = tonumber(v)
+    if not x then corrupt('a bucket value is not one doppel writes: ' .. string.sub(v, 1, 40)) end
+    if isLive(x) then return v, 1, false end
     return nil, 0, true
   end
   local count = (#v - 1) / 4
+  if count % 1 ~= 0 then corrupt('a bucket value of ' .. #v .. ' bytes is not one doppel writes') end
   local cut = 0
   while cut < count and not isLive(memberAt(v, cut)) do cut = cut + 1 end
   if cut == 0 then return v, count, false end

@@ -47,7 +47,9 @@ end
 -- A "<length>:<text>" item of a stored verdict at `at`: the text and the position after it.
 local function lengthPrefixed(raw, at)
   local colon = string.find(raw, ':', at, true)
-  local after = colon + tonumber(string.sub(raw, at, colon - 1))
+  local length = colon and tonumber(string.sub(raw, at, colon - 1))
+  if not length or colon + length > #raw then corrupt('a stored verdict is not one doppel writes: ' .. raw) end
+  local after = colon + length
   return string.sub(raw, colon + 1, after), after + 1
 end
 
@@ -56,12 +58,24 @@ end
 local function decodeVerdict(raw, seq)
   if not raw then return nil end
   local v = { k = string.sub(raw, 1, 1), r = seq }
-  if #raw == 1 then return v end
+  if raw == 'u' then return v end
+  -- Checked as read (a tampered value must never become a verdict): kind, method and cluster
+  -- letters, both commas, the numbers between them.
   local m, c = string.sub(raw, 2, 2), string.sub(raw, 3, 3)
   local comma = string.find(raw, ',', 4, true)
-  local comma2 = string.find(raw, ',', comma + 1, true)
-  if comma > 4 then v.r = tonumber(string.sub(raw, 4, comma - 1)) end
-  if comma2 > comma + 1 then v.y = tonumber(string.sub(raw, comma + 1, comma2 - 1)) end
+  local comma2 = comma and string.find(raw, ',', comma + 1, true)
+  if not comma2 or not KIND_NAME[v.k] or not (m == '_' or m == '*' or METHOD_NAME[m])
+    or not (c == 'o' or c == 'd' or c == 'x') then
+    corrupt('the verdict of ' .. seq .. ' is not one doppel writes: ' .. string.sub(raw, 1, 40))
+  end
+  if comma > 4 then
+    v.r = tonumber(string.sub(raw, 4, comma - 1))
+    if not v.r then corrupt('the verdict of ' .. seq .. ' has no root number: ' .. string.sub(raw, 1, 40)) end
+  end
+  if comma2 > comma + 1 then
+    v.y = tonumber(string.sub(raw, comma + 1, comma2 - 1))
+    if not v.y then corrupt('the verdict of ' .. seq .. ' has no similarity: ' .. string.sub(raw, 1, 40)) end
+  end
   local at = comma2 + 1
   if m == '*' then
     v.m, at = lengthPrefixed(raw, at)
@@ -79,10 +93,14 @@ end
 -- u16le length follows); then the time, the id, the signatures.
 local function recordHeader(blob)
   local b0 = string.byte(blob, 1)
-  local at, len = 2, b0 % 128
-  if len == 127 then
+  local at, len = 2, b0 and b0 % 128
+  if len == 127 and #blob >= 3 then
     len = struct.unpack('<H', blob, 2)
     at = 4
+  end
+  -- A blob shorter than its header says is not one doppel wrote.
+  if not len or #blob < at - 1 + (b0 >= 128 and 8 or 6) + len then
+    corrupt('a stored record is shorter than its header says (' .. #blob .. ' bytes)')
   end
   local ts
   if b0 >= 128 then
@@ -115,8 +133,10 @@ local function verdictForClient(raw, seq, withDetail, withExact)
     if detail then v.x = detail end
   end
   local blob = redis.call('HGET', base .. KEY_RECORD .. math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE)
-  local _id, ts, start = nil, 0, nil
-  if blob then _id, ts, start = recordHeader(blob) end
+  -- A record and its verdict leave together (their blocks are deleted at once, below the live
+  -- bound): a verdict without its record means keys were deleted or evicted.
+  if not blob then dataLost(KEYS[1], 'the record of ' .. seq .. ' is gone while its verdict is there') end
+  local _id, ts, start = recordHeader(blob)
   v.t = ts
   if withExact and start then
     -- engine/record-bytes.ts: version, flags, u16 tokens, u8 lang length, lang, then the exact

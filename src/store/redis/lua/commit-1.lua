@@ -14,7 +14,8 @@
   Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, t:<block> (titles), x:<block> (details),
   c:<shard>, m:<shard> (member lists), cs and cr (story indexes, _cluster.lua).
 
-  Returns one string per decision: JSON {"c": current cluster id, "e": [story events]}, or '' for
+  Returns one string per decision: JSON {"c": current cluster id, "e": [story events], "b": 1 when
+  the id was decided before (by another client since its index call: nothing written)}, or '' for
   the usual case of a message that formed a cluster of its own (cluster id = its id, one
   "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it).
   Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
@@ -32,8 +33,8 @@ end
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
 local mm = redis.call('HMGET', meta, 'live', 'seq')
-local live = tonumber(mm[1]) or 1
-local last = tonumber(mm[2]) or 0
+local live = (storedNumber(mm[1], 'meta live') or 1)
+local last = (storedNumber(mm[2], 'meta seq') or 0)
 
 --- @include _verdict
 --- @include _cluster
@@ -70,11 +71,11 @@ for r = 1, n do
     p = p + 2 * njoins
     local v = decodeVerdict(existing, seq)
     local root = resolve(v.r)
-    results[r] = cjson.encode({ c = clusterIdOf(root) or v.c or id, e = {} })
+    results[r] = cjson.encode({ c = clusterIdOf(root) or v.c or id, e = {}, b = 1 })
   else
     local roots, list = {}, {}
     for j = 1, njoins do
-      local joined = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[p], ARGV[p + 1]))
+      local joined = storedNumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[p], ARGV[p + 1]), 'an id field')
       p = p + 2
       if joined and joined >= live and joined ~= seq then
         local jv = verdictOf(joined)

@@ -6,13 +6,17 @@
   "First" is the sequence order, so two near-duplicates indexed at the same moment by two
   processes are ordered, and the later one always sees the earlier one (docs/redis.md).
 
-  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate, hotb
+  KEYS[1]  <base>meta (hash): seq, now, gen, live, hot, expired, buckets, freed, sweep, rate, hotb,
+           rec (the last sequence number whose record was written: its loss is checked each call)
   ARGV[1]  base: key prefix with the namespace hash tag, e.g. "doppel:{news}:"
   ARGV[2]  windowMs          ARGV[3] generationMs      ARGV[4] maxBucketSize
   ARGV[5]  hot tail: members a full bucket keeps as its rolling newest (store/hot.ts; 0: none)
   ARGV[6]  maxMessages (0: no cap)
   ARGV[7]  shards            ARGV[8] cluster shards    ARGV[9] n, the number of requests
-  then per request: idShard, idField, ts, record, nkeys, buckets: nkeys x (shard digits
+  ARGV[10] maxFutureSkewMs: the store clock (meta now) never moves past Redis' TIME plus this,
+           whatever a message's time (a message dated in the far future would expire the window)
+  then per request: idShard, idField, ts (the clock's: '' when the client clamped the time, which
+           then moves no clock), record, nkeys, buckets: nkeys x (shard digits
            count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
@@ -47,8 +51,9 @@ local maxMessages = tonumber(ARGV[6])
 local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
 local n = tonumber(ARGV[9])
-if n == nil or #ARGV ~= 10 + 6 * n then
-  return fail('ARGS', 'index', #ARGV .. ' arguments, not 10 + 6 x ' .. tostring(ARGV[9]))
+local maxSkew = tonumber(ARGV[10])
+if n == nil or maxSkew == nil or #ARGV ~= 11 + 6 * n then
+  return fail('ARGS', 'index', #ARGV .. ' arguments, not 11 + 6 x ' .. tostring(ARGV[9]))
 end
 local gens = base .. KEY_GENS
 if n == 0 then return {} end
@@ -56,18 +61,33 @@ if n == 0 then return {} end
 --- @include _epoch
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
-local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb')
-local seq = tonumber(m[1]) or 0
-local now = tonumber(m[2])
-local gen = tonumber(m[3])
-local live = tonumber(m[4]) or 1
-local hotEvents = tonumber(m[5]) or 0
-local expired = tonumber(m[6]) or 0
-local buckets = tonumber(m[7]) or 0
-local freed = tonumber(m[8]) or 0
-local sweep = tonumber(m[9]) or -1
-local rate = tonumber(m[10]) or 0
-local hotFilled = tonumber(m[11]) or 0
+local m = redis.call('HMGET', meta, 'seq', 'now', 'gen', 'live', 'hot', 'expired', 'buckets', 'freed', 'sweep', 'rate', 'hotb', 'rec', 'marked')
+local seq = (storedNumber(m[1], 'meta seq') or 0)
+local now = storedNumber(m[2], 'meta now')
+local gen = storedNumber(m[3], 'meta gen')
+local live = (storedNumber(m[4], 'meta live') or 1)
+local hotEvents = (storedNumber(m[5], 'meta hot') or 0)
+local expired = (storedNumber(m[6], 'meta expired') or 0)
+local buckets = (storedNumber(m[7], 'meta buckets') or 0)
+local freed = (storedNumber(m[8], 'meta freed') or 0)
+local sweep = (storedNumber(m[9], 'meta sweep') or -1)
+local rate = (storedNumber(m[10], 'meta rate') or 0)
+local hotFilled = (storedNumber(m[11], 'meta hotb') or 0)
+-- The sequence number of the last record written (meta rec).
+local lastRecord = storedNumber(m[12], 'meta rec')
+-- Set when open-1.lua gave every k:<shard> hash its marker: the sequence number reached then
+-- (verdict blocks below it may have none).
+local marked = storedNumber(m[13], 'meta marked')
+
+-- The last record written leaves only below the live bound: when it is gone, keys of the
+-- namespace were deleted or evicted (one HEXISTS a batch; docs/redis.md, "Data loss").
+if lastRecord and lastRecord >= live
+  and redis.call('HEXISTS', base .. KEY_RECORD .. math.floor(lastRecord / BLOCK_SIZE), lastRecord % BLOCK_SIZE) == 0 then
+  dataLost(meta, 'the record of the last message written, ' .. lastRecord .. ', is gone')
+end
+-- How far the store clock may go: Redis' own time plus the skew (one TIME a batch).
+local clock = redis.call('TIME')
+local clockLimit = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000) + maxSkew
 
 -- The live bound: the first sequence number of the oldest generation in the window. Generations
 -- follow the store clock (the latest event time seen), so they follow sequence numbers too.
@@ -78,13 +98,13 @@ local function dropGenerations(oldestLive, dropOne)
   local oldest, oldestField = nil, nil
   local minFirst = nil
   for i = 1, #all, 2 do
-    local g = tonumber(all[i])
+    local g = storedNumber(all[i], 'a generation number')
     if oldestLive and g < oldestLive then
       redis.call('HDEL', gens, all[i])
       expired = expired + 1
     else
       if oldest == nil or g < oldest then oldest, oldestField = g, all[i] end
-      local first = tonumber(all[i + 1])
+      local first = storedNumber(all[i + 1], 'a generation start')
       if minFirst == nil or first < minFirst then minFirst = first end
     end
   end
@@ -106,7 +126,10 @@ local function advance(ts)
   now = ts
   local g = math.floor(ts / genMs)
   if g == gen then return end
-  local previousFirst = gen and tonumber(redis.call('HGET', gens, gen)) or nil
+  local previousFirst = gen and storedNumber(redis.call('HGET', gens, gen), 'a generation') or nil
+  -- The current generation's entry leaves only when the window does (or, with maxMessages, when
+  -- it is the oldest): gone otherwise means gens was deleted, and dropping by it would empty the index.
+  if gen and not previousFirst and maxMessages == 0 then dataLost(meta, 'generation ' .. gen .. ' is gone from gens') end
   gen = g
   redis.call('HSET', gens, g, seq + 1)
   dropGenerations(math.floor((ts - windowMs) / genMs), false)
@@ -141,9 +164,11 @@ local function sweepShard(i)
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
-      if #field ~= BUCKET_FIELD_BYTES then
+      if field == MARKER_FIELD then
+        -- The hash's marker (keys.ts MARKER_FIELD) stays: a hash without it was deleted.
+      elseif #field ~= BUCKET_FIELD_BYTES then
         -- An expired id field stays while a cluster is rooted at it (read-1.lua finds it by id).
-        local s = tonumber(v)
+        local s = storedNumber(v, 'an id field')
         if s < live and redis.call('HEXISTS', base .. KEY_CLUSTER .. (s % cshards), s) == 0 then
           redis.call('HDEL', key, field)
         end
@@ -163,7 +188,10 @@ local function sweepShard(i)
     local all = redis.call('HGETALL', key)
     for j = 1, #all, 2 do
       -- Stored as _cluster.lua's clusterPut writes it: last seen is f + e.
-      local c = cjson.decode(all[j + 1])
+      local ok, c = pcall(cjson.decode, all[j + 1])
+      if not ok or type(c) ~= 'table' or type(c.f) ~= 'number' or type(c.e) ~= 'number' then
+        corrupt('the cluster rooted at ' .. all[j] .. ' is not one doppel writes: ' .. string.sub(all[j + 1], 1, 40))
+      end
       if c.f + c.e < horizon then
         redis.call('HDEL', key, all[j])
         redis.call('HDEL', base .. KEY_MEMBERS .. (i - shards), all[j])
@@ -190,9 +218,13 @@ local function addRecord(mySeq, record)
   if b ~= pendingBlock or not pendingRecords then
     flushRecords()
     pendingBlock, pendingRecords = b, {}
+    -- The verdict block's marker, written with its records: a claimed, undecided id whose verdict
+    -- block has none lost it (below). Once per block a batch.
+    redis.call('HSETNX', base .. KEY_VERDICT .. b, MARKER_FIELD, '1')
   end
   pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
   pendingRecords[#pendingRecords + 1] = record
+  lastRecord = mySeq
 end
 
 -- The batch's copy of the read-first (topic) buckets it has read: shard key -> field -> value as
@@ -202,24 +234,44 @@ end
 local cache = {}
 
 local results = {}
-local p = 10
+local p = 11
 for r = 1, n do
   local idShard, idField, ts, record, nkeys =
     ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3], tonumber(ARGV[p + 4])
   p = p + 5
-  if now == nil or ts > now then advance(ts) end
+  -- A time past the limit moves the clock only to the limit; an empty one (a time the client
+  -- clamped: engine.ts) not at all.
+  local clockTs = ts
+  if clockTs and clockTs > clockLimit then clockTs = clockLimit end
+  if clockTs and (now == nil or clockTs > now) then advance(clockTs) end
   local idKey = kbase .. idShard
+  -- Every id hash holds the marker from the namespace's creation (open-1.lua): one without it was
+  -- deleted or evicted, with the ids and buckets in it (one HEXISTS a message).
+  if marked and redis.call('HEXISTS', idKey, MARKER_FIELD) == 0 then
+    dataLost(meta, 'the hash ' .. idKey .. ' lost its marker')
+  end
   -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
   local known = nil
   local idSet = redis.call('HSETNX', idKey, idField, seq + 1) == 1
   if not idSet then
-    known = tonumber(redis.call('HGET', idKey, idField))
+    known = storedNumber(redis.call('HGET', idKey, idField), 'an id field')
     if known and known < live then known = nil end
   end
   local decided = nil
   if known then
     local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
     decided = redis.call('HGET', base .. KEY_VERDICT .. b, slot)
+  end
+  if known and not decided then
+    -- Claimed and undecided (a crash between index and commit, or another client's batch in
+    -- flight), unless its record (written with the claim) or its verdict block's marker is gone.
+    local b, slot = math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE
+    if redis.call('HEXISTS', base .. KEY_RECORD .. b, slot) == 0 then
+      dataLost(meta, 'the record of ' .. known .. ' is gone while its id is claimed')
+    end
+    if marked and known > marked and redis.call('HEXISTS', base .. KEY_VERDICT .. b, MARKER_FIELD) == 0 then
+      dataLost(meta, 'the verdict block of ' .. known .. ' is gone')
+    end
   end
   if decided then
     results[r] = { 'd', verdictForClient(decided, known, false, true) }
@@ -273,6 +325,8 @@ if expired > 0 then
   end
 end
 
-redis.call('HSET', meta, 'seq', seq, 'now', now, 'gen', gen, 'live', live, 'hot', hotEvents, 'expired', expired,
-  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate, 'hotb', hotFilled)
+redis.call('HSET', meta, 'seq', seq, 'live', live, 'hot', hotEvents, 'expired', expired,
+  'buckets', buckets, 'freed', freed, 'sweep', sweep, 'rate', rate, 'hotb', hotFilled, 'rec', lastRecord or 0)
+-- No clock yet when every message so far had a clamped time.
+if now ~= nil then redis.call('HSET', meta, 'now', now, 'gen', gen) end
 return results

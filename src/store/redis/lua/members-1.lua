@@ -25,15 +25,15 @@ if lost then return lost end
 local base = ARGV[1]
 local cshards = tonumber(ARGV[2])
 local mm = redis.call('HMGET', meta, 'live', 'seq')
-local live = tonumber(mm[1]) or 1
-local last = tonumber(mm[2]) or 0
+local live = (storedNumber(mm[1], 'meta live') or 1)
+local last = (storedNumber(mm[2], 'meta seq') or 0)
 local after = tonumber(ARGV[5])
 local limit = tonumber(ARGV[6])
 
 --- @include _verdict
 --- @include _cluster
 
-local seq = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[3], ARGV[4]))
+local seq = storedNumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[3], ARGV[4]), 'an id field')
 if seq and seq < live and not clusterGet(seq) then seq = nil end
 if not seq then return nil end
 local root, c = resolve(seq)

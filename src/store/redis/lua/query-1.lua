@@ -28,8 +28,8 @@ end
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
 local m = redis.call('HMGET', meta, 'live', 'seq')
-local live = tonumber(m[1]) or 1
-local seq = tonumber(m[2]) or 0
+local live = (storedNumber(m[1], 'meta live') or 1)
+local seq = (storedNumber(m[2], 'meta seq') or 0)
 
 --- @include _members
 --- @include _verdict
@@ -39,7 +39,7 @@ local p = 4
 for r = 1, n do
   local idShard, idField, nkeys, addresses = ARGV[p], ARGV[p + 1], tonumber(ARGV[p + 2]), ARGV[p + 3]
   p = p + 4
-  local known = tonumber(redis.call('HGET', base .. KEY_SHARD .. idShard, idField))
+  local known = storedNumber(redis.call('HGET', base .. KEY_SHARD .. idShard, idField), 'an id field')
   if known and known < live then known = nil end
   local decided = nil
   if known then decided = redis.call('HGET', base .. KEY_VERDICT .. math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE) end

@@ -27,13 +27,13 @@ end
 local lost = epochLost(KEYS[1], ARGV[#ARGV])
 if lost then return lost end
 local mm = redis.call('HMGET', meta, 'live', 'seq')
-local live = tonumber(mm[1]) or 1
-local last = tonumber(mm[2]) or 0
+local live = (storedNumber(mm[1], 'meta live') or 1)
+local last = (storedNumber(mm[2], 'meta seq') or 0)
 
 --- @include _verdict
 --- @include _cluster
 
-local seq = tonumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[4], ARGV[5]))
+local seq = storedNumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[4], ARGV[5]), 'an id field')
 -- A cluster outlives its root message (it lasts while it grows): the root's id field is kept
 -- while the cluster is (the sweep in index-1.lua), so the cluster is still found by its id.
 if seq and seq < live and (mode == 'verdict' or not clusterGet(seq)) then seq = nil end

@@ -1,0 +1,100 @@
+/**
+ * `node dist/bench/disguises.js`: how many disguised copies of real articles and mails keep the
+ * canonical text of their original (and so are exact duplicates of it), per disguise:
+ * invisible characters (a left-to-right mark, a tag character or a ZWNJ inside 10% of the words),
+ * look-alike letters (Latin a e o p c x y replaced by their Cyrillic look-alikes in English text,
+ * the reverse in Russian and Ukrainian text; 30% of them, or all: then short words such as "a"
+ * or "copy" are wholly in the other script, which is left alone, so the copy is a near-duplicate
+ * rather than an exact one), and tatweel inside 20% of Persian words. The
+ * disguises are seeded, so the numbers are reproducible. Reads the evaluation data (bench/data.ts).
+ */
+import { signatureConfigSchema } from '../config/signatures.js';
+import { DoppelError } from '../errors.js';
+import { canonicalize } from '../text/canonical.js';
+import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
+
+/** mulberry32: a small seeded generator, so that every run disguises the same words. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Inserts `insert` after a random inner position of a `share` of the words. */
+function insideWords(text: string, insert: string, share: number, next: () => number): string {
+  return text.replace(/\p{L}{2,}/gu, (word) => {
+    if (next() >= share) return word;
+    const at = 1 + Math.floor(next() * (word.length - 1));
+    return word.slice(0, at) + insert + word.slice(at);
+  });
+}
+
+const LATIN_TO_CYRILLIC: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', x: 'х', y: 'у' };
+const CYRILLIC_TO_LATIN: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', і: 'i' };
+type Disguise = (doc: BenchDoc, next: () => number) => string | undefined;
+
+/** Replaces each letter that has a look-alike in `pairs` with probability `share`. */
+const swap = (text: string, pairs: Record<string, string>, share: number, next: () => number): string =>
+  text.replace(/./gu, (ch) => (pairs[ch] !== undefined && next() < share ? pairs[ch] : ch));
+const lookalikes =
+  (share: number): Disguise =>
+  (d, next) =>
+    d.lang === 'en'
+      ? swap(d.text, LATIN_TO_CYRILLIC, share, next)
+      : d.lang === 'fa'
+        ? undefined
+        : swap(d.text, CYRILLIC_TO_LATIN, share, next);
+
+const DISGUISES: Record<string, Disguise> = {
+  'lrm 10%': (d, next) => insideWords(d.text, '\u200e', 0.1, next),
+  'tag character 10%': (d, next) => insideWords(d.text, '\u{e0041}', 0.1, next),
+  'zwnj 10%': (d, next) => insideWords(d.text, '\u200c', 0.1, next),
+  'look-alikes, 30% of letters': lookalikes(0.3),
+  'look-alikes, every letter': lookalikes(1),
+  'tatweel 20%': (d, next) => (d.lang === 'fa' ? insideWords(d.text, '\u0640', 0.2, next) : undefined),
+};
+
+function main(): void {
+  if (!sharedDataAvailable()) {
+    console.error(
+      `disguises needs the evaluation data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const config = signatureConfigSchema.parse({}).canonical;
+  const canonical = (text: string, lang?: string): string | undefined => {
+    try {
+      return canonicalize({ text, kind: 'text' }, config, lang).canonical;
+    } catch (error) {
+      if (error instanceof DoppelError) return undefined;
+      throw error;
+    }
+  };
+  console.log('| set | disguise | copies | same canonical text (exact duplicate) |');
+  console.log('|---|---|---:|---:|');
+  for (const file of ['news-en.jsonl', 'news-ru.jsonl', 'news-uk.jsonl', 'news-fa.jsonl', 'mail-en.jsonl']) {
+    const docs = readJsonl(file);
+    for (const [name, disguise] of Object.entries(DISGUISES)) {
+      const next = random(42);
+      let copies = 0;
+      let same = 0;
+      for (const doc of docs) {
+        const copy = disguise(doc, next);
+        if (copy === undefined || copy === doc.text) continue;
+        const original = canonical(doc.text, doc.lang);
+        if (original === undefined) continue;
+        copies++;
+        if (canonical(copy, doc.lang) === original) same++;
+      }
+      if (copies > 0) console.log(`| ${file} | ${name} | ${copies} | ${(same / copies).toFixed(3)} |`);
+    }
+  }
+}
+
+main();

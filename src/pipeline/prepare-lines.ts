@@ -1,0 +1,68 @@
+import type { RequestPreparer } from '../engine/engine.js';
+import type { IndexRequest } from '../engine/types.js';
+import { isInputError } from '../errors.js';
+import { decodeMessage } from '../input/decode-message.js';
+import { parseMessageLine, salvageId } from '../input/message.js';
+import type { Signer } from '../signatures/signer.js';
+import { engineMessage } from './flow.js';
+import type { PreparedItem } from './prepared-wire.js';
+import { type SignedMessage, signDecoded } from './sign.js';
+
+/**
+ * JSON lines to prepared items (index keys and stored record, without event time): what a sign
+ * worker does with a chunk of the dedup CLI's lines, and what the CLI's main thread does with a
+ * chunk it signs itself while the workers are busy. An input error becomes an item with its
+ * error (an `invalid` verdict); anything else an item marked as a bug.
+ */
+export async function prepareLines(
+  lines: readonly string[],
+  signer: Signer,
+  preparer: RequestPreparer,
+): Promise<PreparedItem[]> {
+  const out: PreparedItem[] = [];
+  for (const line of lines) {
+    let id: string | null = null;
+    try {
+      const message = parseMessageLine(line);
+      id = message.id;
+      const decoded = decodeMessage(message, signer.config.canonical);
+      out.push(
+        preparedItem(
+          signDecoded(message, decoded instanceof Promise ? await decoded : decoded, signer),
+          preparer,
+        ),
+      );
+    } catch (error) {
+      out.push(failedItem(error, id ?? salvageId(line)));
+    }
+  }
+  return out;
+}
+
+/** The flow's prepare stage (MessageFlow.request) of a signed message; the time is set on admission. */
+export function preparedItem(signed: SignedMessage, preparer: RequestPreparer): PreparedItem {
+  const request = preparer.indexRequest(engineMessage(signed, 0));
+  return {
+    status: 0,
+    id: request.id,
+    ts: signed.message.ts,
+    request: withoutTime(request),
+  };
+}
+
+/** The request without its time (set on admission), and without the fields it does not have. */
+function withoutTime(request: IndexRequest): Omit<IndexRequest, 'ts'> {
+  const { id, keys, record, title, url, snippet, truncatedParts } = request;
+  const out: Omit<IndexRequest, 'ts'> = { id, keys, record };
+  if (title !== undefined) out.title = title;
+  if (url !== undefined) out.url = url;
+  if (snippet !== undefined) out.snippet = snippet;
+  if (truncatedParts !== undefined) out.truncatedParts = truncatedParts;
+  return out;
+}
+
+export function failedItem(error: unknown, id: string | null): PreparedItem {
+  if (isInputError(error)) return { status: 1, id, error: { code: error.code, message: error.message } };
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { status: 2, id, error: { code: 'INTERNAL', message: e.stack ?? e.message } };
+}

@@ -1,0 +1,522 @@
+import { type ParsedHtml, renderText, TextOp } from './html.js';
+
+/**
+ * The article of a web page: its body text without navigation, sidebars, related-story lists,
+ * comments, share bars, cookie banners and footers. A content-scoring method in the manner of
+ * Readability: paragraphs score the elements that hold them (by length and commas), an element's
+ * score is discounted by the share of its text that is link text, and the best element (with the
+ * siblings that score near it) is the article; inside it, link lists, forms and elements whose
+ * id or class names boilerplate are left out. Linear in the document: every pass walks the steps
+ * or the elements once (the element depth is capped by the parser).
+ */
+
+export type Extraction = 'article' | 'page';
+
+export interface ArticleText {
+  /** The article body, or the whole page's text when no article was found. */
+  text: string;
+  /** Which of the two `text` is. */
+  extraction: Extraction;
+  /** The article's title: og:title, the <h1> the <title> names, or the <title> without the site name. */
+  title?: string;
+}
+
+/** Elements that hold navigation or page furniture wherever they are. */
+const FURNITURE_TAGS = new Set([
+  'nav',
+  'aside',
+  'footer',
+  'header',
+  'button',
+  'menu',
+  'dialog',
+  'select',
+  'figure',
+  'figcaption',
+]);
+/** ARIA landmark roles of page furniture. */
+const FURNITURE_ROLES = new Set([
+  'navigation',
+  'menu',
+  'menubar',
+  'complementary',
+  'banner',
+  'contentinfo',
+  'search',
+  'alert',
+  'alertdialog',
+  'dialog',
+  'toolbar',
+]);
+/** id/class words of furniture (Readability's unlikely-candidate list, with consent banners). */
+const UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|newsletter|subscribe|share|sharing|caption|credit|gallery|slideshow|carousel/;
+/** ...unless they also name the content (a "content-header" or "main-column" is kept). */
+const MAYBE_CONTENT = /and|article|body|column|content|main|shadow/;
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/;
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/;
+
+/** Elements that make a paragraph of the text in them (the unit that scores). */
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'td',
+  'th',
+  'li',
+  'pre',
+  'blockquote',
+  'dd',
+  'dt',
+  'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'body',
+]);
+/** Containers that are left out of the article when most of their text is link text. */
+const CLEANED_TAGS = new Set(['div', 'section', 'ul', 'ol', 'dl', 'table', 'figure']);
+
+/** Elements kept as candidates for the article, and compared with the best. */
+const TOP_CANDIDATES = 5;
+/** Paragraphs shorter than this (characters) do not score. */
+const MIN_PARAGRAPH = 25;
+/** Ancestors a paragraph's score reaches: the parent in full, then 1/2, 1/6, 1/9, 1/12. */
+const SCORE_LEVELS = 5;
+/** An article shorter than this (characters) makes the extractor try again, trusting names less. */
+const MIN_ARTICLE = 250;
+/** No attempt finding this much (characters): the whole page is used. */
+const MIN_FALLBACK_ARTICLE = 125;
+
+function tagWeight(tag: string): number {
+  switch (tag) {
+    case 'div':
+    case 'article':
+    case 'main':
+      return 5;
+    case 'pre':
+    case 'td':
+    case 'blockquote':
+      return 3;
+    case 'address':
+    case 'ol':
+    case 'ul':
+    case 'dl':
+    case 'dd':
+    case 'dt':
+    case 'li':
+    case 'form':
+      return -3;
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+    case 'th':
+      return -5;
+    default:
+      return 0;
+  }
+}
+
+function nameWeight(names: string): number {
+  if (names === '') return 0;
+  let weight = 0;
+  if (NEGATIVE.test(names)) weight -= 25;
+  if (POSITIVE.test(names)) weight += 25;
+  return weight;
+}
+
+function isFurniture(doc: ParsedHtml, n: number, byName: boolean): boolean {
+  const { tag, names, role, hidden } = doc.nodes;
+  const t = tag[n] as string;
+  if (hidden[n] || FURNITURE_TAGS.has(t) || FURNITURE_ROLES.has(role[n] as string)) return true;
+  if (!byName || t === 'body' || t === 'html' || t === 'article' || t === 'main' || t === 'a') return false;
+  const name = names[n] as string;
+  return name !== '' && UNLIKELY.test(name) && !MAYBE_CONTENT.test(name);
+}
+
+const COMMA = /[,،，]/g;
+
+/** What every attempt reads: the page's paragraphs and its elements' sizes (computed once). */
+interface PageMeasures {
+  /** Text length, link text length and commas of every element's subtree. */
+  chars: Float64Array;
+  linkChars: Float64Array;
+  commas: Float64Array;
+  /** The nearest block element of every element (itself when it is one; 0, the document, when none). */
+  blockOf: Int32Array;
+  paragraphs: Paragraph[];
+}
+
+/** A run of text between two breaks, long enough to score and mostly not link text. */
+interface Paragraph {
+  /** The element of its first text. */
+  first: number;
+  points: number;
+}
+
+function measurePage(doc: ParsedHtml): PageMeasures {
+  const { chars, linkChars, commas } = measure(doc);
+  const { tag, parent } = doc.nodes;
+  const count = tag.length;
+  const blockOf = new Int32Array(count);
+  for (let n = 1; n < count; n++)
+    blockOf[n] = BLOCK_TAGS.has(tag[n] as string) ? n : (blockOf[parent[n] as number] as number);
+  return { chars, linkChars, commas, blockOf, paragraphs: findParagraphs(doc) };
+}
+
+/** Paragraphs score by length and commas (commas mark sentences of prose, not lists of links). */
+function findParagraphs(doc: ParsedHtml): Paragraph[] {
+  const out: Paragraph[] = [];
+  const { kind, node, text, link } = doc.ops;
+  let length = 0;
+  let linkLength = 0;
+  let commaCount = 0;
+  let first = -1;
+  const flush = (): void => {
+    if (first >= 0 && length >= MIN_PARAGRAPH && linkLength / length <= 0.5)
+      out.push({ first, points: 1 + commaCount + Math.min(Math.floor(length / 100), 3) });
+    length = 0;
+    linkLength = 0;
+    commaCount = 0;
+    first = -1;
+  };
+  for (let i = 0; i < kind.length; i++) {
+    const k = kind[i];
+    if (k === TextOp.Text) {
+      const t = text[i] as string;
+      const l = t.trim().length;
+      if (l === 0) continue;
+      if (first < 0) first = node[i] as number;
+      length += l;
+      if (link[i]) linkLength += l;
+      commaCount += t.match(COMMA)?.length ?? 0;
+    } else if (k !== TextOp.Space) {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
+function measure(doc: ParsedHtml): { chars: Float64Array; linkChars: Float64Array; commas: Float64Array } {
+  const count = doc.nodes.tag.length;
+  const chars = new Float64Array(count);
+  const linkChars = new Float64Array(count);
+  const commas = new Float64Array(count);
+  const { kind, node, text, link } = doc.ops;
+  for (let i = 0; i < kind.length; i++) {
+    if (kind[i] !== TextOp.Text) continue;
+    const n = node[i] as number;
+    const t = text[i] as string;
+    const length = t.trim().length;
+    chars[n] = (chars[n] as number) + length;
+    if (link[i]) linkChars[n] = (linkChars[n] as number) + length;
+    commas[n] = (commas[n] as number) + (t.match(COMMA)?.length ?? 0);
+  }
+  // Children are numbered after their parents: one descending pass sums every subtree.
+  const { parent } = doc.nodes;
+  for (let n = count - 1; n > 0; n--) {
+    const p = parent[n] as number;
+    chars[p] = (chars[p] as number) + (chars[n] as number);
+    linkChars[p] = (linkChars[p] as number) + (linkChars[n] as number);
+    commas[p] = (commas[p] as number) + (commas[n] as number);
+  }
+  return { chars, linkChars, commas };
+}
+
+/** The whole page's text (every visible element) and the article's title: extraction off. */
+export function wholePage(doc: ParsedHtml): ArticleText {
+  const out: ArticleText = { text: renderText(doc.ops), extraction: 'page' };
+  const title = articleTitle(doc);
+  if (title !== undefined) out.title = title;
+  return out;
+}
+
+/** Finds the article of a parsed page; the whole page's text when there is none. */
+export function extractArticle(doc: ParsedHtml): ArticleText {
+  const title = articleTitle(doc);
+  // Names are a strong hint but a noisy one ("pagebuilder-pagerow" holds "pager", a headline's
+  // "content-wrapper" outweighs a body of many links): when an attempt finds no article of
+  // MIN_ARTICLE characters, the next trusts names less; the longest attempt is kept.
+  const page = measurePage(doc);
+  let body: string | undefined;
+  // No paragraph anywhere: no attempt can find an article.
+  for (const attempt of page.paragraphs.length === 0 ? [] : ATTEMPTS) {
+    const found = articleBody(doc, page, attempt, title);
+    if (found !== undefined && (body === undefined || found.length > body.length)) body = found;
+    if (body !== undefined && body.length >= MIN_ARTICLE) break;
+  }
+  if (body !== undefined && body.length < MIN_FALLBACK_ARTICLE) body = undefined;
+  const text = body ?? renderText(doc.ops);
+  const out: ArticleText = { text, extraction: body === undefined ? 'page' : 'article' };
+  if (title !== undefined) out.title = title;
+  return out;
+}
+
+interface Attempt {
+  /** Elements whose id or class names furniture are left out. */
+  furnitureByName: boolean;
+  /** Names of content raise an element's score, names of furniture lower it. */
+  weighNames: boolean;
+  /** Link-heavy containers inside the article are left out. */
+  clean: boolean;
+}
+
+const ATTEMPTS: Attempt[] = [
+  { furnitureByName: true, weighNames: true, clean: true },
+  { furnitureByName: false, weighNames: true, clean: true },
+  { furnitureByName: false, weighNames: false, clean: true },
+  { furnitureByName: false, weighNames: false, clean: false },
+];
+
+function articleBody(
+  doc: ParsedHtml,
+  page: PageMeasures,
+  attempt: Attempt,
+  title: string | undefined,
+): string | undefined {
+  const byName = attempt.furnitureByName;
+  const { tag, parent, names } = doc.nodes;
+  const { chars, linkChars, commas, blockOf } = page;
+  const weigh = (n: number): number => (attempt.weighNames ? nameWeight(names[n] as string) : 0);
+  const count = tag.length;
+  // Furniture, inherited: everything inside a <nav> or a "sidebar" is furniture too.
+  const furniture = new Uint8Array(count);
+  for (let n = 1; n < count; n++)
+    furniture[n] = furniture[parent[n] as number] === 1 || isFurniture(doc, n, byName) ? 1 : 0;
+  const linkDensity = (n: number): number => {
+    const c = chars[n] as number;
+    return c === 0 ? 0 : (linkChars[n] as number) / c;
+  };
+
+  // Each paragraph outside furniture scores the ancestors of its block element.
+  const score = new Float64Array(count);
+  const scored = new Uint8Array(count);
+  for (const { first, points } of page.paragraphs) {
+    if (furniture[first] === 1) continue;
+    let a = parent[blockOf[first] as number] as number;
+    for (let level = 0; level < SCORE_LEVELS && a > 0; level++) {
+      if (scored[a] === 0) {
+        scored[a] = 1;
+        score[a] = tagWeight(tag[a] as string) + weigh(a);
+      }
+      score[a] =
+        (score[a] as number) + (level === 0 ? points : level === 1 ? points / 2 : points / (level * 3));
+      a = parent[a] as number;
+    }
+  }
+
+  // The best elements, best first.
+  const best: number[] = [];
+  for (let n = 1; n < count; n++) {
+    if (scored[n] === 0) continue;
+    const s = (score[n] as number) * (1 - linkDensity(n));
+    score[n] = s;
+    if (
+      s <= 0 ||
+      (best.length === TOP_CANDIDATES && s <= (score[best[TOP_CANDIDATES - 1] as number] as number))
+    )
+      continue;
+    let at = best.length;
+    while (at > 0 && s > (score[best[at - 1] as number] as number)) at--;
+    best.splice(at, 0, n);
+    if (best.length > TOP_CANDIDATES) best.pop();
+  }
+  let top = best[0];
+  if (top === undefined) return undefined;
+  const topScore = score[top] as number;
+
+  // Paragraphs each wrapped in a card of their own make near-equal candidates: when three or
+  // more score near the best, their nearest common ancestor with it holds the article.
+  const near = best.slice(1).filter((n) => (score[n] as number) >= topScore * 0.75);
+  if (near.length >= 3) {
+    const holds = new Map<number, number>();
+    for (const n of near)
+      for (let a = parent[n] as number; a > 0; a = parent[a] as number) holds.set(a, (holds.get(a) ?? 0) + 1);
+    for (let a = parent[top] as number; a > 0 && tag[a] !== 'body'; a = parent[a] as number) {
+      if ((holds.get(a) ?? 0) >= 3) {
+        top = a;
+        break;
+      }
+    }
+  }
+
+  // A parent that scores more than its best child holds the article with it (paragraphs split
+  // over several wrappers); climb while the score grows.
+  let last = score[top] as number;
+  for (let p = parent[top] as number; p > 0 && scored[p] === 1; p = parent[p] as number) {
+    const s = score[p] as number;
+    if (s < last / 3) break;
+    if (s > last) {
+      top = p;
+      break;
+    }
+    last = s;
+  }
+
+  // Siblings that score near the best element belong to the article (a lead outside the body
+  // wrapper, the continuation after an inline advert).
+  const selected: number[] = [top];
+  const p = parent[top] as number;
+  if (p >= 0) {
+    const threshold = Math.max(10, (score[top] as number) * 0.2);
+    for (let n = top + 1; n < count; n++) {
+      const q = parent[n] as number;
+      if (q !== p) continue;
+      if (furniture[n] === 1) continue;
+      const ld = linkDensity(n);
+      const c = chars[n] as number;
+      if (
+        (scored[n] === 1 && (score[n] as number) >= threshold) ||
+        (tag[n] === 'p' &&
+          ((c > 80 && ld < 0.25) || (c > 0 && ld === 0 && /\.( |$)/.test(renderNode(doc, n)))))
+      )
+        selected.push(n);
+    }
+    for (let n = top - 1; n > p; n--) {
+      if (parent[n] !== p || furniture[n] === 1) continue;
+      if (scored[n] === 1 && (score[n] as number) >= threshold) selected.push(n);
+    }
+  }
+
+  // A body split into several containers of one class (between them figures, quotes, adverts):
+  // the others of the best element's class and tag join it.
+  const topNames = names[top] as string;
+  if (topNames !== '') {
+    const end = doc.nodes.opEnd[top] as number;
+    for (let n = 1; n < count; n++) {
+      if (n === top || names[n] !== topNames || tag[n] !== tag[top] || furniture[n] === 1) continue;
+      if (
+        (doc.nodes.opStart[n] as number) >= (doc.nodes.opStart[top] as number) &&
+        (doc.nodes.opStart[n] as number) < end
+      )
+        continue;
+      if (linkDensity(n) < 0.25 && (chars[n] as number) > 0) selected.push(n);
+    }
+  }
+
+  // Inside the article: furniture and link-heavy containers go.
+  const dropped = new Uint8Array(count);
+  const inside = new Uint8Array(count);
+  for (const n of selected) inside[n] = 1;
+  const titleKey = title === undefined ? undefined : sameTextKey(title);
+  let headlines = 0;
+  for (let n = 1; n < count; n++) {
+    const q = parent[n] as number;
+    if (inside[n] === 1) continue;
+    if (inside[q] !== 1) continue;
+    inside[n] = 1;
+    if (dropped[q] === 1 || furniture[n] === 1) {
+      dropped[n] = 1;
+      continue;
+    }
+    const t = tag[n] as string;
+    // The headline is the message's title, apart from the body (as a feed gives them): so the
+    // page and the feed's text of one article are the same text.
+    if (t === 'h1' && titleKey !== undefined && headlines++ < MAX_HEADLINES) {
+      if (sameTextKey(renderNode(doc, n)) === titleKey) {
+        dropped[n] = 1;
+        continue;
+      }
+    }
+    const ld = linkDensity(n);
+    if (!attempt.clean) continue;
+    if (CLEANED_TAGS.has(t) && (commas[n] as number) < 10) {
+      const weight = weigh(n);
+      if ((ld > 0.2 && weight < 25) || ld > 0.5 || weight + (score[n] as number) < 0) dropped[n] = 1;
+    } else if (/^h[1-6]$/.test(t) && (weigh(n) < 0 || ld > 0.33)) {
+      dropped[n] = 1;
+    }
+  }
+  const { node } = doc.ops;
+  const { opStart, opEnd } = doc.nodes;
+  let from = doc.ops.kind.length;
+  let to = 0;
+  for (const n of selected) {
+    from = Math.min(from, opStart[n] as number);
+    to = Math.max(to, opEnd[n] as number);
+  }
+  const body = renderText(
+    doc.ops,
+    (i) => {
+      const n = node[i] as number;
+      return inside[n] === 1 && dropped[n] === 0;
+    },
+    from,
+    to,
+  );
+  return body === '' ? undefined : body;
+}
+
+/** Headlines compared with the title, at most (a page has one; a hostile one may have millions). */
+const MAX_HEADLINES = 3;
+
+const sameTextKey = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+function renderNode(doc: ParsedHtml, n: number): string {
+  const start = doc.nodes.opStart[n] as number;
+  const end = doc.nodes.opEnd[n] as number;
+  return renderText(doc.ops, undefined, start, end);
+}
+
+/** A headline and the site name after it (last separator), or before it (first separator). */
+const SITE_AFTER = /^(.+)\s+[|\-–—·•»«/\\]\s+([^|\-–—·•»«/\\]+)$/;
+const SITE_BEFORE = /^([^|\-–—·•»«/\\]+?)\s+([|\-–—·•»«/\\])\s+(.+)$/;
+/** Site names are short: an edge part of more words is part of the headline. */
+const MAX_SITE_WORDS = 4;
+
+const wordCount = (s: string): number => s.split(/\s+/).filter((w) => w !== '').length;
+
+/**
+ * A <title> without the site name: the og:site_name where it stands at either edge, else a short
+ * last part ("Headline - WSJ", "Headline | The Site"), else a short first part before a pipe
+ * ("WSJ | Headline").
+ */
+function withoutSiteName(title: string, siteName: string | undefined): string {
+  const after = SITE_AFTER.exec(title);
+  const before = SITE_BEFORE.exec(title);
+  const site = siteName?.trim().toLowerCase();
+  if (site !== undefined) {
+    if (after?.[2]?.trim().toLowerCase() === site) return (after[1] as string).trim();
+    if (before?.[1]?.trim().toLowerCase() === site) return (before[3] as string).trim();
+  }
+  if (after && wordCount(after[2] as string) <= MAX_SITE_WORDS && wordCount(after[1] as string) >= 2)
+    return (after[1] as string).trim();
+  // A short first part before a dash is as often the headline's own topic ("Brexit - ..."): only
+  // a pipe marks it as the site's.
+  if (
+    before?.[2] === '|' &&
+    wordCount(before[1] as string) <= MAX_SITE_WORDS &&
+    wordCount(before[3] as string) >= 3
+  )
+    return (before[3] as string).trim();
+  return title;
+}
+
+/**
+ * The article's title: og:title (or twitter:title), else an <h1> that the <title> contains, else
+ * the <title>; without the site name.
+ */
+function articleTitle(doc: ParsedHtml): string | undefined {
+  if (doc.metaTitle !== undefined) return withoutSiteName(doc.metaTitle, doc.siteName);
+  if (doc.title === undefined) return undefined;
+  const { tag } = doc.nodes;
+  const lowerTitle = doc.title.toLowerCase();
+  let seen = 0;
+  for (let n = 1; n < tag.length && seen < 3; n++) {
+    if (tag[n] !== 'h1') continue;
+    seen++;
+    const h1 = renderNode(doc, n).replace(/\s+/g, ' ').trim();
+    if (wordCount(h1) >= 2 && lowerTitle.includes(h1.toLowerCase())) return h1;
+  }
+  return withoutSiteName(doc.title, doc.siteName);
+}

@@ -1,0 +1,60 @@
+/**
+ * The script of each word character, and one pass over clean text that tells whether it has
+ * letters of two look-alike scripts (look-alike folding needed) and Arabic-script letters
+ * (Persian affix joining needed). Most texts need neither, and the pass is the only cost they
+ * pay: one table lookup per code unit.
+ *
+ * A word is a run of letters, marks and digits (the tokenizer's word characters, without its
+ * apostrophe rule: an apostrophe splits a word here, which only makes the runs shorter).
+ */
+
+export const LATIN = 1;
+export const CYRILLIC = 2;
+export const GREEK = 4;
+export const ARMENIAN = 8;
+export const ARABIC = 16;
+/** A word character of no script above (digits, marks, letters of other scripts). */
+export const NEUTRAL = 0x80;
+/** The scripts between which look-alike letters are folded. */
+export const LOOKALIKE_SCRIPTS = LATIN | CYRILLIC | GREEK | ARMENIAN;
+
+/** Per BMP code unit: 0 (not a word character), a script bit, or NEUTRAL. Surrogates: NEUTRAL. */
+export const WORD_SCRIPT = new Uint8Array(0x10000);
+{
+  const word = /[\p{L}\p{M}\p{N}]/u;
+  const letter = /\p{L}/u;
+  const scripts: ReadonlyArray<readonly [RegExp, number]> = [
+    [/\p{Script=Latin}/u, LATIN],
+    [/\p{Script=Cyrillic}/u, CYRILLIC],
+    [/\p{Script=Greek}/u, GREEK],
+    [/\p{Script=Armenian}/u, ARMENIAN],
+    [/\p{Script=Arabic}/u, ARABIC],
+  ];
+  for (let code = 0; code < 0x10000; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) {
+      // Astral characters are not word characters for the tokenizer either; they end a word.
+      continue;
+    }
+    const ch = String.fromCharCode(code);
+    if (!word.test(ch)) continue;
+    let value = NEUTRAL;
+    if (letter.test(ch)) for (const [re, bit] of scripts) if (re.test(ch)) value = bit;
+    WORD_SCRIPT[code] = value;
+  }
+}
+
+/** Bits of scanWords' answer. */
+export const HAS_SCRIPT_MIX = 1;
+export const HAS_ARABIC = 2;
+
+/**
+ * Whether codes[0, length) has letters of two look-alike scripts (then a word may be disguised:
+ * lookalike.ts), and whether it has Arabic letters. One branch-free pass: a text whose letters are
+ * all in one script (most English text) needs no other look.
+ */
+export function scanWords(codes: Uint16Array, length: number): number {
+  let all = 0;
+  for (let i = 0; i < length; i++) all |= WORD_SCRIPT[codes[i] as number] as number;
+  const scripts = all & LOOKALIKE_SCRIPTS;
+  return ((scripts & (scripts - 1)) !== 0 ? HAS_SCRIPT_MIX : 0) | (all & ARABIC ? HAS_ARABIC : 0);
+}

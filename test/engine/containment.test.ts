@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveDedupConfig } from '../../src/config/profiles.js';
+import { DedupEngine, type EngineMessage } from '../../src/engine/engine.js';
+import { compactRecord } from '../../src/engine/record.js';
+import { compareRecords } from '../../src/engine/verify.js';
+import { initHashing } from '../../src/hash/xxhash.js';
+import { parseMessageObject } from '../../src/input/message.js';
+import { LexiconSet } from '../../src/lexicon/lexicon.js';
+import { engineMessage } from '../../src/pipeline/flow.js';
+import { signMessage } from '../../src/pipeline/sign.js';
+import { Signer } from '../../src/signatures/signer.js';
+import { MemoryStore } from '../../src/store/memory/store.js';
+import { rng } from '../support/engine.js';
+
+const config = resolveDedupConfig('news');
+let signer: Signer;
+beforeAll(async () => {
+  await initHashing();
+  signer = new Signer(config.signatures, LexiconSet.defaults());
+});
+
+const T0 = Date.UTC(2026, 10, 2);
+
+/** Sentences of 12-20 made-up words each: an article whose sentences share no word sequence. */
+function sentences(seed: number, n: number): string[] {
+  const random = rng(seed);
+  const out: string[] = [];
+  for (let s = 0; s < n; s++) {
+    const words: string[] = [];
+    const length = 12 + Math.floor(random() * 9);
+    for (let i = 0; i < length; i++) words.push(`w${Math.floor(random() * 20_000).toString(36)}q`);
+    out.push(`${words.join(' ')}.`);
+  }
+  return out;
+}
+
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const random = rng(seed);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+async function input(id: string, text: string, minutes: number): Promise<EngineMessage> {
+  const signed = await signMessage(parseMessageObject({ id, text, lang: 'en' }), signer);
+  return engineMessage(signed, T0 + minutes * 60_000);
+}
+
+const engine = () => new DedupEngine(config, new MemoryStore(config.window, config.index));
+
+describe('containment (sentence fingerprints)', () => {
+  it("links a teaser of an article's first sentences to the article, in either order", async () => {
+    const article = sentences(1, 20);
+    const teaser = article.slice(0, 3).join(' ');
+    const full = article.join(' ');
+    const first = await engine().processMessages([
+      await input('ct1-full', full, 0),
+      await input('ct1-teaser', teaser, 10),
+    ]);
+    expect(first[1]).toMatchObject({
+      verdict: 'near_duplicate',
+      duplicateOf: 'ct1-full',
+      method: 'containment',
+    });
+    expect(first[1]!.evidence?.jaccard).toBeLessThan(0.4);
+    expect(first[1]!.evidence?.contained).toBe(1);
+    const second = await engine().processMessages([
+      await input('ct2-teaser', teaser, 0),
+      await input('ct2-full', full, 10),
+    ]);
+    expect(second[1]).toMatchObject({
+      verdict: 'near_duplicate',
+      duplicateOf: 'ct2-teaser',
+      method: 'containment',
+    });
+    expect(second[1]!.clusterId).toBe('ct2-teaser');
+  });
+
+  it('links a partial copy to a reordered full copy', async () => {
+    const article = sentences(2, 16);
+    const v = await engine().processMessages([
+      await input('ct3-reordered', shuffled(article, 9).join(' '), 0),
+      await input('ct3-lead', article.slice(0, 4).join(' '), 10),
+      await input('ct3-tail', shuffled(article.slice(9), 4).join(' '), 20),
+    ]);
+    expect(v.map((x) => x.verdict)).toEqual(['unique', 'near_duplicate', 'near_duplicate']);
+    expect(v[1]).toMatchObject({ duplicateOf: 'ct3-reordered', method: 'containment' });
+    expect(v[2]).toMatchObject({ duplicateOf: 'ct3-reordered' });
+  });
+
+  it('does not link texts that share one boilerplate sentence, or too few tokens', async () => {
+    const boilerplate =
+      'Follow our newsroom on every social network for the latest updates on this and other stories today.';
+    const a = sentences(3, 3);
+    const b = sentences(4, 3);
+    const short = [
+      'Markets rose again on Monday morning in early trade.',
+      'Oil fell by two percent in Asia.',
+    ];
+    const v = await engine().processMessages([
+      await input('ct4-a', [...a, boilerplate].join(' '), 0),
+      await input('ct4-b', [...b, boilerplate].join(' '), 10),
+      await input('ct4-c', [...short, ...sentences(5, 6)].join(' '), 20),
+      await input('ct4-d', short.join(' '), 30),
+    ]);
+    expect(v[1]!.verdict).toBe('unique');
+    // ct4-d is contained whole in ct4-c, but its two sentences hold fewer than 30 tokens.
+    expect(v[3]!.verdict).not.toBe('near_duplicate');
+  });
+
+  it("measures the smaller side's share of shared sentence tokens", async () => {
+    const article = sentences(6, 10);
+    const sign = async (text: string) =>
+      (await signMessage(parseMessageObject({ id: 'x', text, lang: 'en' }), signer)).signatures;
+    const full = compactRecord(await sign(article.join(' ')), 'en');
+    const half = compactRecord(await sign([...article.slice(0, 2), ...sentences(7, 2)].join(' ')), 'en');
+    const e = compareRecords(half, full);
+    expect(e.containedSentences).toBe(2);
+    expect(e.contained).toBeGreaterThan(0.3);
+    expect(e.contained).toBeLessThan(0.7);
+    expect(compareRecords(full, half)).toEqual(e);
+  });
+});

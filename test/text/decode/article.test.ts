@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from '../../../src/text/decode/article.js';
+import { htmlToText, parseHtml } from '../../../src/text/decode/html.js';
+
+const extract = (html: string) => extractArticle(parseHtml(html));
+
+const PARAGRAPHS = [
+  'The city council voted on Tuesday to close the old harbour bridge to cars from next spring, after engineers found that two of its steel supports had rusted far more than expected.',
+  'Buses, cyclists and people on foot will still be able to cross, the council said, while a replacement is designed. The work is expected to take at least four years and cost about 80 million euros.',
+  'Shop owners on both banks of the river said they feared losing customers, and asked the council to run a free shuttle across the water during the closure.',
+  '"We cannot wait for the bridge to fall down," the mayor told reporters, adding that the inspection had been ordered after a lorry struck one of the supports in March.',
+  'A public meeting on the traffic plan will be held at the town hall on the first Monday of next month.',
+];
+const OTHER_PARAGRAPHS = [
+  'The regional orchestra opened its winter season with a programme of Finnish and Estonian music, played to a full hall for the first time since the renovation of the concert house.',
+  'The conductor, who took over the orchestra last year, said the audience had grown by a third, helped by cheaper tickets for students and a series of free lunchtime concerts.',
+  'Next month the orchestra travels to Riga and Vilnius, its first tour abroad in a decade, with a new work written for it by a young composer from Tartu.',
+];
+
+interface Chrome {
+  site: string;
+  /** Class names of the page's own layout (one site's pages share them). */
+  layout: string;
+}
+
+/** A news page as sites build them: menu, cookie banner, article, share bar, most-read list, comments, footer. */
+function newsPage(chrome: Chrome, headline: string, paragraphs: readonly string[]): string {
+  const menu = ['World', 'Politics', 'Business', 'Science', 'Culture', 'Sport', 'Opinion', 'Weather']
+    .map((item) => `<li><a href="/${item.toLowerCase()}">${item}</a></li>`)
+    .join('');
+  const mostRead = [
+    'Storm leaves thousands without power across the north',
+    'Ten things to do in the city this weekend, whatever the weather',
+    'Local team wins the cup after a dramatic penalty shoot-out',
+    'Prices at the pump fall for the third week in a row',
+  ]
+    .map((t, i) => `<li><a href="/story/${i}">${t}</a></li>`)
+    .join('');
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${headline} | ${chrome.site}</title>
+<script>var tracking = { site: "${chrome.site}" };</script></head>
+<body class="${chrome.layout}-body">
+<div class="${chrome.layout}-cookie-banner cookie-consent"><p>We use cookies to improve your experience on ${chrome.site}. By continuing to browse you accept our cookie policy and our partners' use of your data.</p><button>Accept all</button></div>
+<header class="${chrome.layout}-masthead"><a href="/" class="logo">${chrome.site}</a><nav><ul>${menu}</ul></nav></header>
+<div class="${chrome.layout}-wrap">
+  <div class="${chrome.layout}-main">
+    <article class="story">
+      <h1>${headline}</h1>
+      <div class="byline">By Anna Berg, ${chrome.site} reporter</div>
+      <div class="story-body">${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}</div>
+      <div class="share-bar"><a href="#">Share on Facebook</a> <a href="#">Share on X</a> <a href="#">Email this story to a friend</a></div>
+    </article>
+    <section id="comments" class="comments">
+      <h3>Comments (2)</h3>
+      <div class="comment"><p>About time too, I have been saying for years that this bridge is not safe for anyone to use.</p></div>
+      <div class="comment"><p>Another four years of traffic jams, wonderful. Who is going to pay for all of this in the end?</p></div>
+    </section>
+  </div>
+  <aside class="${chrome.layout}-rail"><h2>Most read</h2><ol>${mostRead}</ol></aside>
+</div>
+<footer class="${chrome.layout}-footer"><p>© 2026 ${chrome.site} Media Group Ltd. All rights reserved. Registered in England, company number 01234567, 1 Example Street, London.</p>
+<ul><li><a href="/privacy">Privacy policy</a></li><li><a href="/terms">Terms of use</a></li><li><a href="/contact">Contact us</a></li></ul></footer>
+</body></html>`;
+}
+
+const DAILY: Chrome = { site: 'Daily Courier', layout: 'dc' };
+const HERALD: Chrome = { site: 'The Evening Herald', layout: 'eh' };
+const BRIDGE = 'Council closes harbour bridge to cars';
+
+describe('extractArticle', () => {
+  it('keeps the article body and leaves out menu, cookie banner, share bar, most read, comments and footer', () => {
+    const result = extract(newsPage(DAILY, BRIDGE, PARAGRAPHS));
+    expect(result.extraction).toBe('article');
+    for (const p of PARAGRAPHS) expect(result.text).toContain(p);
+    for (const chrome of [
+      'Politics',
+      'cookie policy',
+      'Share on Facebook',
+      'Most read',
+      'Storm leaves thousands',
+      'About time too',
+      'All rights reserved',
+      'Privacy policy',
+    ])
+      expect(result.text).not.toContain(chrome);
+  });
+
+  it("gives one article the same text under two sites' different chrome", () => {
+    const a = extract(newsPage(DAILY, BRIDGE, PARAGRAPHS));
+    const b = extract(newsPage(HERALD, BRIDGE, PARAGRAPHS));
+    expect(a.text).toBe(b.text);
+  });
+
+  it('shares no line between two articles of one site', () => {
+    const a = extract(newsPage(DAILY, BRIDGE, PARAGRAPHS)).text.split('\n');
+    const b = new Set(
+      extract(newsPage(DAILY, 'Orchestra opens its season', OTHER_PARAGRAPHS)).text.split('\n'),
+    );
+    expect(a.filter((line) => line.trim() !== '' && b.has(line))).toEqual([]);
+  });
+
+  it('takes the title from the <title> without the site name', () => {
+    expect(extract(newsPage(DAILY, BRIDGE, PARAGRAPHS)).title).toBe(BRIDGE);
+    const leading = newsPage(DAILY, BRIDGE, PARAGRAPHS).replace(
+      `<title>${BRIDGE} | Daily Courier</title>`,
+      `<title>Daily Courier - ${BRIDGE}</title><meta property="og:site_name" content="Daily Courier">`,
+    );
+    expect(extract(leading).title).toBe(BRIDGE);
+  });
+
+  it('prefers og:title, and keeps a <title> whose last part is too long to be a site name', () => {
+    const og = newsPage(DAILY, BRIDGE, PARAGRAPHS).replace(
+      '</title>',
+      '</title><meta property="og:title" content="Harbour bridge to close to cars next spring">',
+    );
+    expect(extract(og).title).toBe('Harbour bridge to close to cars next spring');
+    const long = '<title>Electronic records – the long march into a digital health service</title>';
+    expect(extract(`${long}<p>${PARAGRAPHS.join('</p><p>')}</p>`).title).toBe(
+      'Electronic records – the long march into a digital health service',
+    );
+  });
+
+  it('keeps the headline out of the body: it is the title', () => {
+    const page = (h1: string) =>
+      `<html><head><title>${BRIDGE} | Daily Courier</title></head><body><nav><a href="/">Home</a></nav>
+<main><article><h1>${h1}</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</article></main></body></html>`;
+    const same = extract(page(BRIDGE));
+    expect(same.title).toBe(BRIDGE);
+    expect(same.text).toBe(PARAGRAPHS.join('\n\n'));
+    // A heading that is not the title stays in the body.
+    expect(extract(page('Another headline entirely')).text).toBe(
+      ['Another headline entirely', ...PARAGRAPHS].join('\n\n'),
+    );
+  });
+
+  it('takes the <h1> that the <title> names', () => {
+    const page = newsPage(DAILY, BRIDGE, PARAGRAPHS).replace(
+      `<title>${BRIDGE} | Daily Courier</title>`,
+      `<title>Local news: ${BRIDGE} :: Daily Courier, your city every day</title>`,
+    );
+    expect(extract(page).title).toBe(BRIDGE);
+  });
+
+  it('joins paragraphs that each sit in a card of their own', () => {
+    const cards = PARAGRAPHS.map(
+      (p) => `<div class="card"><div class="card-content card-text"><p>${p}</p></div></div>`,
+    ).join('\n');
+    const html = `<body><nav><a href="/">Home</a> <a href="/news">News</a></nav><div class="article-cards">${cards}</div>
+<div class="footer-links"><a href="/a">About us and our history</a> <a href="/b">Advertise with us today</a></div></body>`;
+    const result = extract(html);
+    expect(result.extraction).toBe('article');
+    for (const p of PARAGRAPHS) expect(result.text).toContain(p);
+    expect(result.text).not.toContain('Advertise');
+  });
+
+  it('joins the parts of a body split by a figure and an advert', () => {
+    const html = `<body><div class="layout">
+<div class="post-body">${PARAGRAPHS.slice(0, 2)
+      .map((p) => `<p>${p}</p>`)
+      .join('')}</div>
+<figure><img src="x.jpg"><figcaption>The harbour bridge at dusk. Photo: Anna Berg for the Daily Courier</figcaption></figure>
+<div class="advert-slot"><a href="/ad">Cheap flights to the sun, book now and save up to half</a></div>
+<div class="post-body">${PARAGRAPHS.slice(2)
+      .map((p) => `<p>${p}</p>`)
+      .join('')}</div>
+</div></body>`;
+    const result = extract(html);
+    expect(result.text).toBe(PARAGRAPHS.join('\n\n'));
+  });
+
+  it('leaves out hidden elements inside the article', () => {
+    const html = `<article><p>${PARAGRAPHS[0]}</p><div style="display: none"><p>Subscribe to read the rest of this and every other story for just one euro a week.</p></div><p>${PARAGRAPHS[1]}</p></article>`;
+    const result = extract(html);
+    expect(result.text).toBe(`${PARAGRAPHS[0]}\n\n${PARAGRAPHS[1]}`);
+  });
+
+  it('falls back to the whole page, never to empty, when there is no article', () => {
+    const login = `<html><head><title>Sign in | Daily Courier</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>
+<form><label>E-mail</label><input name="e"><label>Password</label><input name="p" type="password"><button>Sign in</button></form>
+<footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>`;
+    const result = extract(login);
+    expect(result.extraction).toBe('page');
+    expect(result.text).toBe(htmlToText(login).text);
+    expect(result.text).toContain('Sign in');
+  });
+
+  it('is the same text on every run and keeps text nested deeper than the parser depth cap', () => {
+    const page = newsPage(DAILY, BRIDGE, PARAGRAPHS);
+    expect(extract(page)).toEqual(extract(page));
+    const deep = `${'<div>'.repeat(2000)}<p>${PARAGRAPHS.join('</p><p>')}</p>${'</div>'.repeat(2000)}`;
+    const result = extract(deep);
+    for (const p of PARAGRAPHS) expect(result.text).toContain(p);
+  });
+});
