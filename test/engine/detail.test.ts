@@ -26,6 +26,14 @@ describe('message detail', () => {
     };
     expect(decodeDetail(encodeDetail(detail))).toEqual(detail);
     expect(decodeDetail(encodeDetail({ lang: 'en' }))).toEqual({ lang: 'en' });
+    // Sentence containment's three fields are kept when measured (ten fields), not otherwise (seven).
+    const sentences = {
+      ...detail,
+      evidence: { ...detail.evidence, contained: 0.75, containedSentences: 3, containedTokens: 41 },
+    };
+    expect(decodeDetail(encodeDetail(sentences))).toEqual(sentences);
+    expect(encodeDetail({ evidence: sentences.evidence }).split(',')).toHaveLength(10);
+    expect(encodeDetail({ evidence: detail.evidence }).split(',')).toHaveLength(7);
     expect(encodeDetail({})).toBe('');
     expect(decodeDetail('')).toEqual({});
     expect(decodeDetail('garbage')).toEqual({});
