@@ -49,10 +49,19 @@ const errorResponse = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: ref('Error') } },
 });
-const json = (name: ComponentName, description: string) => ({
+const json = (name: ComponentName, description: string, example?: unknown) => ({
   description,
-  content: { 'application/json': { schema: ref(name) } },
+  content: { 'application/json': { schema: ref(name), ...(example === undefined ? {} : { example }) } },
 });
+
+const STORY_EXAMPLE = {
+  id: 'wire-1',
+  size: 2,
+  firstSeen: '2026-11-20T08:00:00.000Z',
+  lastSeen: '2026-11-20T08:20:00.000Z',
+  representative: 'wire-1',
+  title: 'Central bank raises rates',
+};
 
 const EXAMPLE_TEXT = 'The central bank raised its key interest rate by half a percentage point on Friday.';
 
@@ -217,7 +226,22 @@ export const OPENAPI = {
         summary: "A decided message's stored verdict and its current cluster",
         parameters: [idParam],
         responses: {
-          '200': json('StoredVerdict', 'The stored verdict'),
+          '200': json('StoredVerdict', 'The stored verdict', {
+            id: 'portal-7',
+            seq: 2,
+            ts: '2026-11-20T08:20:00.000Z',
+            verdict: 'near_duplicate',
+            clusterId: 'wire-1',
+            clusterIdAtDecision: 'wire-1',
+            duplicateOf: 'wire-1',
+            similarity: 0.82,
+            method: 'minhash',
+            title: 'Rates up again',
+            lang: 'en',
+            url: 'https://portal.example/rates',
+            snippet:
+              'LONDON (Wire) - The central bank raised its key interest rate by half a percentage point on Friday.',
+          }),
           ...readErrors('the id is not valid'),
         },
       },
@@ -243,7 +267,7 @@ export const OPENAPI = {
           'Current stories (clusters of two or more messages), newest or largest first, searched by title (q) and filtered by size and time, paged by opaque cursors',
         parameters: queryParameters(clusterListQuerySchema),
         responses: {
-          '200': json('ClusterList', 'A page of stories'),
+          '200': json('ClusterList', 'A page of stories', { items: [STORY_EXAMPLE], next: null }),
           '400': errorResponse('BAD_REQUEST: bad order, since, until, q, minSize, cursor or limit'),
           '503': errorResponse('STORE_UNAVAILABLE, STORE_TIMEOUT'),
         },

@@ -153,6 +153,13 @@ describe('API responses match the served OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every example of the document matches its schema (requests and responses)', () => {
+    const { checked, failures } = api.checkExamples();
+    expect(failures).toEqual([]);
+    // Messages (text, html, batch), verdicts (two), a batch result... not an empty loop.
+    expect(checked).toBeGreaterThanOrEqual(10);
+  });
+
   it('the validator refuses what the document does not allow (it is not a rubber stamp)', async () => {
     const response = (body: unknown, status = 200) =>
       new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
