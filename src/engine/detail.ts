@@ -88,7 +88,7 @@ export function displayUrl(url: unknown): string | undefined {
 const num = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
 function encodeEvidence(e: Evidence): string {
-  const fields = [
+  return [
     e.exact ? 1 : 0,
     num(e.hamming),
     num(e.jaccard),
@@ -96,15 +96,15 @@ function encodeEvidence(e: Evidence): string {
     e.lexical,
     num(e.cosine),
     num(e.containment),
-  ];
-  // Sentence containment, when measured: three more fields (details without them keep seven).
-  if (e.contained !== undefined)
-    fields.push(num(e.contained), num(e.containedSentences), num(e.containedTokens));
-  return fields.join(',');
+    num(e.contained),
+    num(e.containedSentences),
+    num(e.containedTokens),
+  ].join(',');
 }
 
 function decodeEvidence(s: string): Evidence | undefined {
   const f = s.split(',');
+  // Seven values in details written before sentence containment, ten since.
   if (f.length !== 7 && f.length !== 10) return undefined;
   const opt = (x: string | undefined) => (x === undefined || x === '' ? null : Number(x));
   const e: Evidence = {
@@ -117,18 +117,20 @@ function decodeEvidence(s: string): Evidence | undefined {
   };
   const containment = opt(f[6]);
   if (containment !== null) e.containment = containment;
-  const [contained, sentences, tokens] = [opt(f[7]), opt(f[8]), opt(f[9])];
+  const contained = opt(f[7]);
   if (contained !== null) e.contained = contained;
-  if (sentences !== null) e.containedSentences = sentences;
-  if (tokens !== null) e.containedTokens = tokens;
+  const containedSentences = opt(f[8]);
+  if (containedSentences !== null) e.containedSentences = containedSentences;
+  const containedTokens = opt(f[9]);
+  if (containedTokens !== null) e.containedTokens = containedTokens;
   return e;
 }
 
 /**
  * The detail as stored: `lang US evidence US url US <via length> US via snippet` (US = \x1f),
- * evidence as seven comma-separated values (exact, hamming, jaccard, imatch, lexical, cosine,
- * containment; empty for none), ten with sentence containment (contained, containedSentences,
- * containedTokens). The via id may hold any character, so it is length-prefixed,
+ * evidence as ten comma-separated values (exact, hamming, jaccard, imatch, lexical, cosine,
+ * containment, contained, containedSentences, containedTokens; empty for none; details stored
+ * before sentence containment have the first seven). The via id may hold any character, so it is length-prefixed,
  * and the snippet, coming last, needs no end mark. '' when there is nothing to keep.
  */
 export function encodeDetail(d: { [K in keyof MessageDetail]?: MessageDetail[K] | undefined }): string {

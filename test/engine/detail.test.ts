@@ -26,17 +26,35 @@ describe('message detail', () => {
     };
     expect(decodeDetail(encodeDetail(detail))).toEqual(detail);
     expect(decodeDetail(encodeDetail({ lang: 'en' }))).toEqual({ lang: 'en' });
-    // Sentence containment's three fields are kept when measured (ten fields), not otherwise (seven).
-    const sentences = {
-      ...detail,
-      evidence: { ...detail.evidence, contained: 0.75, containedSentences: 3, containedTokens: 41 },
-    };
-    expect(decodeDetail(encodeDetail(sentences))).toEqual(sentences);
-    expect(encodeDetail({ evidence: sentences.evidence }).split(',')).toHaveLength(10);
-    expect(encodeDetail({ evidence: detail.evidence }).split(',')).toHaveLength(7);
     expect(encodeDetail({})).toBe('');
     expect(decodeDetail('')).toEqual({});
     expect(decodeDetail('garbage')).toEqual({});
+  });
+
+  it('keeps sentence containment evidence, and reads details stored with seven evidence values', () => {
+    const evidence = {
+      exact: false,
+      hamming: 14,
+      jaccard: 0.21,
+      imatch: false,
+      lexical: 0,
+      cosine: 0.74,
+      containment: 0.31,
+      contained: 0.96,
+      containedSentences: 3,
+      containedTokens: 58,
+    };
+    expect(decodeDetail(encodeDetail({ evidence }))).toEqual({ evidence });
+    const older = ['en', '0,5,0.7,0,1,0.9,0.8', '', '', 'snippet'].join('\u001f');
+    expect(decodeDetail(older).evidence).toEqual({
+      exact: false,
+      hamming: 5,
+      jaccard: 0.7,
+      imatch: false,
+      lexical: 1,
+      cosine: 0.9,
+      containment: 0.8,
+    });
   });
 
   it('costs few bytes: a typical news message detail is its snippet and url plus ~30', () => {
