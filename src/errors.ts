@@ -58,10 +58,18 @@ export const ERROR_CODES = {
   KAFKA_ERROR: { retryable: false, description: 'kafka error' },
   /** HTTP API: the path names no route, or the message or cluster id is not in the store (or expired). */
   NOT_FOUND: { retryable: false, description: 'no such route, message or cluster' },
+  /**
+   * HTTP API: a single POSTed message reuses an id decided before with other content (another
+   * exact hash). The answer carries the id's first verdict; send new content under a new id.
+   */
+  ID_CONFLICT: { retryable: false, description: 'the id was decided before with other content' },
   /** HTTP API: the route exists but not with this method. */
   METHOD_NOT_ALLOWED: { retryable: false, description: 'method not allowed on this route' },
   /** HTTP API: a request body that is not application/json. */
-  UNSUPPORTED_MEDIA_TYPE: { retryable: false, description: 'request body must be application/json' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    retryable: false,
+    description: 'request body must be application/json (or application/x-ndjson)',
+  },
   /** HTTP API: a malformed query parameter or path (a bad cursor or limit, an undecodable id). */
   BAD_REQUEST: { retryable: false, description: 'malformed request parameters' },
   /** HTTP API: the request did not finish within api.requestTimeoutMs. */

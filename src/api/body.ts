@@ -4,31 +4,63 @@ import { DoppelError } from '../errors.js';
 import { parseJsonText } from '../json.js';
 import { type Charset, decodeDeclared, normalizeCharsetLabel } from '../text/decode/index.js';
 
+/** One item of a batch body: its JSON value, or the error that item alone gets. */
+export type BodyItem = { ok: true; value: unknown } | { ok: false; error: DoppelError };
+
+/** A single JSON value, or a batch (a JSON array, or NDJSON: one value per non-blank line). */
+export type MessagesBody = { batch: false; value: unknown } | { batch: true; items: BodyItem[] };
+
+const NDJSON_TYPES: ReadonlySet<string> = new Set(['application/x-ndjson', 'application/ndjson']);
+
 /**
- * A request body as JSON: `application/json` in UTF-8 or in a charset doppel reads (the
- * `charset` parameter: cp1251, KOI8-R, ...), sent as is or with one `Content-Encoding` (gzip,
- * deflate, br). `limit` bounds the bytes received and, again, the decoded bytes: a small gzip
- * body that inflates past it is 413 like a large plain one, and no more than `limit` bytes are
- * ever inflated.
+ * A message body: `application/json` (one object, or an array of them) or
+ * `application/x-ndjson` (one message per line; a line that is not JSON is that item's
+ * INVALID_JSON, the other lines stand), in UTF-8 or in a charset doppel reads (the `charset`
+ * parameter: cp1251, KOI8-R, ...), sent as is or with one `Content-Encoding` (gzip, deflate,
+ * br). `limit` bounds the bytes received and, again, the decoded bytes: a small gzip body that
+ * inflates past it is 413 like a large plain one, and no more than `limit` bytes are ever
+ * inflated.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const { charset } = contentType(req);
+export async function readMessagesBody(req: IncomingMessage, limit: number): Promise<MessagesBody> {
+  const { media, charset } = contentType(req);
   const decompress = contentDecoder(req);
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw new DoppelError('TOO_LARGE', `body is larger than ${limit} bytes`);
   const received = await readBytes(req, limit);
   const bytes = decompress ? inflate(decompress, received, limit) : received;
-  return parseJsonText(decodeDeclared(bytes, charset), 'body');
+  const text = decodeDeclared(bytes, charset);
+  if (NDJSON_TYPES.has(media)) return { batch: true, items: ndjsonItems(text) };
+  const value = parseJsonText(text, 'body');
+  if (Array.isArray(value))
+    return { batch: true, items: value.map((v: unknown) => ({ ok: true, value: v })) };
+  return { batch: false, value };
 }
 
-/** The media type must be application/json; its charset, when given, one doppel decodes. */
-function contentType(req: IncomingMessage): { charset: Charset } {
+/** NDJSON lines as items; blank lines (and a final newline) are not items. */
+function ndjsonItems(text: string): BodyItem[] {
+  const items: BodyItem[] = [];
+  let line = 0;
+  for (const raw of text.split('\n')) {
+    line++;
+    const source = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (source.trim() === '') continue;
+    try {
+      items.push({ ok: true, value: parseJsonText(source, `line ${line}`) });
+    } catch (error) {
+      items.push({ ok: false, error: error as DoppelError });
+    }
+  }
+  return items;
+}
+
+/** The media type must be application/json or application/x-ndjson; its charset, when given, one doppel decodes. */
+function contentType(req: IncomingMessage): { media: string; charset: Charset } {
   const [media = '', ...params] = String(req.headers['content-type'] ?? '').split(';');
   const type = media.trim().toLowerCase();
-  if (type !== 'application/json')
+  if (type !== 'application/json' && !NDJSON_TYPES.has(type))
     throw new DoppelError(
       'UNSUPPORTED_MEDIA_TYPE',
-      `content-type must be application/json, not "${type || 'none'}"`,
+      `content-type must be application/json or application/x-ndjson, not "${type || 'none'}"`,
     );
   let charset: Charset = 'utf-8';
   for (const param of params) {
@@ -44,7 +76,7 @@ function contentType(req: IncomingMessage): { charset: Charset } {
       );
     charset = known;
   }
-  return { charset };
+  return { media: type, charset };
 }
 
 type Inflate = (buffer: Buffer, options: ZlibOptions) => Buffer;

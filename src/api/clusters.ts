@@ -5,6 +5,7 @@ import type { ClusterView } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
 import { memberCursor, parseMemberCursor, parseStoryCursor, storyCursor } from './cursor.js';
 import { clusterListQuerySchema, pageQuerySchema } from './schemas.js';
+import { clusterOut, verdictOut } from './times.js';
 
 /** The story routes of the HTTP API: GET /v1/clusters and GET /v1/clusters/{id}. */
 
@@ -70,7 +71,7 @@ export async function listClusters(
   const keep = storyFilter(q);
   if (!keep) {
     const page = await engine.store.listClusters({ order, since, after, limit });
-    return [200, { items: page.items, next: page.next && storyCursor(order, page.next) }];
+    return [200, { items: page.items.map(clusterOut), next: page.next && storyCursor(order, page.next) }];
   }
   // Filters the store does not know: pages of the store's order are read and filtered here, up to
   // MAX_SCANNED stories; the cursor is then the last story looked at, matching or not.
@@ -87,9 +88,9 @@ export async function listClusters(
     scanned += i;
     if (i > 0) after = page.keys[i - 1] ?? after;
     const exhausted = i === page.items.length && page.next === null;
-    if (exhausted) return [200, { items, next: null }];
+    if (exhausted) return [200, { items: items.map(clusterOut), next: null }];
   }
-  return [200, { items, next: after && storyCursor(order, after) }];
+  return [200, { items: items.map(clusterOut), next: after && storyCursor(order, after) }];
 }
 
 export async function getCluster(
@@ -106,7 +107,11 @@ export async function getCluster(
     throw new DoppelError('NOT_FOUND', `cluster "${id}" is not in the index (unknown or expired)`);
   const page = await engine.store.clusterMembers(cluster.id, after, limit);
   const members = page
-    ? { members: page.members, next: page.next === null ? null : memberCursor(page.next), total: page.total }
+    ? {
+        members: page.members.map(verdictOut),
+        next: page.next === null ? null : memberCursor(page.next),
+        total: page.total,
+      }
     : { members: [], next: null, total: 0 };
-  return [200, { ...cluster, members }];
+  return [200, { ...clusterOut(cluster), members }];
 }

@@ -15,6 +15,8 @@ export function httpStatus(code: ErrorCode): number {
       return 405;
     case 'REQUEST_TIMEOUT':
       return 408;
+    case 'ID_CONFLICT':
+      return 409;
     case 'TOO_LARGE':
       return 413;
     case 'UNSUPPORTED_MEDIA_TYPE':

@@ -9,6 +9,10 @@ import { messageSchema } from '../input/message.js';
 
 const verdictKind = z.enum(['unique', 'duplicate', 'near_duplicate']);
 
+/** A time in an answer: RFC 3339 in UTC (api/times.ts), e.g. 2026-11-20T08:00:00.000Z. */
+const dateTime = (description: string) =>
+  z.iso.datetime().meta({ description, example: '2026-11-20T08:00:00.000Z' });
+
 export const evidenceSchema = z.object({
   exact: z.boolean(),
   hamming: z.number().int().nullable(),
@@ -44,6 +48,12 @@ export const verdictSchema = z.object({
     .boolean()
     .optional()
     .describe('the id was decided before (also by another process at the same moment): its first verdict'),
+  conflict: z
+    .boolean()
+    .optional()
+    .describe(
+      'with replay: the id came back with other content (another exact hash) than first decided; the verdict is the first one',
+    ),
   eventTimeClamped: z
     .literal(true)
     .optional()
@@ -61,7 +71,7 @@ export const verdictSchema = z.object({
 const storedVerdictShape = {
   id: z.string(),
   seq: z.number().int(),
-  ts: z.number().describe('event time, epoch ms'),
+  ts: dateTime('event time (RFC 3339, UTC)'),
   verdict: verdictKind,
   clusterId: z.string(),
   duplicateOf: z.string().optional(),
@@ -97,8 +107,8 @@ export const clusterMemberSchema = z.object({
 const clusterShape = {
   id: z.string(),
   size: z.number().int().describe('every message that joined, including those that left the window'),
-  firstSeen: z.number().describe('epoch ms'),
-  lastSeen: z.number().describe('epoch ms'),
+  firstSeen: dateTime('event time of its first message (RFC 3339, UTC)'),
+  lastSeen: dateTime('event time of its latest message (RFC 3339, UTC)'),
   representative: z.string().describe('the first message'),
   title: z.string().nullable().describe("the representative's title (at most 160 characters)"),
 };
@@ -138,7 +148,7 @@ const whySideSchema = z.object({
   title: z.string().optional(),
   url: z.string().optional(),
   lang: z.string().optional(),
-  ts: z.number().describe('event time, epoch ms'),
+  ts: dateTime('event time (RFC 3339, UTC)'),
   verdict: verdictKind,
   passages: z
     .array(passageSchema)
@@ -197,13 +207,18 @@ export const errorSchema = z
   })
   .meta({ description: 'An error, as RFC 9457 problem details (application/problem+json)' });
 
-/** Query strings hold text: a non-negative integer in decimal. */
+/**
+ * Query strings hold text: a non-negative integer in decimal. `queryType` is the parameter's
+ * schema in the OpenAPI document (openapi.ts): what a client sends, an integer, rather than the
+ * text the server parses, so generated clients take a number.
+ */
 const count = (min: number) =>
   z
     .string()
     .regex(/^\d{1,15}$/, 'a non-negative integer')
     .transform(Number)
-    .refine((n) => n >= min, `at least ${min}`);
+    .refine((n) => n >= min, `at least ${min}`)
+    .meta({ queryType: { type: 'integer', minimum: min, maximum: 999_999_999_999_999 } });
 
 /** A time in a query: epoch milliseconds, or an RFC 3339 date-time. */
 const time = z
@@ -211,7 +226,15 @@ const time = z
   .refine((s) => /^\d{1,15}$/.test(s) || (/^\d{4}-\d{2}-\d{2}T/.test(s) && Number.isFinite(Date.parse(s))), {
     message: 'epoch milliseconds or an RFC 3339 date-time',
   })
-  .transform((s) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s)));
+  .transform((s) => (/^\d+$/.test(s) ? Number(s) : Date.parse(s)))
+  .meta({
+    queryType: {
+      oneOf: [
+        { type: 'string', format: 'date-time', example: '2026-11-20T09:00:00Z' },
+        { type: 'integer', minimum: 0, description: 'epoch milliseconds' },
+      ],
+    },
+  });
 
 export const pageQuerySchema = z.object({
   cursor: z.string().max(200).optional().describe('`next` of the previous page, as it was given'),
@@ -236,6 +259,54 @@ export const clusterListQuerySchema = z.object({
   ...pageQuerySchema.shape,
 });
 
+/** 409 to a single message: its id was decided before with other content. */
+export const conflictSchema = z
+  .object({
+    ...errorSchema.shape,
+    // The id's first verdict (replay and conflict set). Not described: a description would turn
+    // the component reference into a copy of it.
+    verdict: verdictSchema,
+  })
+  .meta({ description: 'ID_CONFLICT problem details with the first verdict of the id' });
+
+/** A batch item that could not be judged: its problem details, and its id when it had one. */
+export const itemProblemSchema = z
+  .object({
+    ...errorSchema.shape,
+    id: z.string().optional().describe("the item's id, when it had a usable one"),
+  })
+  .meta({ description: 'A batch item doppel could not judge, as RFC 9457 problem details' });
+
+export const batchResultsSchema = z
+  .object({
+    results: z
+      .array(z.union([verdictSchema, itemProblemSchema]))
+      .describe('one per item, in input order: its verdict, or its problem (`code`, `status`, ...)'),
+  })
+  .meta({
+    description: 'The answer to a batch: one result per item',
+    example: {
+      results: [
+        {
+          id: 'wire-1',
+          verdict: 'unique',
+          clusterId: 'wire-1',
+          candidates: 0,
+          indexed: true,
+        },
+        {
+          type: 'urn:doppel:problem:missing-content',
+          title: 'message has no text, html or raw content',
+          status: 422,
+          detail: 'message has no text, html or raw content',
+          code: 'MISSING_CONTENT',
+          error: { code: 'MISSING_CONTENT', message: 'message has no text, html or raw content' },
+          id: 'wire-2',
+        },
+      ],
+    },
+  });
+
 /** Every component of the document, by name: openapi.ts references them as #/components/schemas/<name>. */
 export const COMPONENTS = {
   Message: messageSchema,
@@ -249,6 +320,9 @@ export const COMPONENTS = {
   Why: whySchema,
   Readiness: readinessSchema,
   Error: errorSchema,
+  ItemProblem: itemProblemSchema,
+  Conflict: conflictSchema,
+  BatchResults: batchResultsSchema,
 } as const;
 
 export type ComponentName = keyof typeof COMPONENTS;

@@ -15,10 +15,12 @@ import { PROBLEM_JSON, problem, requestTarget, safeListener, sendJson } from '..
 import type { DoppelMetrics } from '../telemetry/metrics.js';
 import type { OpsServer } from '../telemetry/ops-server.js';
 import { setHttpRoute, withSpan } from '../telemetry/trace.js';
-import { readJsonBody } from './body.js';
+import { checkBatchSize, judgeBatch } from './batch.js';
+import { type BodyItem, readMessagesBody } from './body.js';
 import { getCluster, listClusters } from './clusters.js';
 import { httpStatus } from './errors.js';
 import { OPENAPI } from './openapi.js';
+import { verdictOut } from './times.js';
 import { handleWeb } from './web.js';
 import { explainMessage } from './why.js';
 
@@ -41,7 +43,10 @@ export interface ApiDependencies {
   token?: string | null;
 }
 
-type Handler = (req: IncomingMessage, params: string[], url: URL) => Promise<[number, unknown]>;
+/** A route's answer: status, JSON body and any extra headers. */
+type Answer = [status: number, body: unknown, headers?: Record<string, string>];
+
+type Handler = (req: IncomingMessage, params: string[], url: URL) => Promise<Answer>;
 
 interface Route {
   method: 'GET' | 'POST';
@@ -63,9 +68,15 @@ export function createApiServer(deps: ApiDependencies): Server {
   const profile = config.profile;
 
   const flow = new MessageFlow(engine, signer);
-  const verdictOf = async (req: IncomingMessage, index: boolean): Promise<[number, unknown]> => {
-    const body = await readJsonBody(req, config.api.bodyLimitBytes);
-    const message = parseMessageObject(body);
+  const answer = (v: EngineVerdict, index: boolean) => ({
+    ...verdictRecord(v),
+    candidates: v.candidates,
+    indexed: index && !v.replay,
+  });
+  const verdictOf = async (req: IncomingMessage, index: boolean): Promise<Answer> => {
+    const body = await readMessagesBody(req, config.api.bodyLimitBytes);
+    if (body.batch) return batchOf(body.items, index);
+    const message = parseMessageObject(body.value);
     const request = await withSpan('signatures', async () => {
       if (!pool) return flow.prepare(message, message.ts ?? now());
       const item = unpackItem(await pool.prepareMessages([message]), 0);
@@ -78,7 +89,37 @@ export function createApiServer(deps: ApiDependencies): Server {
     if (index) metrics?.recordVerdicts(profile, [v], (performance.now() - started) / 1000);
     logger?.debug({ id: v.id, verdict: v.verdict, clusterId: v.clusterId, indexed: index }, 'verdict');
     if (v.eventTimeClamped) logger?.warn({ id: v.id }, 'event time clamped (window.maxFutureSkewMs)');
-    return [200, { ...verdictRecord(v), candidates: v.candidates, indexed: index && !v.replay }];
+    if (v.conflict) {
+      // Not an error of the service: the client reused an id. 409 with the first verdict, so a
+      // client that retries a send it thought lost is told what the id already holds.
+      const detail = `message "${v.id}" was decided before with other content (another exact hash); its first verdict is in "verdict"`;
+      return [
+        409,
+        { ...problem(409, 'ID_CONFLICT', detail), verdict: answer(v, index) },
+        { 'content-type': PROBLEM_JSON },
+      ];
+    }
+    return [200, answer(v, index)];
+  };
+  const batchOf = async (items: BodyItem[], index: boolean): Promise<Answer> => {
+    checkBatchSize(items.length, config.api.maxBatchItems);
+    const started = performance.now();
+    const outcomes = await withSpan('signatures', () => judgeBatch(items, index, { flow, pool, now }));
+    const verdicts: EngineVerdict[] = [];
+    const results = outcomes.map((o) => {
+      if (o.ok) {
+        verdicts.push(o.verdict);
+        if (o.verdict.eventTimeClamped)
+          logger?.warn({ id: o.verdict.id }, 'event time clamped (window.maxFutureSkewMs)');
+        return answer(o.verdict, index);
+      }
+      metrics?.recordInvalid(profile, o.problem.code);
+      return o.problem;
+    });
+    if (index && verdicts.length > 0)
+      metrics?.recordVerdicts(profile, verdicts, (performance.now() - started) / 1000);
+    logger?.debug({ items: items.length, verdicts: verdicts.length, indexed: index }, 'batch');
+    return [200, { results }];
   };
 
   const routes: Route[] = [
@@ -109,7 +150,7 @@ export function createApiServer(deps: ApiDependencies): Server {
         return [
           200,
           {
-            ...stored,
+            ...verdictOut(stored),
             clusterId: await engine.store.resolveCluster(stored.clusterId),
             clusterIdAtDecision: stored.clusterId,
           },
@@ -225,7 +266,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     const path = originPath(req) ?? url.pathname;
     const matching = routes.filter((r) => r.pattern.test(path));
     const route = matching.find((r) => r.method === req.method);
-    const run = async (): Promise<[number, unknown]> => {
+    const run = async (): Promise<Answer> => {
       if (auth && (url.pathname.startsWith('/v1/') || path.startsWith('/v1/'))) auth.verify(req);
       if (matching.length === 0) throw new DoppelError('NOT_FOUND', `no route ${url.pathname}`);
       if (!route) {
@@ -244,7 +285,7 @@ export function createApiServer(deps: ApiDependencies): Server {
     req.once('end', () => {
       bodyRead = true;
     });
-    return run().then(([status, body]) => finish(status, body), fail);
+    return run().then(([status, body, headers]) => finish(status, body, headers), fail);
   };
 
   const server = createServer(

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ClusterView, DedupStore, Evidence, StoredVerdict } from '../engine/types.js';
 import { DoppelError } from '../errors.js';
 import type { whySchema } from './schemas.js';
+import { clusterOut, rfc3339 } from './times.js';
 
 /**
  * GET /v1/messages/{id}/why: a message beside the one it was matched with (its duplicateOf, or
@@ -114,7 +115,7 @@ export function evidenceInWords(e: Evidence): string[] {
 function side(v: StoredVerdict, other: StoredVerdict | null): Side {
   const out: Side = {
     id: v.id,
-    ts: v.ts,
+    ts: rfc3339(v.ts),
     verdict: v.verdict,
     passages: markPassages(v.snippet ?? '', other?.snippet),
   };
@@ -183,7 +184,7 @@ export async function explainMessage(store: DedupStore, id: string): Promise<[nu
       evidence: v.evidence ?? null,
       similarity: v.similarity ?? null,
       method: v.method ?? null,
-      story,
+      story: story && clusterOut(story),
       message: side(v, other),
       other: other ? side(other, v) : null,
     },

@@ -17,6 +17,7 @@ import { openStore } from '../store/open.js';
 import { LANGUAGES } from '../text/language.js';
 import { engineSetup, parseCommandArgs, parseLexiconFlags } from './common.js';
 import { isOutputClosed, LineWriter, readLineBatches } from './jsonl.js';
+import { knownInputSize, progressLine } from './progress.js';
 
 export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
                     [--store memory|redis://HOST:PORT[/DB]|redis+cluster://HOST:PORT,...] [--namespace NAME] [--stories FILE]
@@ -28,6 +29,8 @@ line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf
 cluster events (created, grown, merged) as JSON Lines. --threads N signs in N threads, the main thread
 and N - 1 workers (default: the config's "threads", 0 = one per core); 1 signs on the main thread only.
 The verdicts do not depend on it.
+Every 5 s a progress line goes to stderr (not with --quiet); on a terminal, with an --input file, it
+shows the percent of the file read and an ETA.
 
 examples:
   doppel dedup --input demo/feed.jsonl --stories stories.jsonl > verdicts.jsonl
@@ -106,6 +109,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   const runStart = Date.now();
   let lastTs: number | null = null;
   let lastProgress = started;
+  // Percent and ETA on a terminal when the input is a file of known size (bytes read / size).
+  const totalBytes = values.quiet ? null : knownInputSize(values.input, process.stderr.isTTY === true);
+  const read = { bytes: 0 };
   let lineNo = 0;
   let batch: Pending[] = [];
 
@@ -134,10 +140,14 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     const now = performance.now();
     if (!values.quiet && now - lastProgress > 5000) {
       lastProgress = now;
-      process.stderr.write(
-        `doppel dedup: ${tally.messages} messages, ${Math.round(tally.messages / ((now - started) / 1000))}/s, ` +
-          `RSS ${Math.round(process.memoryUsage.rss() / 1048576)} MB\n`,
-      );
+      const state = {
+        messages: tally.messages,
+        elapsedMs: now - started,
+        rssBytes: process.memoryUsage.rss(),
+        bytesRead: read.bytes,
+        totalBytes,
+      };
+      process.stderr.write(`${progressLine(state)}\n`);
     }
   };
 
@@ -193,7 +203,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   };
 
   try {
-    for await (const lines of readLineBatches(values.input))
+    for await (const lines of readLineBatches(values.input, process.stdin, { counter: read }))
       for (const line of lines) {
         lineNo++;
         if (typeof line !== 'string') {

@@ -31,6 +31,8 @@ export type InputLine = string | OversizedLine;
 export interface ReadOptions {
   /** Longest line kept, in bytes without the line end; longer ones become OversizedLine. */
   maxLineBytes?: number;
+  /** Bytes read so far, added to once per chunk (progress: not a cost per line). */
+  counter?: { bytes: number };
 }
 
 /** Enough of a line's start for salvageId (which reads 4096 characters). */
@@ -107,6 +109,7 @@ export async function* readLineBatches(
   };
   for await (const chunk of input as AsyncIterable<Buffer | string>) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (options.counter) options.counter.bytes += bytes.length;
     const lines: InputLine[] = [];
     let start = 0;
     for (;;) {

@@ -61,6 +61,11 @@ export const apiSchema = z
       .min(1024)
       .max(64 * 1024 * 1024)
       .default(1024 * 1024),
+    /**
+     * Most messages one POST /v1/messages or /v1/check batch (a JSON array or NDJSON lines) may
+     * hold; a larger batch gets 413 TOO_LARGE. The body limit applies as well.
+     */
+    maxBatchItems: z.number().int().min(1).max(100_000).default(1000),
     /** Cluster members per page of GET /v1/clusters/:id (the `limit` query parameter, at most this). */
     maxPageSize: z.number().int().min(1).max(10_000).default(100),
     /**

@@ -35,6 +35,12 @@ export interface EngineVerdict {
   /** True when the id had been decided before: this is its first verdict, unchanged. */
   replay?: boolean;
   /**
+   * On a replay: the message's content is not the one first decided under this id (its exact
+   * hash differs from the stored record's). The verdict is still the first one; the new content
+   * was not judged.
+   */
+  conflict?: boolean;
+  /**
    * The message's time was past the clock plus window.maxFutureSkewMs and was judged (and
    * stored) as that bound instead: a far-future time would otherwise expire the whole window.
    */
@@ -273,13 +279,15 @@ export class DedupEngine {
       const r = own >= 0 ? own : (requestOf[firstIndex.get(id) as number] as number);
       const result = results[r];
       if (result === undefined) throw new DoppelError('INTERNAL', `store gave no index result for ${id}`);
-      if (result.status === 'decided') return replayVerdict(result.verdict, result.verdict.clusterId);
+      if (result.status === 'decided')
+        return replayVerdict(result.verdict, result.verdict.clusterId, reused(input, result.exact));
       const d = decisionOf.get(id);
       if (d === undefined) throw new DoppelError('INTERNAL', `no decision for ${id}`);
       const c = committed.get(id);
       // Another process decided the id between this one's index and commit: its verdict is the id's.
       const before = c?.decidedBefore ? storedOf.get(id) : undefined;
-      if (before) return replayVerdict(before, c?.clusterId ?? before.clusterId);
+      // (Its record's hash is not read here: such a race is not told apart as a conflict.)
+      if (before) return replayVerdict(before, c?.clusterId ?? before.clusterId, false);
       const replay = own < 0;
       const out = this.toVerdict(
         d.decision,
@@ -292,6 +300,7 @@ export class DedupEngine {
         d.story,
       );
       if (d.matches && !replay) out.matches = d.matches;
+      if (replay && reused(input, (requests[r] as IndexRequest).record.exact)) out.conflict = true;
       return out;
     });
   }
@@ -316,7 +325,11 @@ export class DedupEngine {
       results.map(async (result, i): Promise<EngineVerdict> => {
         const request = requests[i] as IndexRequest;
         if (result.status === 'decided') {
-          return replayVerdict(result.verdict, await this.store.resolveCluster(result.verdict.clusterId));
+          return replayVerdict(
+            result.verdict,
+            await this.store.resolveCluster(result.verdict.clusterId),
+            reused(request, result.exact),
+          );
         }
         const story = stories[i] ?? null;
         const { decision, best } = this.judge(
@@ -523,6 +536,14 @@ export class DedupEngine {
   }
 }
 
+/**
+ * An id met again with content other than its first: the exact hashes (canonical text) differ.
+ * Unknown (a store without the record's hash) counts as the same content: a replay.
+ */
+function reused(request: IndexRequest, firstExact: string | undefined): boolean {
+  return firstExact !== undefined && firstExact !== request.record.exact;
+}
+
 /** A verdict says when its message's text was cut (a mail of too many MIME parts). */
 function markTruncated(inputs: readonly IndexRequest[], verdicts: EngineVerdict[]): void {
   inputs.forEach((input, i) => {
@@ -531,13 +552,17 @@ function markTruncated(inputs: readonly IndexRequest[], verdicts: EngineVerdict[
   });
 }
 
-/** The verdict of a message decided before (a replay): its first verdict, in `clusterId` now. */
-function replayVerdict(first: StoredVerdict, clusterId: string): EngineVerdict {
+/**
+ * The verdict of a message decided before (a replay): its first verdict, in `clusterId` now;
+ * `conflict` when its content is not the one first decided.
+ */
+function replayVerdict(first: StoredVerdict, clusterId: string, conflict: boolean): EngineVerdict {
   const out: EngineVerdict = {
     id: first.id,
     verdict: first.verdict,
     clusterId,
     replay: true,
+    ...(conflict ? { conflict: true } : {}),
     events: [],
     candidates: 0,
     hotBuckets: 0,

@@ -151,8 +151,11 @@ export type IndexResult =
   | { status: 'new'; seq: number; candidates: Candidate[]; hotBuckets: number }
   /** Indexed before but no verdict was committed (a crash between the two phases): not inserted again. */
   | { status: 'pending'; seq: number; candidates: Candidate[]; hotBuckets: number }
-  /** Indexed and decided before: the first verdict. */
-  | { status: 'decided'; verdict: StoredVerdict };
+  /**
+   * Indexed and decided before: the first verdict, and the exact hash of the record stored then
+   * (absent when the store no longer has it), to tell a replay from an id reused with other content.
+   */
+  | { status: 'decided'; verdict: StoredVerdict; exact?: string };
 
 /**
  * A read-only look-up (`DedupStore.query`): what `index` would return, with nothing inserted,
@@ -161,7 +164,7 @@ export type IndexResult =
  */
 export type QueryResult =
   | { status: 'unseen'; candidates: Candidate[]; hotBuckets: number }
-  | { status: 'decided'; verdict: StoredVerdict };
+  | { status: 'decided'; verdict: StoredVerdict; exact?: string };
 
 export interface Decision {
   id: string;

@@ -15,6 +15,7 @@ export const HEADER = {
   method: 'doppel-method',
   evidence: 'doppel-evidence',
   replay: 'doppel-replay',
+  conflict: 'doppel-conflict',
   errorCode: 'doppel-error-code',
   errorReason: 'doppel-error-reason',
   errorRetryable: 'doppel-error-retryable',
@@ -47,6 +48,7 @@ export function verdictHeaders(verdict: EngineVerdict, record: InputRecord): Hea
   if (verdict.method !== undefined) h[HEADER.method] = verdict.method;
   if (verdict.evidence) h[HEADER.evidence] = JSON.stringify(verdict.evidence);
   if (verdict.replay) h[HEADER.replay] = 'true';
+  if (verdict.conflict) h[HEADER.conflict] = 'true';
   return h;
 }
 

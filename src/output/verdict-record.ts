@@ -19,6 +19,8 @@ export interface VerdictRecord {
   evidence?: Evidence;
   /** The id was decided before; this is its first verdict. */
   replay?: boolean;
+  /** With replay: the id came back with other content (another exact hash) than first decided. */
+  conflict?: boolean;
   /** 1-based input line (invalid records only). */
   line?: number;
   /** The message's time was past the clock plus window.maxFutureSkewMs: judged as that bound. */
@@ -37,6 +39,7 @@ export function verdictRecord(v: EngineVerdict): VerdictRecord {
   if (v.method !== undefined) out.method = v.method;
   if (v.evidence) out.evidence = v.evidence;
   if (v.replay) out.replay = true;
+  if (v.conflict) out.conflict = true;
   if (v.eventTimeClamped) out.eventTimeClamped = true;
   if (v.truncatedParts !== undefined) {
     out.warning = {

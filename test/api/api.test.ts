@@ -168,7 +168,22 @@ async function checkDoesNotIndex(url: string): Promise<void> {
   const cluster = await get(`${url}/v1/clusters/a1`);
   expect(cluster.status).toBe(200);
   expect(cluster.body).toMatchObject({ id: 'a1', size: 3, representative: 'a1' });
-  expect(cluster.body.firstSeen).toBe(Date.parse('2026-01-05T10:00:00Z'));
+  // Times as RFC 3339 (the stores keep epoch ms); `since` takes either form.
+  expect(cluster.body.firstSeen).toBe('2026-01-05T10:00:00.000Z');
+  expect(cluster.body.lastSeen).toBe('2026-01-05T10:00:00.000Z');
+  expect(stored.body.ts).toBe('2026-01-05T10:00:00.000Z');
+  expect((why.body.message as { ts: string }).ts).toBe('2026-01-05T10:00:00.000Z');
+  const members = cluster.body.members as { members: Array<{ ts: unknown }> };
+  expect(members.members.map((m) => m.ts)).toContain('2026-01-05T10:00:00.000Z');
+  for (const since of ['2026-01-05T10:00:00Z', String(Date.parse('2026-01-05T10:00:00Z'))]) {
+    const listed = await get(`${url}/v1/clusters?since=${encodeURIComponent(since)}`);
+    expect((listed.body.items as Array<{ id: string; lastSeen: string }>)[0]).toMatchObject({
+      id: 'a1',
+      lastSeen: '2026-01-05T10:00:00.000Z',
+    });
+  }
+  for (const since of ['2026-01-05T10:00:00.001Z', String(Date.parse('2026-01-05T10:00:00Z') + 1)])
+    expect((await get(`${url}/v1/clusters?since=${encodeURIComponent(since)}`)).body.items).toEqual([]);
   // RFC 9457 problem details, with the earlier {error: {code, message}} kept as an extension member.
   const detail = 'cluster "nope" is not in the index (unknown or expired)';
   const nope = await fetch(`${url}/v1/clusters/nope`);
@@ -346,6 +361,25 @@ describe('HTTP API on the memory store', () => {
     const listRoute = paths['/v1/clusters']?.get as { parameters: Array<{ name: string }> };
     const listParams = listRoute.parameters;
     expect(listParams.map((p) => p.name).sort()).toEqual(Object.keys(clusterListQuerySchema.shape).sort());
+    // What a generated client sends: integers for counts, a date-time or epoch ms for times.
+    const schemaOf = (name: string) =>
+      (listParams as Array<{ name: string; schema: Record<string, unknown> }>).find((p) => p.name === name)
+        ?.schema;
+    expect(schemaOf('limit')).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(schemaOf('minSize')).toMatchObject({ type: 'integer', minimum: 2 });
+    expect(JSON.stringify(schemaOf('since'))).toMatch(/"format":"date-time".*"type":"integer"/);
+    const members = paths['/v1/clusters/{id}']?.get as {
+      parameters: Array<{ name: string; schema: unknown }>;
+    };
+    expect(members.parameters.find((p) => p.name === 'limit')?.schema).toMatchObject({ type: 'integer' });
+    // Every operation is tagged with a declared tag; the servers are listed.
+    const tags = new Set((doc.body.tags as Array<{ name: string }>).map((t) => t.name));
+    for (const [path, method] of routes) {
+      const op = paths[path]?.[method] as { tags?: string[] };
+      expect(op.tags?.length, `${method} ${path} tags`).toBe(1);
+      expect(tags.has(op.tags?.[0] ?? ''), `${method} ${path} tag declared`).toBe(true);
+    }
+    expect((doc.body.servers as Array<{ url: string }>).map((s) => s.url)).toContain('/');
     expect((await get(`${api.url}/healthz`)).status).toBe(200);
     expect((await get(`${api.url}/readyz`)).status).toBe(200);
   });

@@ -73,7 +73,7 @@ describe('API responses match the served OpenAPI document', () => {
     const page2 = await api.check(
       'GET',
       '/v1/clusters/{id}',
-      await get(`/v1/clusters/api-p2?cursor=${members.next}`),
+      await get(`/v1/clusters/api-p2?cursor=${encodeURIComponent(members.next ?? '')}`),
     );
     const ids = [...members.members, ...(page2.members as { members: Array<{ id: string }> }).members].map(
       (m) => m.id,
@@ -100,6 +100,21 @@ describe('API responses match the served OpenAPI document', () => {
     const text = mergeMessages('ops-')[2]!.text;
     await api.check('POST', '/v1/check', await post('/v1/check', { id: 'ops-1', text }));
     await api.check('POST', '/v1/messages', await post('/v1/messages', { id: 'ops-1', text }));
+    // Batches: a JSON array and NDJSON, a bad item among them.
+    const batch = await api.check(
+      'POST',
+      '/v1/messages',
+      await post('/v1/messages', [{ id: 'ops-1', text }, { id: 'ops-b' }]),
+    );
+    expect((batch.results as Array<{ code?: string }>).map((r) => r.code)).toEqual([
+      undefined,
+      'MISSING_CONTENT',
+    ]);
+    await api.check(
+      'POST',
+      '/v1/check',
+      await post('/v1/check', `${JSON.stringify({ id: 'ops-c', text })}\nnot json\n`, 'application/x-ndjson'),
+    );
     await api.check('GET', '/v1/messages/{id}', await get('/v1/messages/ops-1'));
     await api.check('GET', '/v1/clusters', await get('/v1/clusters'));
     await api.check('GET', '/v1/clusters/{id}', await get('/v1/clusters/ops-1'));
@@ -109,6 +124,8 @@ describe('API responses match the served OpenAPI document', () => {
       ['POST', '/v1/check', post('/v1/check', { id: 'x', text: 'y'.repeat(5000) }), 413],
       ['POST', '/v1/check', post('/v1/check', { id: 'x', text: 'a' }, 'text/plain'), 415],
       ['POST', '/v1/check', post('/v1/check', { id: 'x' }), 422],
+      ['POST', '/v1/check', post('/v1/check', { id: 'ops-1', text: `${text} Another ending.` }), 409],
+      ['POST', '/v1/messages', post('/v1/messages', { id: 'ops-1', text: 'Other words entirely.' }), 409],
       ['POST', '/v1/messages', post('/v1/messages', { id: 'x', text: '... !!! ...' }), 422],
       ['GET', '/v1/messages/{id}', get('/v1/messages/never-seen'), 404],
       ['GET', '/v1/messages/{id}', get('/v1/messages/%E0%A4%A'), 400],
@@ -134,6 +151,13 @@ describe('API responses match the served OpenAPI document', () => {
     );
     const missing = json.filter((k) => !api.checked.has(k) && k !== 'GET /metrics 200');
     expect(missing).toEqual([]);
+  });
+
+  it('every example of the document matches its schema (requests and responses)', () => {
+    const { checked, failures } = api.checkExamples();
+    expect(failures).toEqual([]);
+    // Messages (text, html, batch), verdicts (two), a batch result... not an empty loop.
+    expect(checked).toBeGreaterThanOrEqual(10);
   });
 
   it('the validator refuses what the document does not allow (it is not a rubber stamp)', async () => {

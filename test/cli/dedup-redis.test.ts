@@ -45,8 +45,8 @@ describe('doppel dedup --store redis://', () => {
     const lines = jsonLines(result.stdout);
     expect(lines).toHaveLength(303);
     expect(lines.slice(-2)).toEqual([
-      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
-      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true, conflict: true },
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true, conflict: true },
     ]);
   });
 

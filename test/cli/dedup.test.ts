@@ -61,7 +61,18 @@ describe('doppel dedup (the CLI, as a user runs it)', () => {
       JSON.stringify({ id: 'a', text: 'something else entirely now' }),
     ].join('\n');
     const lines = jsonLines((await runCli(['dedup', '--quiet'], input)).stdout);
-    expect(lines[2]).toMatchObject({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
+    // Other content under a decided id: its first verdict, flagged as a conflict.
+    expect(lines[2]).toMatchObject({
+      id: 'a',
+      verdict: 'unique',
+      clusterId: 'a',
+      replay: true,
+      conflict: true,
+    });
+    const same = jsonLines(
+      (await runCli(['dedup', '--quiet'], `${input}\n${JSON.stringify({ id: 'a', text })}`)).stdout,
+    );
+    expect(same[3]).toEqual({ id: 'a', verdict: 'unique', clusterId: 'a', replay: true });
   });
 
   it('answers an id repeated after a batch boundary with its first verdict', async () => {
@@ -69,9 +80,10 @@ describe('doppel dedup (the CLI, as a user runs it)', () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = jsonLines(result.stdout);
     expect(lines).toHaveLength(303);
+    // "again" is not the first content of "a": replays with the conflict flag.
     expect(lines.slice(-2)).toEqual([
-      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
-      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true },
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true, conflict: true },
+      { id: 'a', verdict: 'unique', clusterId: 'a', replay: true, conflict: true },
     ]);
   });
 

@@ -142,6 +142,40 @@ describe('DedupEngine', () => {
     expect(v[1]!.replay).toBeUndefined();
   });
 
+  it('flags a replay whose content differs from the first (conflict), in later batches and within one', async () => {
+    const e = engine();
+    await e.processMessages([await input('a', story)]);
+    // The same text again (whitespace and case are not content): a plain replay.
+    const [same] = await e.processMessages([await input('a', `  ${story.toUpperCase()} `, 1)]);
+    expect(same).toMatchObject({ id: 'a', verdict: 'unique', replay: true });
+    expect(same!.conflict).toBeUndefined();
+    // Other content under the same id: the first verdict still, flagged.
+    const [reused] = await e.processMessages([await input('a', other, 2)]);
+    expect(reused).toMatchObject({
+      id: 'a',
+      verdict: 'unique',
+      clusterId: 'a',
+      replay: true,
+      conflict: true,
+    });
+    // check (nothing indexed) says the same.
+    const [checked] = await e.check([e.indexRequest(await input('a', other, 3))]);
+    expect(checked).toMatchObject({ replay: true, conflict: true });
+    const [checkedSame] = await e.check([e.indexRequest(await input('a', story, 3))]);
+    expect(checkedSame!.conflict).toBeUndefined();
+    // Within one batch: a repeat with other content than its first occurrence.
+    const batch = await e.processMessages([
+      await input('n', other, 4),
+      await input('n', other, 4),
+      await input('n', story, 4),
+    ]);
+    expect(batch.map((v) => [v.replay ?? false, v.conflict ?? false])).toEqual([
+      [false, false],
+      [true, false],
+      [true, true],
+    ]);
+  });
+
   it('never calls short texts near-duplicates, only exact ones', async () => {
     const v = await engine().processMessages([
       await input('a', 'ok thanks'),

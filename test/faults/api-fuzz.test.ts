@@ -151,7 +151,7 @@ function sendRaw(head: string, body = ''): Promise<Reply> {
 function checkReply(
   what: string,
   reply: Reply,
-  allowed: number[] = [200, 400, 404, 405, 413, 415, 422],
+  allowed: number[] = [200, 400, 404, 405, 409, 413, 415, 422],
 ): void {
   expect(server.exitCode, `${what}: server exited\n${output}`).toBeNull();
   expect(allowed, `${what}: status ${reply.status} ${reply.body.slice(0, 300)}`).toContain(reply.status);
@@ -296,8 +296,16 @@ describe('doppel serve: generated paths, methods and bodies', () => {
       const reply = await send({ method: 'POST', path, body: payload, contentType: type });
       checkReply(`POST ${path} ${String(payload).slice(0, 80)}`, reply);
       if (reply.status === 200) {
-        const verdict = JSON.parse(reply.body) as { id: string; verdict: string };
-        expect(['unique', 'duplicate', 'near_duplicate']).toContain(verdict.verdict);
+        // One message: its verdict; a batch (a JSON array): a verdict or an input error per item.
+        type Item = { verdict?: string; code?: string };
+        const answer = JSON.parse(reply.body) as Item & { results?: Item[] };
+        for (const item of answer.results ?? [answer]) {
+          if (item.code === undefined)
+            expect(['unique', 'duplicate', 'near_duplicate']).toContain(item.verdict);
+          else expect(INPUT_ERROR_CODES as readonly string[]).toContain(item.code);
+        }
+      } else if (reply.status === 409) {
+        expect((JSON.parse(reply.body) as { verdict: { conflict: boolean } }).verdict.conflict).toBe(true);
       } else if (reply.status === 422) {
         expect(INPUT_ERROR_CODES as readonly string[]).toContain(
           (JSON.parse(reply.body) as { error: { code: string } }).error.code,

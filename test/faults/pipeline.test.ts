@@ -128,6 +128,8 @@ async function checkRepeatedIds(store: DedupStore): Promise<void> {
   expect(pick(first[2]!)).toEqual(pick(first[0]!));
   expect(pick(first[3]!)).toEqual(pick(first[0]!));
   expect(pick(first[5]!)).toEqual(pick(first[1]!));
+  // The same content repeated is a replay; other content under the id is flagged a conflict.
+  expect(first.map((v) => v.conflict ?? false)).toEqual([false, false, false, true, false, false]);
 
   // The next batch: the ids again, one of them twice (the case that crashed).
   const second = await engine.processMessages([c, a, a, b, aOther]);
@@ -135,6 +137,7 @@ async function checkRepeatedIds(store: DedupStore): Promise<void> {
   const firstOf = new Map(first.map((v) => [v.id, pick(v)]));
   for (const v of second) {
     expect(v.replay, v.id).toBe(true);
+    expect(v.conflict ?? false, v.id).toBe(v === second[4]);
     expect([v.verdict, v.duplicateOf], v.id).toEqual(firstOf.get(v.id)!.filter((_, i) => i !== 1));
   }
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readHeaders } from '../../src/kafka/headers.js';
+import type { EngineVerdict } from '../../src/engine/engine.js';
+import { HEADER, readHeaders, verdictHeaders } from '../../src/kafka/headers.js';
+import type { InputRecord } from '../../src/kafka/input.js';
 
 describe('readHeaders', () => {
   it('a header named "__proto__" is kept as a header, not assigned to the prototype', () => {
@@ -11,5 +13,32 @@ describe('readHeaders', () => {
       ['constructor', 'y'],
       ['id', 'z'],
     ]);
+  });
+});
+
+describe('verdictHeaders', () => {
+  it('a replay of other content carries doppel-conflict beside doppel-replay; a plain replay does not', () => {
+    const record: InputRecord = {
+      topic: 'news',
+      partition: 0,
+      offset: '7',
+      key: null,
+      value: null,
+      timestamp: '0',
+    };
+    const base: EngineVerdict = {
+      id: 'a',
+      verdict: 'unique',
+      clusterId: 'a',
+      events: [],
+      candidates: 0,
+      hotBuckets: 0,
+    };
+    const conflict = verdictHeaders({ ...base, replay: true, conflict: true }, record);
+    expect([conflict[HEADER.replay], conflict[HEADER.conflict]]).toEqual(['true', 'true']);
+    expect(HEADER.conflict).toBe('doppel-conflict');
+    const replay = verdictHeaders({ ...base, replay: true }, record);
+    expect(replay[HEADER.replay]).toBe('true');
+    expect(replay).not.toHaveProperty(HEADER.conflict);
   });
 });

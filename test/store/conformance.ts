@@ -174,9 +174,26 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const after = await store.stats();
       expect(after.messages).toBe(before.messages);
       expect(after.buckets).toBe(before.buckets);
+      // The stored record's exact hash comes with the replay: the engine tells a reused id by it.
+      expect(again).toMatchObject({ exact: record('a').exact });
+      const reused = await store.index([request('a', ['b0=1'], T0, 'other content')]);
+      expect(reused[0]).toMatchObject({ status: 'decided', exact: record('a').exact });
       const [b] = await store.index([request('b', ['b0=1'])]);
       if (b?.status !== 'new') throw new Error('expected new');
       expect(b.candidates.map((c) => c.id)).toEqual(['a']);
+    });
+
+    it('a replay (index and query) carries the exact hash of the first record, every bit of it', async () => {
+      // 8 bytes with the high bit set: byte order and sign survive the wire.
+      const label = 'Ωé€x';
+      expect(record(label).exact).toBe('cea9c3a9e282ac78');
+      const [x] = await store.index([request('x-exact', ['b3=1'], T0, label)]);
+      if (x?.status !== 'new') throw new Error('expected new');
+      await store.commit([decision('x-exact', x.seq)]);
+      const [indexed] = await store.index([request('x-exact', ['b3=1'], T0, 'else')]);
+      expect(indexed).toMatchObject({ status: 'decided', exact: 'cea9c3a9e282ac78' });
+      const [queried] = await store.query([request('x-exact', ['b3=1'], T0, 'else')]);
+      expect(queried).toMatchObject({ status: 'decided', exact: 'cea9c3a9e282ac78' });
     });
 
     it('reports an indexed but undecided id as pending with its first sequence number', async () => {

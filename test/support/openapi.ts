@@ -1,8 +1,15 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
 
+interface Media {
+  schema: unknown;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
 }
 
 export interface OpenApiDocument {
@@ -51,6 +58,37 @@ export class ResponseValidator {
     ).toBe(true);
     this.checked.add(what);
     return body;
+  }
+
+  /**
+   * Every JSON example of the document (request bodies and responses) checked against its own
+   * schema: `what: errors` for each that does not match, and how many were checked.
+   */
+  checkExamples(): { checked: number; failures: string[] } {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const [path, ops] of Object.entries(this.doc.paths))
+      for (const [method, op] of Object.entries(ops ?? {})) {
+        const media: Array<[string, Media]> = [];
+        for (const [type, m] of Object.entries(op?.requestBody?.content ?? {}))
+          media.push([`${method} ${path} request ${type}`, m]);
+        for (const [status, r] of Object.entries(op?.responses ?? {}))
+          for (const [type, m] of Object.entries(r.content ?? {}))
+            media.push([`${method} ${path} ${status} ${type}`, m]);
+        for (const [what, m] of media) {
+          if (!what.endsWith('json')) continue;
+          const examples = [
+            ...(m.example === undefined ? [] : [m.example]),
+            ...Object.values(m.examples ?? {}).map((e) => e.value),
+          ];
+          for (const example of examples) {
+            const validate = this.validator(`example ${what}`, m.schema);
+            checked++;
+            if (!validate(example)) failures.push(`${what}: ${this.ajv.errorsText(validate.errors)}`);
+          }
+        }
+      }
+    return { checked, failures };
   }
 
   private validator(key: string, schema: unknown): ValidateFunction {

@@ -162,7 +162,7 @@ export class MemoryStore implements DedupStore {
       if (clockTs > this.now) this.advance(clockTs);
       const known = this.byId.get(request.id);
       if (known?.verdict) {
-        results.push({ status: 'decided', verdict: known.verdict });
+        results.push({ status: 'decided', verdict: known.verdict, exact: known.record.exact });
         continue;
       }
       const seq = known ? known.seq : ++this.seq;
@@ -180,7 +180,7 @@ export class MemoryStore implements DedupStore {
     this.roundTrips++;
     return requests.map((request): QueryResult => {
       const known = this.byId.get(request.id);
-      if (known?.verdict) return { status: 'decided', verdict: known.verdict };
+      if (known?.verdict) return { status: 'decided', verdict: known.verdict, exact: known.record.exact };
       // An indexed but undecided id sees only what is older than it, as index() would show it.
       const { candidates, hot } = this.candidates(request, known ? known.seq : Number.POSITIVE_INFINITY);
       return { status: 'unseen', candidates, hotBuckets: hot };

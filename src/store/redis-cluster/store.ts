@@ -18,8 +18,8 @@ import { HitCounter } from '../rank.js';
 import {
   BUCKET_STATS_FIELDS,
   parseCommitReply,
+  parseDecided,
   parseStats,
-  parseVerdict,
   REPLY_DECIDED,
   REPLY_NEW,
   replyStatus,
@@ -405,7 +405,7 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
     return home.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
       if (replyStatus(reply) === REPLY_DECIDED)
-        return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
+        return { status: 'decided', ...parseDecided(request.id, String(reply[1])) };
       return {
         status: replyStatus(reply) === REPLY_NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
@@ -576,7 +576,7 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
       if (replyStatus(reply) === REPLY_DECIDED)
         return {
           status: 'decided',
-          verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
+          ...parseDecided((requests[r] as IndexRequest).id, String(reply[1])),
         };
       let hot = 0;
       for (const shard of shardReplies) hot += Number((shard[r] as Array<Buffer | number>)[3]);

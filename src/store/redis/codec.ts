@@ -46,6 +46,8 @@ type StoredVerdictJson = {
   d?: string;
   y?: number;
   m?: string;
+  /** The stored record's exact hash, from index and query replays only. */
+  e?: string;
 };
 
 const U48 = 2 ** 48;
@@ -102,6 +104,20 @@ const VERDICT_KINDS: ReadonlySet<string> = new Set(['unique', 'duplicate', 'near
 
 /** A stored verdict as the scripts return it (lua/_verdict.lua verdictForClient), checked. */
 export function parseVerdict(id: string, json: string): StoredVerdict {
+  return verdictOfJson(id, verdictJson(id, json));
+}
+
+/**
+ * A replay's reply of index-1.lua or query-1.lua: the first verdict, and the exact hash of the
+ * stored record (16 hex digits; absent when the record is gone).
+ */
+export function parseDecided(id: string, json: string): { verdict: StoredVerdict; exact?: string } {
+  const v = verdictJson(id, json);
+  const verdict = verdictOfJson(id, v);
+  return typeof v.e === 'string' ? { verdict, exact: v.e } : { verdict };
+}
+
+function verdictJson(id: string, json: string): StoredVerdictJson {
   let v: StoredVerdictJson;
   try {
     v = JSON.parse(json) as StoredVerdictJson;
@@ -111,6 +127,10 @@ export function parseVerdict(id: string, json: string): StoredVerdict {
   // The scripts check what they read; this keeps a malformed one from ever becoming a verdict line.
   if (!VERDICT_KINDS.has(v.k) || typeof v.s !== 'number' || typeof v.t !== 'number')
     throw new DoppelError('STORE_CORRUPT', `the stored verdict of ${JSON.stringify(id)} is malformed`);
+  return v;
+}
+
+function verdictOfJson(id: string, v: StoredVerdictJson): StoredVerdict {
   const verdict: StoredVerdict = { id, seq: v.s, ts: v.t, verdict: v.k, clusterId: v.c ?? id };
   if (v.d !== undefined) verdict.duplicateOf = v.d;
   if (v.y !== undefined) verdict.similarity = v.y;

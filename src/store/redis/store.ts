@@ -18,8 +18,8 @@ import { HitCounter } from '../rank.js';
 import {
   BUCKET_STATS_FIELDS,
   parseCommitReply,
+  parseDecided,
   parseStats,
-  parseVerdict,
   REPLY_DECIDED,
   REPLY_NEW,
   replyStatus,
@@ -231,7 +231,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
       const request = requests[r] as IndexRequest;
       const status = replyStatus(reply);
       if (status === REPLY_DECIDED)
-        return { status: 'decided', verdict: parseVerdict(request.id, String(reply[1])) };
+        return { status: 'decided', ...parseDecided(request.id, String(reply[1])) };
       return {
         status: status === REPLY_NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
@@ -287,7 +287,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
       if (replyStatus(reply) === REPLY_DECIDED)
         return {
           status: 'decided',
-          verdict: parseVerdict((requests[r] as IndexRequest).id, String(reply[1])),
+          ...parseDecided((requests[r] as IndexRequest).id, String(reply[1])),
         };
       return { status: 'unseen', candidates: candidates[r] ?? [], hotBuckets: Number(reply[3]) };
     });

@@ -111,13 +111,17 @@ local function recordHeader(blob)
     ts = a + b * 256 + c * 65536 + d * 16777216 + (e + f * 256) * 4294967296
     at = at + 6
   end
-  return string.sub(blob, at, at + len - 1), ts
+  -- Third: where the record (engine/record-bytes.ts) starts, after the id.
+  return string.sub(blob, at, at + len - 1), ts, at + len
 end
 
 -- The verdict as the client reads it (store.ts parseVerdict): JSON with the kind's full name, its
 -- sequence number, event time and, when `withDetail` (the read routes; replays in index and query
 -- need neither), its title (h) and detail (x, engine/detail.ts's form), each absent for none.
-local function verdictForClient(raw, seq, withDetail)
+-- With `withExact` (replays in index and query), the exact hash of its stored record as 16 hex
+-- digits (e), so the client can tell a replay from an id reused with other content; the record is
+-- read for the event time anyway.
+local function verdictForClient(raw, seq, withDetail, withExact)
   local v = decodeVerdict(raw, seq)
   v.k = KIND_NAME[v.k]
   v.s = seq
@@ -132,7 +136,14 @@ local function verdictForClient(raw, seq, withDetail)
   -- A record and its verdict leave together (their blocks are deleted at once, below the live
   -- bound): a verdict without its record means keys were deleted or evicted.
   if not blob then dataLost(KEYS[1], 'the record of ' .. seq .. ' is gone while its verdict is there') end
-  local _, ts = recordHeader(blob)
+  local _id, ts, start = recordHeader(blob)
   v.t = ts
+  if withExact and start then
+    -- engine/record-bytes.ts: version, flags, u16 tokens, u8 lang length, lang, then the exact
+    -- hash as two little-endian u32 (hi, lo).
+    local at = start + 5 + (string.byte(blob, start + 4) or 0)
+    local e1, e2, e3, e4, e5, e6, e7, e8 = string.byte(blob, at, at + 7)
+    if e8 then v.e = string.format('%02x%02x%02x%02x%02x%02x%02x%02x', e4, e3, e2, e1, e8, e7, e6, e5) end
+  end
   return cjson.encode(v)
 end

@@ -274,7 +274,7 @@ for r = 1, n do
     end
   end
   if decided then
-    results[r] = { 'd', verdictForClient(decided, known) }
+    results[r] = { 'd', verdictForClient(decided, known, false, true) }
     p = p + 1
   else
     local isNew = known == nil

@@ -44,7 +44,7 @@ for r = 1, n do
   local decided = nil
   if known then decided = redis.call('HGET', base .. KEY_VERDICT .. math.floor(known / BLOCK_SIZE), known % BLOCK_SIZE) end
   if decided then
-    results[r] = { 'd', verdictForClient(decided, known) }
+    results[r] = { 'd', verdictForClient(decided, known, false, true) }
   else
     local out = { 'u', known or 0, live, 0 }
     local hot = 0
