@@ -48,11 +48,27 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
     e.contained !== undefined &&
     e.contained >= t.contained &&
     (e.containedSentences ?? 0) >= (t.containedMinSentences ?? 1) &&
-    (e.containedTokens ?? 0) >= (t.containedMinTokens ?? 1)
+    (e.containedTokens ?? 0) >= (t.containedMinTokens ?? 1) &&
+    sharesVocabulary(e)
   ) {
     return { method: 'containment', similarity: e.contained };
   }
   return null;
+}
+
+/** Below this cosine (and with no equal min-hash) two texts share no vocabulary worth the name. */
+const CONTAINED_MIN_COSINE = 0.1;
+
+/**
+ * Corroboration of a sentence match by the rest of the evidence. A sentence fingerprint is 24 bits
+ * of hash and the sentence's length, and it is both the index key that found the candidate and
+ * the evidence that verifies it, so a fingerprint collision alone would "verify" (two unrelated
+ * one-sentence texts of equal length, among a window of many). Texts that truly share sentences
+ * share their words too: at least one equal min-hash or some tf*idf cosine. A collision has
+ * neither (Jaccard 0, cosine 0).
+ */
+function sharesVocabulary(e: Evidence): boolean {
+  return (e.jaccard !== null && e.jaccard > 0) || (e.cosine !== null && e.cosine >= CONTAINED_MIN_COSINE);
 }
 
 /**

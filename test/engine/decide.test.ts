@@ -16,6 +16,21 @@ const evidence = (e: Partial<Evidence>): Evidence => ({
 });
 
 describe('matchLevel (news profile)', () => {
+  it('a sentence match needs shared vocabulary: a fingerprint collision alone is no containment', () => {
+    // Two unrelated one-sentence texts of 120 tokens whose 24-bit sentence hashes collided: the
+    // sentence evidence says "all contained", every other measure says nothing in common.
+    const collision = { contained: 1, containedSentences: 1, containedTokens: 120, jaccard: 0, cosine: 0 };
+    expect(matchLevel(evidence(collision), news, 120, 120).level).toBe('none');
+    // A teaser of an article: few equal min-hashes (the article is long), its words in the article's.
+    const teaser = { contained: 1, containedSentences: 3, containedTokens: 61, jaccard: 0.04, cosine: 0.42 };
+    expect(matchLevel(evidence(teaser), news, 61, 700)).toMatchObject({
+      level: 'near_duplicate',
+      method: 'containment',
+    });
+    expect(matchLevel(evidence({ ...teaser, jaccard: 0 }), news, 61, 700).level).toBe('near_duplicate');
+    expect(matchLevel(evidence({ ...teaser, jaccard: 0, cosine: 0.05 }), news, 61, 700).level).toBe('none');
+  });
+
   it('calls equal canonical texts duplicates whatever the length', () => {
     expect(matchLevel(evidence({ exact: true }), news, 2, 2)).toEqual({
       level: 'duplicate',
