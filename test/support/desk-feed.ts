@@ -5,6 +5,8 @@
  * never copied from a real corpus.
  */
 
+import { rng } from './engine.js';
+
 export interface FeedMessage {
   id: string;
   title?: string;
@@ -12,17 +14,6 @@ export interface FeedMessage {
   url?: string;
   lang?: string;
   ts: string;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PLACES = [
