@@ -15,7 +15,26 @@ const SEP = '\x1f';
 // C0 and C1 controls: the separator must not occur inside a field, and none is worth showing.
 const CONTROLS = /\p{Cc}/gu;
 const HAS_CONTROL = /\p{Cc}/u;
-const WHITESPACE = /\s/u;
+
+/**
+ * Whether a UTF-16 unit from 128 up to the surrogates is one /\s/u matches (the no-break and
+ * typographic spaces, the line and paragraph separators, the ideographic space): compared as
+ * numbers, because a regex test per non-Latin character was ~2.5% of a sign worker's CPU on
+ * Cyrillic and Persian text.
+ */
+function isWideSpace(code: number): boolean {
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 &&
+      (code <= 0x200a ||
+        code === 0x2028 ||
+        code === 0x2029 ||
+        code === 0x202f ||
+        code === 0x205f ||
+        code === 0x3000))
+  );
+}
 
 /**
  * The text's opening as one line: whitespace runs made one space, controls dropped, cut to
@@ -39,9 +58,7 @@ export function displaySnippet(text: string | undefined, length = MAX_SNIPPET_LE
   for (; i < scan; i++) {
     const code = text.charCodeAt(i);
     const isSpace =
-      code === 32 ||
-      (code >= 9 && code <= 13) ||
-      (code > 127 && code < 0xd800 && WHITESPACE.test(text[i] as string));
+      code === 32 || (code >= 9 && code <= 13) || (code > 127 && code < 0xd800 && isWideSpace(code));
     if (isSpace || code < 32 || (code >= 127 && code <= 159)) {
       if (run >= 0) out += text.slice(run, i);
       run = -1;

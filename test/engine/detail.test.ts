@@ -97,6 +97,16 @@ describe('message detail', () => {
     expect(displaySnippet(`${'a '.repeat(10)}${' '.repeat(5_000_000)}b`)).toBe(`${'a '.repeat(10).trim()}…`);
   });
 
+  it('makes one space of exactly the characters /\\s/u calls whitespace, below the surrogates', () => {
+    const wrong: number[] = [];
+    for (let code = 160; code < 0xd800; code++) {
+      const ch = String.fromCharCode(code);
+      const expected = /\s/u.test(ch) ? 'a b' : `a${ch}b`;
+      if (displaySnippet(`a${ch}b`) !== expected) wrong.push(code);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('keeps only absolute http(s) URLs, which a page may link', () => {
     expect(displayUrl(' https://example.com/a ')).toBe('https://example.com/a');
     expect(displayUrl('http://example.com')).toBe('http://example.com');
