@@ -147,9 +147,9 @@ describe('bearer token on every route', () => {
   });
 
   it('doppel serve with DOPPEL_API_TOKEN', async () => {
-    const serve = await spawnServe([], { DOPPEL_API_TOKEN: TOKEN });
+    const serve = await spawnServe({ env: { DOPPEL_API_TOKEN: TOKEN } });
     try {
-      expect(serve.line.auth).toBe('bearer');
+      expect(serve.line?.auth).toBe('bearer');
       await checkEveryRoute(serve.url, { metrics: true });
       expect(serve.output()).not.toContain(TOKEN);
     } finally {
@@ -160,9 +160,9 @@ describe('bearer token on every route', () => {
   it('doppel serve with DOPPEL_API_TOKEN_FILE (a final newline is ignored)', async () => {
     const file = join(dir, 'token');
     writeFileSync(file, `${TOKEN}\n`);
-    const serve = await spawnServe([], { DOPPEL_API_TOKEN_FILE: file });
+    const serve = await spawnServe({ env: { DOPPEL_API_TOKEN_FILE: file } });
     try {
-      expect(serve.line.auth).toBe('bearer');
+      expect(serve.line?.auth).toBe('bearer');
       await checkEveryRoute(serve.url, { metrics: true });
       expect(serve.output()).not.toContain(TOKEN);
     } finally {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,9 @@ import { httpStatus } from '../../src/api/errors.js';
 import { type LocalKafka, startLocalKafka } from '../../src/dev/kafka-broker.js';
 import { freePort, type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { type ErrorCode, INPUT_ERROR_CODES } from '../../src/errors.js';
-import { DOPPEL_BIN, REPO_ROOT, runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { readTopic } from '../support/kafka.js';
+import { type ServeProcess, spawnServe } from '../support/serve-process.js';
 import {
   type FieldCase,
   idsWithTwoVerdicts,
@@ -103,42 +104,21 @@ describe('hostile field values through doppel dedup', () => {
 });
 
 describe('hostile field values through doppel serve', () => {
-  let server: ChildProcess;
+  let server: ServeProcess | undefined;
   let port: number;
-  let output = '';
 
   beforeAll(async () => {
+    // A fixed port and /healthz: at log level warn there is no listening line.
     port = await freePort();
-    server = spawn(
-      process.execPath,
-      [DOPPEL_BIN, 'serve', '--store', 'memory', '--host', '127.0.0.1', '--port', String(port)],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DOPPEL_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const keep = (c: Buffer) => {
-      output = (output + c.toString()).slice(-20_000);
-    };
-    server.stdout?.on('data', keep);
-    server.stderr?.on('data', keep);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`doppel serve exited (${server.exitCode}):\n${output}`);
-      try {
-        if ((await send('GET', '/healthz')).status === 200) break;
-      } catch {}
-      if (Date.now() > deadline) throw new Error(`doppel serve did not answer /healthz:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await spawnServe({
+      port,
+      args: ['--store', 'memory', '--host', '127.0.0.1'],
+      env: { DOPPEL_LOG_LEVEL: 'warn' },
+    });
   });
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-    }
+    await server?.stop();
   });
 
   function send(method: string, path: string, body?: Buffer): Promise<{ status: number; body: string }> {
@@ -186,7 +166,7 @@ describe('hostile field values through doppel serve', () => {
         outputs.push({ id: null, code });
       }
     }
-    expect(fiveHundreds, `5xx answers:\n${output.slice(-3000)}`).toEqual([]);
+    expect(fiveHundreds, `5xx answers:\n${server?.output().slice(-3000)}`).toEqual([]);
     checkOutputs('POST /v1/messages', cases, outputs);
     // Each id judged is fetchable by GET as it was answered (dot ids percent-encoded).
     const judged = new Map<string, string>();
