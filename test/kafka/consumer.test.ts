@@ -13,6 +13,7 @@ import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { MessageFlow } from '../../src/pipeline/flow.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
+import { MAX_DELIMITER_LINES } from '../../src/text/decode/mail.js';
 import {
   endOffsetSum,
   kafkaBrokers,
@@ -253,6 +254,22 @@ function mail(messageId: string | null, subject: string, body: string): string {
   ].join('\r\n');
 }
 
+/** A multipart/mixed mail of one text/plain part per body. */
+function multipartMail(messageId: string, subject: string, bodies: readonly string[]): string {
+  return [
+    'From: "Planning" <planning@example.net>',
+    'To: someone@example.org',
+    `Subject: ${subject}`,
+    `Message-ID: <${messageId}>`,
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="part"',
+    '',
+    ...bodies.flatMap((body) => ['--part', 'Content-Type: text/plain; charset=utf-8', '', body]),
+    '--part--',
+    '',
+  ].join('\r\n');
+}
+
 const PRIZE =
   'Congratulations! Your e-mail address was selected in our monthly draw and you have won a brand new tablet. To receive your prize, confirm your delivery address within 48 hours. Shipping is free of charge, but unclaimed prizes are given to the next winner on the list. Best wishes, the prize team.';
 const BANK =
@@ -321,6 +338,71 @@ describe('mail consumer (drop mode, raw RFC 822)', () => {
       ['junk', 'INVALID_MAIL'],
     ]);
     await consumer.stop();
+  }, 60_000);
+
+  it('headers: doppel-conflict on a Message-ID reused for another mail, MAIL_TRUNCATED on a mail cut by the MIME cap', async () => {
+    const input = uniqueName('mail-headers');
+    const consumer = consumerFor({
+      profile: 'mail',
+      mode: 'drop',
+      inputs: [{ topic: input, format: 'mail' }],
+    });
+    await consumer.start();
+    await waitFor(() => consumer.ready(), 30_000, 'group join');
+    const producer = kafka.producer();
+    await producer.connect();
+    const reused = `${input}-reused@example.net`;
+    const cut = `${input}-cut@example.net`;
+    // 250 text parts past the cap of MIME boundary lines: judged on the first ones, and said so.
+    const parts = Array.from({ length: MAX_DELIMITER_LINES + 250 }, (_, i) => `${LUNCH} (part ${i})`);
+    await producer.send({
+      topic: input,
+      acks: -1,
+      messages: [
+        { key: null, value: mail(reused, 'You won', PRIZE), partition: 0 },
+        { key: null, value: multipartMail(cut, 'Planning', parts), partition: 1 },
+      ],
+    });
+    await waitFor(async () => (await endOffsetSum(admin, `${input}.tagged`)) >= 2, 30_000, 'first mails');
+    // The id again: with another mail (a conflict), and with the same mail (a plain replay).
+    await producer.send({
+      topic: input,
+      acks: -1,
+      messages: [
+        { key: null, value: mail(reused, 'Account limited', BANK), partition: 2 },
+        { key: null, value: mail(reused, 'You won', PRIZE), partition: 3 },
+      ],
+    });
+    await producer.disconnect();
+    await waitForCommitted(admin, consumer.status().groupId, input);
+    await consumer.stop();
+
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: 4, settleMs: 300 });
+    const fromPartition = (p: number) =>
+      tagged.filter((m) => m.headers['doppel-source-partition'] === String(p));
+    const [first, conflict, replay] = [0, 2, 3].map((p) => fromPartition(p).map((m) => m.headers));
+    expect([first?.length, conflict?.length, replay?.length]).toEqual([1, 1, 1]);
+    // All three answer with the first verdict; only the other content is a conflict.
+    for (const h of [first?.[0], conflict?.[0], replay?.[0]]) {
+      expect(h?.['doppel-id']).toBe(reused);
+      expect(h?.['doppel-verdict']).toBe('unique');
+    }
+    expect(first?.[0]?.['doppel-replay']).toBeUndefined();
+    expect(first?.[0]?.['doppel-conflict']).toBeUndefined();
+    expect([conflict?.[0]?.['doppel-replay'], conflict?.[0]?.['doppel-conflict']]).toEqual(['true', 'true']);
+    expect(replay?.[0]?.['doppel-replay']).toBe('true');
+    expect(replay?.[0]?.['doppel-conflict']).toBeUndefined();
+
+    const truncated = fromPartition(1).map((m) => m.headers);
+    expect(truncated.length).toBe(1);
+    expect(truncated[0]?.['doppel-id']).toBe(cut);
+    expect(truncated[0]?.['doppel-verdict']).toBe('unique');
+    expect([truncated[0]?.['doppel-warning-code'], truncated[0]?.['doppel-warning-parts']]).toEqual([
+      'MAIL_TRUNCATED',
+      '250',
+    ]);
+    for (const h of [first?.[0], conflict?.[0], replay?.[0]])
+      expect(h?.['doppel-warning-code']).toBeUndefined();
   }, 60_000);
 });
 
