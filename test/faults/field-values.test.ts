@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpStatus } from '../../src/api/errors.js';
@@ -10,6 +9,7 @@ import { type LocalKafka, startLocalKafka } from '../../src/dev/kafka-broker.js'
 import { freePort, type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { type ErrorCode, INPUT_ERROR_CODES } from '../../src/errors.js';
 import { runCli } from '../support/cli.js';
+import { spawnConsumer } from '../support/consumer-process.js';
 import { readTopic } from '../support/kafka.js';
 import { type ServeProcess, spawnServe } from '../support/serve-process.js';
 import {
@@ -198,8 +198,6 @@ describe('hostile field values through doppel serve', () => {
   });
 });
 
-const ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
-
 describe('hostile field values through the news Kafka consumer (real broker, Redis store)', () => {
   let dir: string;
   let kafka: LocalKafka;
@@ -248,36 +246,27 @@ describe('hostile field values through the news Kafka consumer (real broker, Red
         consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace: `fv${SEED}` },
       }),
     );
-    const child = spawn(process.execPath, [ENTRY], {
-      env: {
-        ...process.env,
+    const { child, output, exited } = spawnConsumer(
+      {
         DOPPEL_CONFIG: config,
         DOPPEL_KAFKA_BROKERS: kafka.broker,
         DOPPEL_REDIS_URL: redis.url,
         DOPPEL_LOG_LEVEL: 'warn',
-        DOPPEL_METRICS_PORT: '0',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const keep = (c: Buffer) => {
-      output = (output + c.toString()).slice(-8_000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      { keepOutput: 8_000 },
+    );
     try {
       // Blocked partition = the group never commits the end; an exit is a failure too.
       await Promise.race([
         committedToEnd(admin, group, input, 120_000),
         exited.then((code) => {
-          throw new Error(`the consumer exited ${code}:\n${output}`);
+          throw new Error(`the consumer exited ${code}:\n${output()}`);
         }),
       ]);
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
     }
-    expect(await exited, output.slice(-3000)).toBe(0);
+    expect(await exited, output().slice(-3000)).toBe(0);
 
     const tagged = await readTopic(client, `${input}.tagged`, { settleMs: 1_000 });
     const duplicates = await readTopic(client, `${input}.duplicates`, { settleMs: 1_000 });
