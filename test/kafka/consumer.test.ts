@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import { initHashing } from '../../src/hash/xxhash.js';
-import { loadConsumerConfig } from '../../src/kafka/config.js';
 import { type BatchStats, type ConsumerHooks, DoppelConsumer } from '../../src/kafka/consumer.js';
 import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor } from '../../src/kafka/processor.js';
@@ -16,8 +15,8 @@ import { openStore } from '../../src/store/open.js';
 import { MAX_DELIMITER_LINES } from '../../src/text/decode/mail.js';
 import {
   endOffsetSum,
-  kafkaBrokers,
   readTopic,
+  testConsumerConfig,
   testKafka,
   uniqueName,
   waitFor,
@@ -38,9 +37,7 @@ function consumerFor(options: {
   extra?: Record<string, unknown>;
 }): DoppelConsumer {
   const group = uniqueName('group');
-  const config = loadConsumerConfig(
-    { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: options.redis ?? redisUrl() },
-    { profile: options.profile },
+  const config = testConsumerConfig(
     {
       consumer: {
         inputs: options.inputs,
@@ -54,11 +51,16 @@ function consumerFor(options: {
       },
       ...(options.mode ? { mode: options.mode } : {}),
     },
+    { profile: options.profile, redis: options.redis },
   );
   return new DoppelConsumer({ config, logger, ...(options.hooks ? { hooks: options.hooks } : {}) });
 }
 
-async function produce(kafka: Kafka, topic: string, messages: readonly StreamMessage[]): Promise<void> {
+async function produce(
+  kafka: Kafka,
+  topic: string,
+  messages: ReadonlyArray<Pick<StreamMessage, 'partition' | 'key' | 'value'>>,
+): Promise<void> {
   const producer = kafka.producer();
   await producer.connect();
   await producer.send({
@@ -283,8 +285,8 @@ describe('mail consumer (drop mode, raw RFC 822)', () => {
   beforeAll(() => admin.connect());
   afterAll(() => admin.disconnect());
 
-  it('sends uniques to .tagged, duplicates to .duplicates, bad mail to .dlq; ids from Message-ID, key, or position', async () => {
-    const input = uniqueName('mail');
+  /** A drop-mode mail consumer of `input`, started and in its group. */
+  async function startMailConsumer(input: string): Promise<DoppelConsumer> {
     const consumer = consumerFor({
       profile: 'mail',
       mode: 'drop',
@@ -292,6 +294,12 @@ describe('mail consumer (drop mode, raw RFC 822)', () => {
     });
     await consumer.start();
     await waitFor(() => consumer.ready(), 30_000, 'group join');
+    return consumer;
+  }
+
+  it('sends uniques to .tagged, duplicates to .duplicates, bad mail to .dlq; ids from Message-ID, key, or position', async () => {
+    const input = uniqueName('mail');
+    const consumer = await startMailConsumer(input);
     const producer = kafka.producer();
     await producer.connect();
     const first: Array<{ key: string | null; value: string; partition: number }> = [
@@ -342,38 +350,21 @@ describe('mail consumer (drop mode, raw RFC 822)', () => {
 
   it('headers: doppel-conflict on a Message-ID reused for another mail, MAIL_TRUNCATED on a mail cut by the MIME cap', async () => {
     const input = uniqueName('mail-headers');
-    const consumer = consumerFor({
-      profile: 'mail',
-      mode: 'drop',
-      inputs: [{ topic: input, format: 'mail' }],
-    });
-    await consumer.start();
-    await waitFor(() => consumer.ready(), 30_000, 'group join');
-    const producer = kafka.producer();
-    await producer.connect();
+    const consumer = await startMailConsumer(input);
     const reused = `${input}-reused@example.net`;
     const cut = `${input}-cut@example.net`;
     // 250 text parts past the cap of MIME boundary lines: judged on the first ones, and said so.
     const parts = Array.from({ length: MAX_DELIMITER_LINES + 250 }, (_, i) => `${LUNCH} (part ${i})`);
-    await producer.send({
-      topic: input,
-      acks: -1,
-      messages: [
-        { key: null, value: mail(reused, 'You won', PRIZE), partition: 0 },
-        { key: null, value: multipartMail(cut, 'Planning', parts), partition: 1 },
-      ],
-    });
+    await produce(kafka, input, [
+      { value: mail(reused, 'You won', PRIZE), partition: 0 },
+      { value: multipartMail(cut, 'Planning', parts), partition: 1 },
+    ]);
     await waitFor(async () => (await endOffsetSum(admin, `${input}.tagged`)) >= 2, 30_000, 'first mails');
     // The id again: with another mail (a conflict), and with the same mail (a plain replay).
-    await producer.send({
-      topic: input,
-      acks: -1,
-      messages: [
-        { key: null, value: mail(reused, 'Account limited', BANK), partition: 2 },
-        { key: null, value: mail(reused, 'You won', PRIZE), partition: 3 },
-      ],
-    });
-    await producer.disconnect();
+    await produce(kafka, input, [
+      { value: mail(reused, 'Account limited', BANK), partition: 2 },
+      { value: mail(reused, 'You won', PRIZE), partition: 3 },
+    ]);
     await waitForCommitted(admin, consumer.status().groupId, input);
     await consumer.stop();
 
@@ -466,9 +457,7 @@ describe('back-pressure: Redis stops answering', () => {
     const errors: string[] = [];
     let pauses = 0;
     const group = uniqueName('group');
-    const config = loadConsumerConfig(
-      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redis.url },
-      { profile: 'news' },
+    const config = testConsumerConfig(
       {
         consumer: {
           inputs: [{ topic: input, format: 'json' }],
@@ -480,6 +469,7 @@ describe('back-pressure: Redis stops answering', () => {
         },
         redis: { commandTimeoutMs: 300, maxRetries: 1 },
       },
+      { redis: redis.url },
     );
     const consumer = new DoppelConsumer({
       config,
@@ -552,11 +542,9 @@ describe('a crash between the store commit and the offset commit', () => {
     const input = uniqueName(name);
     const namespace = uniqueNamespace(name);
     const group = uniqueName('group');
-    const config = loadConsumerConfig(
-      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
-      { profile: 'news' },
-      { consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace } },
-    );
+    const config = testConsumerConfig({
+      consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace },
+    });
     const outputs = await ensureTopics(admin, config.consumer, logger);
     const stream = knownStream({ originals: 24, prefix: input });
     const producer = kafka.producer();
