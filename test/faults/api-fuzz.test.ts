@@ -3,9 +3,8 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpStatus } from '../../src/api/errors.js';
-import { freePort } from '../../src/dev/redis-server.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
-import { type ServeProcess, spawnServe } from '../support/serve-process.js';
+import type { ServeProcess } from '../support/serve-process.js';
 import {
   brokenHtml,
   brokenMail,
@@ -15,6 +14,7 @@ import {
   SAMPLES,
 } from './support/hostile.js';
 import { faultSeed } from './support/seed.js';
+import { quietServe } from './support/serve.js';
 
 /**
  * `doppel serve` (memory store) under hostile requests: malformed request targets sent on a raw
@@ -31,13 +31,8 @@ let port: number;
 const output = () => server?.output().slice(-20_000) ?? '';
 
 beforeAll(async () => {
-  // A fixed port and /healthz: at log level warn there is no listening line.
-  port = await freePort();
-  server = await spawnServe({
-    port,
-    args: ['--store', 'memory', '--host', '127.0.0.1'],
-    env: { DOPPEL_LOG_LEVEL: 'warn' },
-  });
+  server = await quietServe();
+  port = server.port;
 });
 
 afterAll(async () => {

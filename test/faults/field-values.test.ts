@@ -6,12 +6,12 @@ import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpStatus } from '../../src/api/errors.js';
 import { type LocalKafka, startLocalKafka } from '../../src/dev/kafka-broker.js';
-import { freePort, type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
+import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { type ErrorCode, INPUT_ERROR_CODES } from '../../src/errors.js';
 import { runCli } from '../support/cli.js';
 import { spawnConsumer } from '../support/consumer-process.js';
 import { readTopic } from '../support/kafka.js';
-import { type ServeProcess, spawnServe } from '../support/serve-process.js';
+import type { ServeProcess } from '../support/serve-process.js';
 import {
   type FieldCase,
   idsWithTwoVerdicts,
@@ -20,6 +20,7 @@ import {
   verdictKey,
 } from './support/field-values.js';
 import { faultSeed } from './support/seed.js';
+import { quietServe } from './support/serve.js';
 
 /**
  * Hostile field values (test/faults/support/field-values.ts: Object.prototype names as ids,
@@ -108,13 +109,8 @@ describe('hostile field values through doppel serve', () => {
   let port: number;
 
   beforeAll(async () => {
-    // A fixed port and /healthz: at log level warn there is no listening line.
-    port = await freePort();
-    server = await spawnServe({
-      port,
-      args: ['--store', 'memory', '--host', '127.0.0.1'],
-      env: { DOPPEL_LOG_LEVEL: 'warn' },
-    });
+    server = await quietServe();
+    port = server.port;
   });
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalRedis } from '../../src/dev/redis-server.js';
-import { type ConsumerProcess, NEWS_ENTRY, spawnConsumer } from '../support/consumer-process.js';
+import { type ConsumerProcess, spawnConsumer } from '../support/consumer-process.js';
 import {
   endOffsetSum,
   kafkaBrokers,
@@ -32,8 +32,6 @@ describe('restart: a consumer process killed in the middle of a stream', () => {
   const admin = kafka.admin();
   let dir: string;
   beforeAll(async () => {
-    if (!existsSync(NEWS_ENTRY))
-      throw new Error(`${NEWS_ENTRY} is missing: run npm run build (npm test does)`);
     dir = mkdtempSync(join(tmpdir(), 'doppel-restart-'));
     await admin.connect();
   });
@@ -298,8 +296,6 @@ describe('the consumer process and its Redis', () => {
   const admin = kafka.admin();
   let dir: string;
   beforeAll(async () => {
-    if (!existsSync(NEWS_ENTRY))
-      throw new Error(`${NEWS_ENTRY} is missing: run npm run build (npm test does)`);
     dir = mkdtempSync(join(tmpdir(), 'doppel-readyz-'));
     await admin.connect();
   });

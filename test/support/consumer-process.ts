@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const NEWS_ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
@@ -26,6 +27,7 @@ export function spawnConsumer(
   env: Record<string, string>,
   options: ConsumerProcessOptions = {},
 ): ConsumerProcess {
+  if (!existsSync(NEWS_ENTRY)) throw new Error(`${NEWS_ENTRY} is missing: run npm run build (npm test does)`);
   const child = spawn(process.execPath, [NEWS_ENTRY], {
     env: { ...process.env, DOPPEL_LOG_LEVEL: 'info', DOPPEL_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
