@@ -168,18 +168,17 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     // Workers full: wait for the oldest chunk (admitting it frees its worker's place).
     while (atWorkers >= 2 * workers) await admitOldest();
     atWorkers++;
-    const entry = {
-      lineNos: chunkLineNos,
-      prepared: Promise.resolve(null as unknown as PreparedChunk),
-      ready: false,
-    };
-    entry.prepared = (await startPool()).prepareLines(chunkLines).then((chunk) => {
-      atWorkers--;
-      entry.ready = true;
-      return chunk;
-    });
-    // A failed pool rejects every chunk in flight; the first one awaited reports it.
-    entry.prepared.catch(() => undefined);
+    const prepared = (await startPool()).prepareLines(chunkLines);
+    const entry = { lineNos: chunkLineNos, prepared, ready: false };
+    // Registered first, so it runs before admitOldest's await resumes. A failed pool rejects every
+    // chunk in flight; the first one awaited reports it.
+    prepared.then(
+      () => {
+        atWorkers--;
+        entry.ready = true;
+      },
+      () => undefined,
+    );
     inflight.push(entry);
     chunkLines = [];
     chunkLineNos = [];
