@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,15 +23,17 @@ async function recorded(
 }
 
 const DECODERS = ['htmlparser2', 'postal-mime', 'iconv-lite'];
+// zod: the default config was validated by the build; a plain message needs no schema.
+const NOT_AT_START = [...DECODERS, 'zod'];
 
 describe('start-up (docs/benchmarks.md): a run loads only what its input needs', () => {
-  it('dedup and sign on text messages load no HTML, MIME or charset decoder', async () => {
+  it('dedup and sign on text messages load no HTML, MIME or charset decoder and no zod', async () => {
     for (const command of ['dedup', 'sign']) {
       const run = await recorded(
         [command],
         `${JSON.stringify({ id: 'startup-1', text: 'Rates rose again on Friday.' })}\n`,
       );
-      for (const name of DECODERS) expect(run.modules, `${command} loaded ${name}`).not.toContain(name);
+      for (const name of NOT_AT_START) expect(run.modules, `${command} loaded ${name}`).not.toContain(name);
       expect(jsonLines(run.stdout)).toHaveLength(1);
     }
   });
@@ -51,8 +53,44 @@ describe('start-up (docs/benchmarks.md): a run loads only what its input needs',
     expect(jsonLines(run.stdout).map((l) => l.verdict)).toEqual(['unique', 'unique']);
   });
 
+  it('a config file, a message that is not plain and a JSON lexicon are checked by their schemas', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-startup-'));
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ batchSize: 0 }));
+    const bad = await runCli(['dedup', '--config', config], '');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('batchSize');
+    writeFileSync(config, JSON.stringify({ batchSize: 16 }));
+    const numbered = { id: 7, text: 'Rates rose again on Friday.' };
+    const run = await recorded(
+      ['dedup', '--threads', '1', '--config', config],
+      `${JSON.stringify(numbered)}\n{"id":"x","text":5}\n`,
+    );
+    expect(run.modules).toContain('zod');
+    const lines = jsonLines(run.stdout);
+    expect(lines[0]?.id).toBe('7');
+    expect((lines[1]?.error as { message?: string }).message).toBe(
+      'text: Invalid input: expected string, received number',
+    );
+
+    // A lexicon read from JSON (not the shipped compact form), and a broken one.
+    const lexicon = join(dir, 'en.json');
+    copyFileSync(resolve(REPO_ROOT, 'data/lexicons/en.json'), lexicon);
+    const english = {
+      id: 'startup-en',
+      text: 'The central bank raised its key interest rate by half a point on Friday.',
+    };
+    const signed = await recorded(['sign', '--lexicon', `en=${lexicon}`], `${JSON.stringify(english)}\n`);
+    expect(signed.modules).toContain('zod');
+    expect(jsonLines(signed.stdout)[0]?.error).toBeUndefined();
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, JSON.stringify({ format: 'doppel-lexicon/1' }));
+    const refused = await runCli(['sign', '--lexicon', `en=${broken}`], `${JSON.stringify(english)}\n`);
+    expect(refused.stdout + refused.stderr).toContain('INVALID_LEXICON');
+  });
+
   it('dedup on an empty input stays within its CPU budget', async () => {
-    // 0.12-0.16 s measured on a busy 2-core machine (docs/benchmarks.md); the budget leaves room
+    // 0.08-0.12 s measured on a busy 2-core machine (docs/benchmarks.md); the budget leaves room
     // for a slower machine and for the recorder, and fails when a table or a dependency that
     // costs a tenth of a second is loaded at start again.
     let { cpuMs } = await recorded(['dedup', '--input', '/dev/null']);
