@@ -90,11 +90,11 @@ describe('start-up (docs/benchmarks.md): a run loads only what its input needs',
   });
 
   it('dedup on an empty input stays within its CPU budget', async () => {
-    // 0.08-0.12 s measured on a busy 2-core machine (docs/benchmarks.md); the budget leaves room
-    // for a slower machine and for the recorder, and fails when a table or a dependency that
-    // costs a tenth of a second is loaded at start again.
+    // The target is 0.25 s of CPU for the whole process; the recorder counts the process from its
+    // --import on, 0.08-0.10 s on a busy 2-core machine (docs/benchmarks.md), under coverage too.
+    // A table or a dependency built or loaded at start again costs 0.05-0.13 s each.
     let { cpuMs } = await recorded(['dedup', '--input', '/dev/null']);
-    if (cpuMs >= 400) ({ cpuMs } = await recorded(['dedup', '--input', '/dev/null']));
-    expect(cpuMs).toBeLessThan(400);
+    if (cpuMs >= 250) ({ cpuMs } = await recorded(['dedup', '--input', '/dev/null']));
+    expect(cpuMs, `${cpuMs.toFixed(0)} ms of CPU`).toBeLessThan(250);
   });
 });
