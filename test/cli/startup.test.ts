@@ -69,7 +69,7 @@ describe('start-up (docs/benchmarks.md): a run loads only what its input needs',
     expect(run.modules).toContain('zod');
     const lines = jsonLines(run.stdout);
     expect(lines[0]?.id).toBe('7');
-    expect((lines[1]?.error as { message?: string }).message).toBe(
+    expect((lines[1]?.error as { message?: string } | undefined)?.message).toBe(
       'text: Invalid input: expected string, received number',
     );
 
