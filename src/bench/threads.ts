@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     .split('\n')
     .filter((l) => l.trim() !== '').length;
   console.log(
-    `bench:threads: ${messages} messages from ${input}; --threads ${THREADS.join(', ')}, ${ROUNDS} alternating rounds; load average ${loadavg()
+    `bench:threads: ${messages} messages from ${input}; --threads ${THREADS.join(' and ')} in ${ROUNDS} alternating rounds; load average ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
