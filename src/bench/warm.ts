@@ -7,9 +7,12 @@
  * the steady state a long-running process (a consumer, the API) reaches. CPU is the process's
  * (process.cpuUsage: every thread, GC and compiler threads included); start-up (module loading)
  * is not in any pass. Default stream: bench:peers' `.bench-out/peers-stream.jsonl`.
- * `BENCH_ROUNDS` passes (default 4).
+ * `BENCH_ROUNDS` passes (default 4). `BENCH_HEAP=1` adds the bytes allocated per message, from V8's
+ * sampling heap profiler with collected objects kept in the sample (all garbage, not only what
+ * survives); the profiler costs CPU of its own, so take CPU figures from a run without it.
  */
 import { readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDedupConfig } from '../config/profiles.js';
@@ -27,6 +30,33 @@ const here = dirname(fileURLToPath(import.meta.url));
 const input = resolve(process.argv[2] ?? resolve(here, '../../.bench-out/peers-stream.jsonl'));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BATCH = 256;
+const HEAP = process.env.BENCH_HEAP === '1';
+
+interface SamplingNode {
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+const sampledBytes = (node: SamplingNode): number =>
+  node.children.reduce((sum, child) => sum + sampledBytes(child), node.selfSize);
+
+/** Runs `work` under the sampling heap profiler; the bytes it allocated (sampled), garbage included. */
+async function allocated(work: () => Promise<void>): Promise<number> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await work();
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as {
+    profile: { head: SamplingNode };
+  };
+  session.disconnect();
+  return sampledBytes(profile.head);
+}
 
 const cpuMicros = (): number => {
   const u = process.cpuUsage();
@@ -65,13 +95,21 @@ const messages = readFileSync(input, 'utf8')
   .filter((line) => line.trim() !== '')
   .map((line) => parseMessageLine(line));
 console.log(`bench:warm: ${messages.length} messages from ${input}; ${ROUNDS} passes, a fresh engine each`);
-console.log('| pass | CPU µs per message | flagged |');
-console.log('|---:|---:|---:|');
+console.log(`| pass | CPU µs per message | flagged |${HEAP ? ' bytes allocated per message |' : ''}`);
+console.log(`|---:|---:|---:|${HEAP ? '---:|' : ''}`);
 const results: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
-  const { micros, flagged } = await pass(messages);
-  results.push(micros);
-  console.log(`| ${round} | ${micros.toFixed(0)} | ${flagged} |`);
+  let outcome = { micros: 0, flagged: 0 };
+  const bytes = HEAP
+    ? await allocated(async () => {
+        outcome = await pass(messages);
+      })
+    : 0;
+  if (!HEAP) outcome = await pass(messages);
+  results.push(outcome.micros);
+  console.log(
+    `| ${round} | ${outcome.micros.toFixed(0)} | ${outcome.flagged} |${HEAP ? ` ${Math.round(bytes / messages.length)} |` : ''}`,
+  );
 }
 const steady = results.slice(1);
 if (steady.length > 0) {
