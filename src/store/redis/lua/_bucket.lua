@@ -5,28 +5,28 @@
   (or only reads it), appends the bucket's live members as they were before to out[o + 1], and
   moves `at` past the bucket.
   Reads locals `addresses`, `isNew`, `stored`, `packed` (the message's sequence number as stored
-  and packed; unused when not new), `cache` (the batch's copies of read-first buckets),
+  and packed; unused when not new), `cache` (the call's copies of the buckets it touched),
   `maxBucket`, `hotTail`; updates `at`, `o`, `hot` (the message's full buckets), `buckets`,
   `hotEvents`, `hotFilled`. Needs _members included before it (bucketAt, liveMembers, withMember).
 ]]
 local key, field, readFirst
 key, field, readFirst, at = bucketAt(addresses, at)
--- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
--- Topic-term buckets (flagged by the client) are mostly there already, often full: read them
--- first, and from the batch's copy when an earlier message of the batch read them.
-local cached = readFirst == 1 and cache[key] or nil
-if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 then
-  local v = cached and cached[field]
-  if v == nil then
-    v = redis.call('HGET', key, field)
-    if readFirst == 1 then
-      if not cached then
-        cached = {}
-        cache[key] = cached
-      end
-      cached[field] = v
-    end
-  end
+-- The call's copy of this bucket: its value as Redis holds it now (false: absent), or nil when
+-- the call has not touched it. Every bucket the call reads or writes is kept (not only topic
+-- buckets): near-duplicates of one story often fall in one batch, and a later copy then finds
+-- the buckets an earlier one wrote here instead of an HSETNX that fails and an HGET.
+local ck = key .. field
+local v = cache[ck]
+-- Most buckets are new (a message's own band values): one HSETNX inserts it and says so (or,
+-- when the call knows the bucket is absent, one HSET). Topic-term buckets (flagged by the client)
+-- are mostly there already, often full: read them first.
+if isNew and readFirst ~= 1 and not v
+  and (v == false and redis.call('HSET', key, field, stored) >= 0 or v == nil and redis.call('HSETNX', key, field, stored) == 1) then
+  buckets = buckets + 1
+  cache[ck] = stored
+else
+  if v == nil then v = redis.call('HGET', key, field) end
+  local raw = v
   local size, changed = 0, false
   if v then v, size, changed = liveMembers(v) end
   if v then
@@ -34,7 +34,7 @@ if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 
     out[o] = v
   end
   if size >= maxBucket then hot = hot + 1 end
-  -- What the bucket holds after this message (nil: unchanged), for the batch's copy.
+  -- What the bucket holds after this message (nil: unchanged), for the call's copy.
   local written = nil
   if isNew and size < maxBucket then
     written = withMember(v, size, stored, packed)
@@ -62,13 +62,5 @@ if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 
       end
     end
   end
-  if written ~= nil then
-    if not cached then cached = cache[key] end
-    if cached then cached[field] = written end
-  end
-else
-  buckets = buckets + 1
-  -- Inlined (not a function call): this is the path of most buckets.
-  local other = cache[key]
-  if other then other[field] = nil end
+  if written == nil then cache[ck] = raw else cache[ck] = written end
 end

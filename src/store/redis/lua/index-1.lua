@@ -242,10 +242,10 @@ local function addRecord(mySeq, record)
   lastRecord = mySeq
 end
 
--- The batch's copy of the read-first (topic) buckets it has read: shard key -> field -> value as
--- Redis holds it (false: absent). Topic terms recur within a batch and their buckets are often
--- full (read, never written): each repeat saves an HGET of a large value. Every write to a bucket
--- updates or drops its copy (a band bucket can share a topic bucket's key and field by a false share).
+-- The batch's copy of every bucket it has read or written: shard key .. field -> value as Redis
+-- holds it (false: absent), kept in step with every write (_bucket.lua). Topic terms recur within
+-- a batch and their buckets are often full (read, never written), and near-duplicates of one story
+-- often share a batch: each repeat saves an HGET, or an HSETNX that fails and an HGET.
 local cache = {}
 
 local results = {}
