@@ -42,23 +42,57 @@ local function storyMember(root)
   return string.format('%015d', root)
 end
 
+-- The story index entries a call changed, root -> { size, last seen } or false (leaves both),
+-- written by flushStoryIndex at the end of the call: one ZADD and one ZREM per index a call, not
+-- two calls per join (a story that grows several times in one batch is written once). Nothing
+-- reads cs and cr during a call (clusters-1.lua and the horizon's expiry in index-1.lua run in
+-- calls of their own).
+local storyIndex = {}
+
 -- Writes a cluster and keeps the story indexes in step: a current cluster of two or more is in
 -- both, a merged one in neither.
 local function clusterPut(root, c)
   redis.call('HSET', base .. KEY_CLUSTER .. (root % cshards), root,
     cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m, t = c.t }))
-  local member = storyMember(root)
   if c.m then
-    redis.call('ZREM', base .. KEY_BY_SIZE, member)
-    redis.call('ZREM', base .. KEY_BY_RECENCY, member)
+    storyIndex[root] = false
   elseif c.z >= 2 then
-    redis.call('ZADD', base .. KEY_BY_SIZE, c.z, member)
-    redis.call('ZADD', base .. KEY_BY_RECENCY, c.l, member)
+    storyIndex[root] = { c.z, c.l }
   end
 end
 
+local function flushStoryIndex()
+  local bySize, byRecency, gone = {}, {}, {}
+  for root, entry in pairs(storyIndex) do
+    local member = storyMember(root)
+    if entry then
+      bySize[#bySize + 1] = entry[1]
+      bySize[#bySize + 1] = member
+      byRecency[#byRecency + 1] = entry[2]
+      byRecency[#byRecency + 1] = member
+    else
+      gone[#gone + 1] = member
+    end
+  end
+  if #bySize > 0 then
+    redis.call('ZADD', base .. KEY_BY_SIZE, unpack(bySize))
+    redis.call('ZADD', base .. KEY_BY_RECENCY, unpack(byRecency))
+  end
+  if #gone > 0 then
+    redis.call('ZREM', base .. KEY_BY_SIZE, unpack(gone))
+    redis.call('ZREM', base .. KEY_BY_RECENCY, unpack(gone))
+  end
+  storyIndex = {}
+end
+
+-- Titles a call committed and has not written yet, sequence number -> title (commit-1.lua writes
+-- them with one HSET per block at its end); read first by titleOf.
+local titlesPending = {}
+
 -- The title a message was committed with (t:<block>), or nil.
 local function titleOf(s)
+  local pending = titlesPending[s]
+  if pending then return pending end
   local t = redis.call('HGET', base .. KEY_TITLE .. math.floor(s / BLOCK_SIZE), s % BLOCK_SIZE)
   if t then return t end
   return nil

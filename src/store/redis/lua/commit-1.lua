@@ -44,6 +44,22 @@ local function event(kind, root, c, messageId)
     representative = c.i }
 end
 
+-- Titles and details, written with one HSET per block at the end of the call (a batch's
+-- messages fall in a few blocks) instead of two calls a message: block -> { slot, value, ... }.
+local titleBlocks, detailBlocks = {}, {}
+local function addToBlock(blocks, b, slot, value)
+  local list = blocks[b]
+  if not list then
+    list = {}
+    blocks[b] = list
+  end
+  list[#list + 1] = slot
+  list[#list + 1] = value
+end
+local function flushBlocks(blocks, part)
+  for b, list in pairs(blocks) do redis.call('HSET', base .. part .. b, unpack(list)) end
+end
+
 local results = {}
 local formed = 0
 local p = 4
@@ -162,10 +178,16 @@ for r = 1, n do
     end
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
     if verdict ~= claimed then redis.call('HSET', vkey, slot, verdict) end
-    if title ~= '' then redis.call('HSET', base .. KEY_TITLE .. b, slot, title) end
-    if detail ~= '' then redis.call('HSET', base .. KEY_DETAIL .. b, slot, detail) end
+    if title ~= '' then
+      titlesPending[seq] = title
+      addToBlock(titleBlocks, b, slot, title)
+    end
+    if detail ~= '' then addToBlock(detailBlocks, b, slot, detail) end
     results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
   end
 end
+flushBlocks(titleBlocks, KEY_TITLE)
+flushBlocks(detailBlocks, KEY_DETAIL)
+flushStoryIndex()
 if formed ~= 0 then redis.call('HINCRBY', meta, 'clusters', formed) end
 return results
