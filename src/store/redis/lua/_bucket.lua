@@ -18,10 +18,25 @@ key, field, readFirst, at = bucketAt(addresses, at)
 local ck = key .. field
 local v = cache[ck]
 -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so (or,
--- when the call knows the bucket is absent, one HSET). Topic-term buckets (flagged by the client)
--- are mostly there already, often full: read them first.
-if isNew and readFirst ~= 1 and not v
-  and (v == false and redis.call('HSET', key, field, stored) >= 0 or v == nil and redis.call('HSETNX', key, field, stored) == 1) then
+-- when the call knows the bucket is absent, one HSET). Topic-term buckets (flag 1) are mostly
+-- there already, often full: read them first. A bucket the client wrote before (flag 2, a hint:
+-- near-duplicates share most buckets) is read first too, and inserted as new when absent.
+local inserted = false
+if isNew and readFirst ~= 1 and not v then
+  if v == false then
+    redis.call('HSET', key, field, stored)
+    inserted = true
+  elseif readFirst == 2 then
+    v = redis.call('HGET', key, field)
+    if not v then
+      redis.call('HSET', key, field, stored)
+      inserted = true
+    end
+  elseif redis.call('HSETNX', key, field, stored) == 1 then
+    inserted = true
+  end
+end
+if inserted then
   buckets = buckets + 1
   cache[ck] = stored
 else

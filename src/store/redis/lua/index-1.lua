@@ -17,7 +17,8 @@
            whatever a message's time (a message dated in the far future would expire the window)
   then per request: idShard, idField, ts (the clock's: '' when the client clamped the time, which
            then moves no clock), record, nkeys, buckets: nkeys x (shard digits
-           count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
+           count, the shard in decimal, flag byte: 1 = read first, 2 = probably there (keys.ts
+           PROBABLY_THERE), 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>,
