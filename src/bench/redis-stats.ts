@@ -29,7 +29,9 @@ async function cpuSeconds(client: Redis): Promise<number> {
 const SLOWLOG_THRESHOLD_US = 20;
 
 /** Starts a pass: counters reset, the slow log set to take script calls. Returns the CPU so far. */
-export async function startRedisPass(client: Redis): Promise<{ cpuBefore: number; restore: () => Promise<void> }> {
+export async function startRedisPass(
+  client: Redis,
+): Promise<{ cpuBefore: number; restore: () => Promise<void> }> {
   const [, threshold] = (await client.config('GET', 'slowlog-log-slower-than')) as string[];
   const [, length] = (await client.config('GET', 'slowlog-max-len')) as string[];
   await client.config('SET', 'slowlog-log-slower-than', String(SLOWLOG_THRESHOLD_US));
@@ -48,7 +50,9 @@ export async function startRedisPass(client: Redis): Promise<{ cpuBefore: number
 /** Ends a pass started by `startRedisPass`: what Redis did since. */
 export async function endRedisPass(client: Redis, cpuBefore: number): Promise<RedisPassStats> {
   const cpu = (await cpuSeconds(client)) - cpuBefore;
-  const commands = [...(await client.info('commandstats')).matchAll(/^cmdstat_(\w+):calls=(\d+),usec=(\d+)/gm)]
+  const commands = [
+    ...(await client.info('commandstats')).matchAll(/^cmdstat_(\w+):calls=(\d+),usec=(\d+)/gm),
+  ]
     .map(([, name, calls, usec]) => ({ name: name as string, calls: Number(calls), usec: Number(usec) }))
     .sort((a, b) => b.usec - a.usec);
   const names = new Map<string, string>(SCRIPT_NAMES.map((n) => [scriptSource(n).sha, n]));
