@@ -144,7 +144,8 @@ for r = 1, n do
 end
 
 -- The sweep: this shard's bucket hashes (k:<h> for h = me, me + N, ...), paced to go round once
--- per window's worth of messages, once the first generation has left the window (live > 1).
+-- per window's worth of messages but never faster than one hash a message, once the first
+-- generation has left the window (live > 1).
 if live > 1 and inserted > 0 then
   -- Hashes h < shards with h mod units in [firstUnit, firstUnit + unitCount).
   local rest = shards % units - firstUnit
