@@ -93,6 +93,8 @@ end
 --- @include _members
 
 local cache = {}
+-- Buckets whose value in `cache` is still to be written (_bucket.lua): one HSET each at the end.
+local dirty = {}
 local results = { 'o' }
 -- _bucket.lua appends a message's values to `out`: here, the one flat reply.
 local out = results
@@ -141,6 +143,11 @@ for r = 1, n do
     results[head + 1] = nil
     o = head
   end
+end
+
+for ck, key in pairs(dirty) do
+  local value = cache[ck]
+  if value then redis.call('HSET', key, string.sub(ck, -2), value) end
 end
 
 -- The sweep: this shard's bucket hashes (k:<h> for h = me, me + N, ...), paced to go round once

@@ -6,6 +6,8 @@
   moves `at` past the bucket.
   Reads locals `addresses`, `isNew`, `stored`, `packed` (the message's sequence number as stored
   and packed; unused when not new), `cache` (the call's copies of the buckets it touched),
+  `dirty` (cache entries whose value is still to be written: written once, at the end of the
+  call, however many messages of the batch joined the bucket; HSETNX and HDEL are not deferred),
   `maxBucket`, `hotTail`; updates `at`, `o`, `hot` (the message's full buckets), `buckets`,
   `hotEvents`, `hotFilled`. Needs _members included before it (bucketAt, liveMembers, withMember).
 ]]
@@ -24,12 +26,12 @@ local v = cache[ck]
 local inserted = false
 if isNew and readFirst ~= 1 and not v then
   if v == false then
-    redis.call('HSET', key, field, stored)
+    dirty[ck] = key
     inserted = true
   elseif readFirst == 2 then
     v = redis.call('HGET', key, field)
     if not v then
-      redis.call('HSET', key, field, stored)
+      dirty[ck] = key
       inserted = true
     end
   elseif redis.call('HSETNX', key, field, stored) == 1 then
@@ -53,7 +55,7 @@ else
   local written = nil
   if isNew and size < maxBucket then
     written = withMember(v, size, stored, packed)
-    redis.call('HSET', key, field, written)
+    dirty[ck] = key
     if v == nil and not changed then buckets = buckets + 1 end
     if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
   elseif isNew and hotTail > 0 then
@@ -63,7 +65,7 @@ else
     local from = size - (hotTail - 1)
     if from < maxBucket - hotTail then from = maxBucket - hotTail end
     written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
-    redis.call('HSET', key, field, written)
+    dirty[ck] = key
   else
     if isNew then hotEvents = hotEvents + 1 end
     if changed then
@@ -72,7 +74,7 @@ else
         buckets = buckets - 1
         written = false
       else
-        redis.call('HSET', key, field, v)
+        dirty[ck] = key
         written = v
       end
     end

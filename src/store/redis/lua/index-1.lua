@@ -248,6 +248,9 @@ end
 -- a batch and their buckets are often full (read, never written), and near-duplicates of one story
 -- often share a batch: each repeat saves an HGET, or an HSETNX that fails and an HGET.
 local cache = {}
+-- The buckets whose value in `cache` is still to be written (shard key .. field -> shard key):
+-- one HSET each at the end of the call, however many messages of the batch joined them.
+local dirty = {}
 
 local results = {}
 local p = 11
@@ -321,6 +324,12 @@ for r = 1, n do
   end
 end
 flushRecords()
+-- The buckets' last values, before the sweep reads shard hashes (a bucket deleted since it was
+-- written is false in the cache: nothing to write).
+for ck, key in pairs(dirty) do
+  local value = cache[ck]
+  if value then redis.call('HSET', key, string.sub(ck, -2), value) end
+end
 
 if maxMessages > 0 then
   while seq - live + 1 > maxMessages and redis.call('HLEN', gens) > 0 do
