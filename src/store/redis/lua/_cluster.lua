@@ -7,7 +7,13 @@ local function blockOf(seq)
   return math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE
 end
 
+-- Verdicts a call decided and has not written yet, sequence number -> stored form (commit-1.lua
+-- writes them with one HSET per block at its end); read first by verdictOf.
+local verdictsPending = {}
+
 local function verdictOf(seq)
+  local pending = verdictsPending[seq]
+  if pending then return decodeVerdict(pending, seq) end
   local b, slot = blockOf(seq)
   return decodeVerdict(redis.call('HGET', base .. KEY_VERDICT .. b, slot), seq)
 end
