@@ -105,16 +105,16 @@ export const decisionSchema = z
     strongJaccard: z.number().min(0).max(1).optional(),
     /** Messages with fewer tokens than this are never near-duplicates (only exact duplicates). */
     minTokensForNear: z.number().int().min(1),
+    /**
+     * Sentence containment leaves out a sentence that the message's candidates of at least this
+     * many different texts hold: page furniture, not content (engine/common-sentences.ts).
+     * Absent or null: every shared sentence counts.
+     */
+    commonSentenceGroups: z.number().int().min(2).nullable().optional(),
   })
   .strict();
 
-/** window.maxFutureSkewMs when the configuration gives none. */
-export const DEFAULT_MAX_FUTURE_SKEW_MS = 3_600_000;
-
-/** The window's bound on how far past the clock a message's time may be (ms). */
-export function maxFutureSkew(window: { maxFutureSkewMs?: number | undefined }): number {
-  return window.maxFutureSkewMs ?? DEFAULT_MAX_FUTURE_SKEW_MS;
-}
+export { DEFAULT_MAX_FUTURE_SKEW_MS, maxFutureSkew } from './skew.js';
 
 export const windowSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { DoppelError } from '../errors.js';
 import { type DedupConfig, dedupConfigSchema, type ProfileName } from './dedup.js';
+import { isProfileName } from './defaults.js';
 import { parseConfig } from './validate.js';
 
 const HOUR = 3_600_000;
@@ -62,6 +63,10 @@ const PROFILES: Record<ProfileName, unknown> = {
       // duplicateOf: the earliest near-duplicate at this Jaccard or more before weaker ones.
       strongJaccard: 0.7,
       minTokensForNear: 8,
+      // A sentence that candidates of 5 different texts hold is a site's furniture (a cookie
+      // notice, a legal line), not a shared passage: it does not make two short articles of one
+      // site contained in each other (docs/quality.md, site pages).
+      commonSentenceGroups: 5,
     },
     window: { windowMs: 3 * DAY, generationMs: 3 * HOUR, maxMessages: 0 },
     batchSize: 256,
@@ -125,9 +130,7 @@ const PROFILES: Record<ProfileName, unknown> = {
   },
 };
 
-export function isProfileName(value: string): value is ProfileName {
-  return value === 'news' || value === 'mail';
-}
+export { isProfileName } from './defaults.js';
 
 /**
  * Deep merge of plain objects: `over` wins; arrays are replaced, not merged. `over` is a config
