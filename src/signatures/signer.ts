@@ -188,6 +188,7 @@ export class Signer {
           config.sentences.minTokens,
           config.sentences.max,
           config.sentences.keys,
+          config.sentences.leadTokens,
         )
       : null;
 
