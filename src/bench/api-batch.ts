@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../eval/random.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(here, '../../bin/doppel.js');
@@ -17,19 +18,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const THREADS = (process.env.BENCH_THREADS ?? '1,2').split(',').map(Number);
 const TICKS = 100; // USER_HZ on Linux
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** N messages of ~80 words from a 3,000-word made-up vocabulary; every fourth a near copy. */
 function messages(n: number): Array<{ id: string; title: string; text: string }> {
-  const next = random(42);
+  const next = mulberry32(42);
   const syllables = ['ka', 'lo', 'mi', 'ren', 'sa', 'tu', 'vo', 'ne', 'ri', 'da', 'po', 'gel'];
   const words = Array.from({ length: 3000 }, () => {
     let w = '';

@@ -10,20 +10,9 @@
  */
 import { signatureConfigSchema } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
+import { mulberry32 } from '../eval/random.js';
 import { canonicalize } from '../text/canonical.js';
 import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
-
-/** mulberry32: a small seeded generator, so that every run disguises the same words. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Inserts `insert` after a random inner position of a `share` of the words. */
 function insideWords(text: string, insert: string, share: number, next: () => number): string {
@@ -81,7 +70,8 @@ function main(): void {
   for (const file of ['news-en.jsonl', 'news-ru.jsonl', 'news-uk.jsonl', 'news-fa.jsonl', 'mail-en.jsonl']) {
     const docs = readJsonl(file);
     for (const [name, disguise] of Object.entries(DISGUISES)) {
-      const next = random(42);
+      // Seeded: every run disguises the same words.
+      const next = mulberry32(42);
       let copies = 0;
       let same = 0;
       for (const doc of docs) {

@@ -158,6 +158,22 @@ export class Random {
   }
 }
 
+/**
+ * mulberry32: one 32-bit state, a number in [0, 1) per call. Smaller and faster than `Random`,
+ * with no labelled streams: for the benchmarks' and tests' synthetic inputs that only need the
+ * same sequence for the same seed (the seed is taken modulo 2^32).
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 function rotl(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
 }

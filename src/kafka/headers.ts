@@ -16,6 +16,8 @@ export const HEADER = {
   evidence: 'doppel-evidence',
   replay: 'doppel-replay',
   conflict: 'doppel-conflict',
+  warningCode: 'doppel-warning-code',
+  warningParts: 'doppel-warning-parts',
   errorCode: 'doppel-error-code',
   errorReason: 'doppel-error-reason',
   errorRetryable: 'doppel-error-retryable',
@@ -49,6 +51,11 @@ export function verdictHeaders(verdict: EngineVerdict, record: InputRecord): Hea
   if (verdict.evidence) h[HEADER.evidence] = JSON.stringify(verdict.evidence);
   if (verdict.replay) h[HEADER.replay] = 'true';
   if (verdict.conflict) h[HEADER.conflict] = 'true';
+  // The CLI's and the API's `warning` object: a mail judged on its first text parts only.
+  if (verdict.truncatedParts !== undefined) {
+    h[HEADER.warningCode] = 'MAIL_TRUNCATED';
+    h[HEADER.warningParts] = String(verdict.truncatedParts);
+  }
   return h;
 }
 

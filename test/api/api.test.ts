@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -23,8 +22,8 @@ import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
 import { OpsServer } from '../../src/telemetry/ops-server.js';
-import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
+import { spawnServe } from '../support/serve-process.js';
 
 const STORY =
   'The city council voted on Tuesday to expand the northern tram line by six stations, ' +
@@ -428,33 +427,18 @@ describe('HTTP API on a Redis namespace that lost its data', () => {
 
 describe('doppel serve', () => {
   it('starts from the CLI, logs JSON, answers /healthz and /v1/check, exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [DOPPEL_BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DOPPEL_LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
-    });
-    let out = '';
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const line = out.split('\n').find((l) => l.includes('doppel serve listening'));
-        if (line) {
-          clearTimeout(timer);
-          resolve((JSON.parse(line) as { port: number }).port);
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
-    const url = `http://127.0.0.1:${port}`;
-    expect((await get(`${url}/healthz`)).body).toEqual({ status: 'ok' });
-    expect((await get(`${url}/readyz`)).body).toEqual({ status: 'ready', checks: { store: 'ok' } });
-    expect((await post(`${url}/v1/messages`, { id: 's1', text: STORY })).body.verdict).toBe('unique');
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toMatch(/^doppel_messages_total\{.*verdict="unique".*profile="news".*\} 1$/m);
-    expect(metrics).toMatch(/^doppel_http_requests_total\{.*route="\/v1\/messages".*status="200".*\} 1$/m);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(out).not.toContain('tram line');
+    const serve = await spawnServe({ args: ['--host', '127.0.0.1'], env: { DOPPEL_LOG_LEVEL: 'info' } });
+    const { url } = serve;
+    try {
+      expect((await get(`${url}/healthz`)).body).toEqual({ status: 'ok' });
+      expect((await get(`${url}/readyz`)).body).toEqual({ status: 'ready', checks: { store: 'ok' } });
+      expect((await post(`${url}/v1/messages`, { id: 's1', text: STORY })).body.verdict).toBe('unique');
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(metrics).toMatch(/^doppel_messages_total\{.*verdict="unique".*profile="news".*\} 1$/m);
+      expect(metrics).toMatch(/^doppel_http_requests_total\{.*route="\/v1\/messages".*status="200".*\} 1$/m);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+    expect(serve.output()).not.toContain('tram line');
   });
 });

@@ -146,27 +146,28 @@ describe('bearer token on every route', () => {
     expect(checked).toBeGreaterThanOrEqual(5 * METHODS.length);
   });
 
-  it('doppel serve with DOPPEL_API_TOKEN', async () => {
-    const serve = await spawnServe([], { DOPPEL_API_TOKEN: TOKEN });
-    try {
-      expect(serve.line.auth).toBe('bearer');
-      await checkEveryRoute(serve.url, { metrics: true });
-      expect(serve.output()).not.toContain(TOKEN);
-    } finally {
-      expect(await serve.stop()).toBe(0);
-    }
-  }, 60_000);
-
-  it('doppel serve with DOPPEL_API_TOKEN_FILE (a final newline is ignored)', async () => {
-    const file = join(dir, 'token');
-    writeFileSync(file, `${TOKEN}\n`);
-    const serve = await spawnServe([], { DOPPEL_API_TOKEN_FILE: file });
-    try {
-      expect(serve.line.auth).toBe('bearer');
-      await checkEveryRoute(serve.url, { metrics: true });
-      expect(serve.output()).not.toContain(TOKEN);
-    } finally {
-      expect(await serve.stop()).toBe(0);
-    }
-  }, 60_000);
+  it.each([
+    ['DOPPEL_API_TOKEN', () => ({ DOPPEL_API_TOKEN: TOKEN })],
+    [
+      'DOPPEL_API_TOKEN_FILE (a final newline is ignored)',
+      () => {
+        const file = join(dir, 'token');
+        writeFileSync(file, `${TOKEN}\n`);
+        return { DOPPEL_API_TOKEN_FILE: file };
+      },
+    ],
+  ])(
+    'doppel serve with %s',
+    async (_name, env: () => Record<string, string>) => {
+      const serve = await spawnServe({ env: env() });
+      try {
+        expect(serve.line?.auth).toBe('bearer');
+        await checkEveryRoute(serve.url, { metrics: true });
+        expect(serve.output()).not.toContain(TOKEN);
+      } finally {
+        expect(await serve.stop()).toBe(0);
+      }
+    },
+    60_000,
+  );
 });

@@ -1,36 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
-
-async function startServe(args: string[]): Promise<{ child: ChildProcess; url: string; threads: number }> {
-  const child = spawn(process.execPath, [DOPPEL_BIN, 'serve', '--port', '0', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', DOPPEL_API_TOKEN: '', DOPPEL_API_TOKEN_FILE: '' },
-  });
-  let out = '';
-  const line = await new Promise<{ port: number; signThreads: number }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30_000);
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const found = out.split('\n').find((l) => l.includes('doppel serve listening'));
-      if (found) {
-        clearTimeout(timer);
-        resolve(JSON.parse(found));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-  return { child, url: `http://127.0.0.1:${line.port}`, threads: line.signThreads };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
+import { spawnServe } from '../support/serve-process.js';
 
 /** ~`bytes` of text over a vocabulary of 5,000 words. */
 function bigText(bytes: number): string {
@@ -98,15 +70,18 @@ describe('doppel serve signs bodies off the event loop', () => {
       JSON.stringify({ api: { bodyLimitBytes: 32 * 1024 * 1024, requestTimeoutMs: 120_000 } }),
     );
     const body = JSON.stringify({ id: 'big', lang: 'en', text: bigText(16 * 1024 * 1024) });
-    const { child, url, threads } = await startServe(['--config', config, '--threads', '2']);
+    const serve = await spawnServe({
+      args: ['--config', config, '--threads', '2'],
+      env: { DOPPEL_API_TOKEN: '', DOPPEL_API_TOKEN_FILE: '' },
+    });
     try {
-      expect(threads).toBe(2);
-      const r = await healthDuringBigBody(url, body);
+      expect(serve.line?.signThreads).toBe(2);
+      const r = await healthDuringBigBody(serve.url, body);
       // Signing 16 MB takes a second or more here; /healthz waits on nothing but the event loop.
       expect(r.polls).toBeGreaterThanOrEqual(3);
       expect(r.worstHealthMs).toBeLessThan(r.bigMs / 4);
     } finally {
-      await stop(child);
+      await serve.stop();
     }
   }, 180_000);
 });

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiToken } from '../../src/cli/serve.js';
-import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
+import { spawnServe } from '../support/serve-process.js';
 
 const TOKEN = 'file-token-0123456789abcdef';
 
@@ -25,26 +24,10 @@ describe('doppel serve: API token', () => {
   it('listens on 127.0.0.1 unless --host says otherwise, and requires the token on /v1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'doppel-token-'));
     writeFileSync(join(dir, 'token'), TOKEN);
-    const child = spawn(process.execPath, [DOPPEL_BIN, 'serve', '--port', '0'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DOPPEL_API_TOKEN_FILE: join(dir, 'token'), OTEL_EXPORTER_OTLP_ENDPOINT: '' },
-    });
-    let out = '';
-    const line = await new Promise<{ host: string; port: number; auth: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const found = out.split('\n').find((l) => l.includes('doppel serve listening'));
-        if (found) {
-          clearTimeout(timer);
-          resolve(JSON.parse(found));
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
+    const serve = await spawnServe({ env: { DOPPEL_API_TOKEN_FILE: join(dir, 'token') } });
     try {
-      expect([line.host, line.auth]).toEqual(['127.0.0.1', 'bearer']);
-      const url = `http://127.0.0.1:${line.port}`;
+      expect([serve.line?.host, serve.line?.auth]).toEqual(['127.0.0.1', 'bearer']);
+      const { url } = serve;
       const check = (authorization?: string) =>
         fetch(`${url}/v1/check`, {
           method: 'POST',
@@ -54,11 +37,9 @@ describe('doppel serve: API token', () => {
       expect((await check()).status).toBe(401);
       expect((await check(`Bearer ${TOKEN}`)).status).toBe(200);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      expect(out).not.toContain(TOKEN);
+      expect(serve.output()).not.toContain(TOKEN);
     } finally {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await serve.stop();
     }
   });
 });

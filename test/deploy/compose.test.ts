@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
+import { REPO_ROOT } from '../support/cli.js';
+import { spawnServe } from '../support/serve-process.js';
 
 /**
  * compose.yaml, checked without a Docker engine: tools/compose-check (built by
@@ -132,36 +133,18 @@ describe('the container image listens on every interface', () => {
     expect(readFileSync(resolve(REPO_ROOT, 'Dockerfile'), 'utf8')).toMatch(
       /^ENV DOPPEL_API_HOST=0\.0\.0\.0$/m,
     );
-    const child = spawn(process.execPath, [DOPPEL_BIN, 'serve', '--threads', '1'], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        DOPPEL_API_HOST: '0.0.0.0',
-        DOPPEL_API_PORT: '0',
-        OTEL_EXPORTER_OTLP_ENDPOINT: '',
-      },
+    // No --port: DOPPEL_API_PORT and DOPPEL_API_HOST decide, as in the image.
+    const serve = await spawnServe({
+      port: null,
+      args: ['--threads', '1'],
+      env: { DOPPEL_API_HOST: '0.0.0.0', DOPPEL_API_PORT: '0' },
     });
-    let out = '';
     try {
-      const line = await new Promise<{ host: string; port: number }>((resolvePromise, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
-        child.stdout.setEncoding('utf8').on('data', (d: string) => {
-          out += d;
-          const found = out.split('\n').find((l) => l.includes('doppel serve listening'));
-          if (found) {
-            clearTimeout(timer);
-            resolvePromise(JSON.parse(found));
-          }
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
-      expect(line.host).toBe('0.0.0.0');
-      expect(line.port).toBeGreaterThan(0);
-      expect((await fetch(`http://127.0.0.1:${line.port}/healthz`)).status).toBe(200);
+      expect(serve.line?.host).toBe('0.0.0.0');
+      expect(serve.line?.port).toBeGreaterThan(0);
+      expect((await fetch(`http://127.0.0.1:${serve.line?.port}/healthz`)).status).toBe(200);
     } finally {
-      const exited = new Promise((r) => child.on('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      await serve.stop();
     }
   }, 30_000);
 });

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpStatus } from '../../src/api/errors.js';
-import { freePort } from '../../src/dev/redis-server.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors.js';
-import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
+import type { ServeProcess } from '../support/serve-process.js';
 import {
   brokenHtml,
   brokenMail,
@@ -16,6 +14,7 @@ import {
   SAMPLES,
 } from './support/hostile.js';
 import { faultSeed } from './support/seed.js';
+import { quietServe } from './support/serve.js';
 
 /**
  * `doppel serve` (memory store) under hostile requests: malformed request targets sent on a raw
@@ -26,39 +25,18 @@ import { faultSeed } from './support/seed.js';
  */
 
 const SEED = faultSeed('api fuzz', 4_242);
-let server: ChildProcess;
+let server: ServeProcess | undefined;
 let port: number;
-let output = '';
+/** The server's last output, for failure messages. */
+const output = () => server?.output().slice(-20_000) ?? '';
 
 beforeAll(async () => {
-  port = await freePort();
-  server = spawn(
-    process.execPath,
-    [DOPPEL_BIN, 'serve', '--store', 'memory', '--host', '127.0.0.1', '--port', String(port)],
-    { cwd: REPO_ROOT, env: { ...process.env, DOPPEL_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  server.stdout?.on('data', (c: Buffer) => {
-    output = (output + c.toString()).slice(-20_000);
-  });
-  server.stderr?.on('data', (c: Buffer) => {
-    output = (output + c.toString()).slice(-20_000);
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`doppel serve exited (${server.exitCode}):\n${output}`);
-    try {
-      if ((await send({ method: 'GET', path: '/healthz' })).status === 200) break;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`doppel serve did not answer /healthz:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  server = await quietServe();
+  port = server.port;
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-  }
+  await server?.stop();
 });
 
 interface Reply {
@@ -153,7 +131,7 @@ function checkReply(
   reply: Reply,
   allowed: number[] = [200, 400, 404, 405, 409, 413, 415, 422],
 ): void {
-  expect(server.exitCode, `${what}: server exited\n${output}`).toBeNull();
+  expect(server?.child.exitCode, `${what}: server exited\n${output()}`).toBeNull();
   expect(allowed, `${what}: status ${reply.status} ${reply.body.slice(0, 300)}`).toContain(reply.status);
   if (reply.status === 200 || reply.body === '') return;
   let parsed: { error?: { code?: string; message?: string } };
@@ -173,7 +151,7 @@ function checkReply(
 
 async function alive(what: string): Promise<void> {
   const health = await send({ method: 'GET', path: '/healthz' });
-  expect(health.status, `${what}: /healthz after it\n${output}`).toBe(200);
+  expect(health.status, `${what}: /healthz after it\n${output()}`).toBe(200);
 }
 
 describe('doppel serve: malformed request targets', () => {

@@ -1,16 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Admin, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpStatus } from '../../src/api/errors.js';
 import { type LocalKafka, startLocalKafka } from '../../src/dev/kafka-broker.js';
-import { freePort, type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
+import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { type ErrorCode, INPUT_ERROR_CODES } from '../../src/errors.js';
-import { DOPPEL_BIN, REPO_ROOT, runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
+import { spawnConsumer } from '../support/consumer-process.js';
 import { readTopic } from '../support/kafka.js';
+import type { ServeProcess } from '../support/serve-process.js';
 import {
   type FieldCase,
   idsWithTwoVerdicts,
@@ -19,6 +20,7 @@ import {
   verdictKey,
 } from './support/field-values.js';
 import { faultSeed } from './support/seed.js';
+import { quietServe } from './support/serve.js';
 
 /**
  * Hostile field values (test/faults/support/field-values.ts: Object.prototype names as ids,
@@ -103,42 +105,16 @@ describe('hostile field values through doppel dedup', () => {
 });
 
 describe('hostile field values through doppel serve', () => {
-  let server: ChildProcess;
+  let server: ServeProcess | undefined;
   let port: number;
-  let output = '';
 
   beforeAll(async () => {
-    port = await freePort();
-    server = spawn(
-      process.execPath,
-      [DOPPEL_BIN, 'serve', '--store', 'memory', '--host', '127.0.0.1', '--port', String(port)],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DOPPEL_LOG_LEVEL: 'warn' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const keep = (c: Buffer) => {
-      output = (output + c.toString()).slice(-20_000);
-    };
-    server.stdout?.on('data', keep);
-    server.stderr?.on('data', keep);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`doppel serve exited (${server.exitCode}):\n${output}`);
-      try {
-        if ((await send('GET', '/healthz')).status === 200) break;
-      } catch {}
-      if (Date.now() > deadline) throw new Error(`doppel serve did not answer /healthz:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await quietServe();
+    port = server.port;
   });
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-    }
+    await server?.stop();
   });
 
   function send(method: string, path: string, body?: Buffer): Promise<{ status: number; body: string }> {
@@ -186,7 +162,7 @@ describe('hostile field values through doppel serve', () => {
         outputs.push({ id: null, code });
       }
     }
-    expect(fiveHundreds, `5xx answers:\n${output.slice(-3000)}`).toEqual([]);
+    expect(fiveHundreds, `5xx answers:\n${server?.output().slice(-3000)}`).toEqual([]);
     checkOutputs('POST /v1/messages', cases, outputs);
     // Each id judged is fetchable by GET as it was answered (dot ids percent-encoded).
     const judged = new Map<string, string>();
@@ -217,8 +193,6 @@ describe('hostile field values through doppel serve', () => {
     expect(new Set(codes)).toEqual(new Set(['UNDECODABLE']));
   });
 });
-
-const ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
 
 describe('hostile field values through the news Kafka consumer (real broker, Redis store)', () => {
   let dir: string;
@@ -268,36 +242,27 @@ describe('hostile field values through the news Kafka consumer (real broker, Red
         consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace: `fv${SEED}` },
       }),
     );
-    const child = spawn(process.execPath, [ENTRY], {
-      env: {
-        ...process.env,
+    const { child, output, exited } = spawnConsumer(
+      {
         DOPPEL_CONFIG: config,
         DOPPEL_KAFKA_BROKERS: kafka.broker,
         DOPPEL_REDIS_URL: redis.url,
         DOPPEL_LOG_LEVEL: 'warn',
-        DOPPEL_METRICS_PORT: '0',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const keep = (c: Buffer) => {
-      output = (output + c.toString()).slice(-8_000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      { keepOutput: 8_000 },
+    );
     try {
       // Blocked partition = the group never commits the end; an exit is a failure too.
       await Promise.race([
         committedToEnd(admin, group, input, 120_000),
         exited.then((code) => {
-          throw new Error(`the consumer exited ${code}:\n${output}`);
+          throw new Error(`the consumer exited ${code}:\n${output()}`);
         }),
       ]);
     } finally {
       if (child.exitCode === null) child.kill('SIGTERM');
     }
-    expect(await exited, output.slice(-3000)).toBe(0);
+    expect(await exited, output().slice(-3000)).toBe(0);
 
     const tagged = await readTopic(client, `${input}.tagged`, { settleMs: 1_000 });
     const duplicates = await readTopic(client, `${input}.duplicates`, { settleMs: 1_000 });

@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Admin, Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalKafka, startLocalKafka } from '../../src/dev/kafka-broker.js';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
+import { type ConsumerProcess, NEWS_ENTRY, spawnConsumer } from '../support/consumer-process.js';
 import { rng } from '../support/engine.js';
 import { type ReadMessage, readTopic } from '../support/kafka.js';
 import { type ChaosMessage, chaosStream } from './support/chaos-stream.js';
@@ -23,7 +23,6 @@ import { faultSeed } from './support/seed.js';
  * verdicts are the ones the stream was built to get.
  */
 
-const ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
 const SEED = faultSeed('kafka chaos', 12_012);
 const SCALE = Number(process.env.DOPPEL_FAULTS_CHAOS_SCALE ?? 1);
 const PARTITIONS = 4;
@@ -43,11 +42,8 @@ const ALL = [...stream.phase1, ...stream.phase2];
 
 const log = (line: string) => process.stdout.write(`[chaos] ${line}\n`);
 
-interface Proc {
+interface Proc extends ConsumerProcess {
   name: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
   /** Killed or stopped by the test (any other exit is unexpected). */
   intended: boolean;
 }
@@ -73,8 +69,8 @@ describe('Kafka chaos: kill -9 consumers, restart Redis and the broker', () => {
   let stopping = false;
 
   beforeAll(async () => {
-    if (!existsSync(ENTRY))
-      throw new Error(`${ENTRY} is missing: run npm run build (npm run test:faults does)`);
+    if (!existsSync(NEWS_ENTRY))
+      throw new Error(`${NEWS_ENTRY} is missing: run npm run build (npm run test:faults does)`);
     dir = mkdtempSync(join(tmpdir(), 'doppel-chaos-'));
     mkdirSync(join(dir, 'redis'));
     const started = performance.now();
@@ -124,36 +120,22 @@ describe('Kafka chaos: kill -9 consumers, restart Redis and the broker', () => {
     name: string,
     options: { config?: string; env?: Record<string, string>; supervise?: boolean } = {},
   ): Proc {
-    const child = spawn(process.execPath, [ENTRY], {
-      env: {
-        ...process.env,
+    const run = spawnConsumer(
+      {
         DOPPEL_CONFIG: options.config ?? configFile,
         DOPPEL_KAFKA_BROKERS: kafka.broker,
         DOPPEL_REDIS_URL: redis.url,
-        DOPPEL_LOG_LEVEL: 'info',
-        DOPPEL_METRICS_PORT: '0',
         ...options.env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const keep = (c: Buffer) => {
-      output = (output + c.toString()).slice(-8_000);
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    const proc: Proc = {
-      name,
-      child,
-      output: () => output,
-      exited: new Promise((r) => child.once('exit', (code) => r(code))),
-      intended: false,
-    };
+      { keepOutput: 8_000 },
+    );
+    const { child } = run;
+    const proc: Proc = { name, ...run, intended: false };
     procs.set(name, proc);
     // What Kubernetes does: a consumer that exits on its own is started again (and counted).
     void proc.exited.then((code) => {
       if (proc.intended || stopping || options.supervise === false) return;
-      unexpected.push(`${name} exited ${String(code ?? child.signalCode)}: ${output.slice(-1500)}`);
+      unexpected.push(`${name} exited ${String(code ?? child.signalCode)}: ${proc.output().slice(-1500)}`);
       log(`${name} exited on its own (${String(code ?? child.signalCode)}); restarting it`);
       setTimeout(() => {
         if (!stopping) startConsumer(name);

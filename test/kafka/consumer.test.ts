@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import { initHashing } from '../../src/hash/xxhash.js';
-import { loadConsumerConfig } from '../../src/kafka/config.js';
 import { type BatchStats, type ConsumerHooks, DoppelConsumer } from '../../src/kafka/consumer.js';
 import type { InputRecord } from '../../src/kafka/input.js';
 import { BatchProcessor } from '../../src/kafka/processor.js';
@@ -13,10 +12,11 @@ import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { MessageFlow } from '../../src/pipeline/flow.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
+import { MAX_DELIMITER_LINES } from '../../src/text/decode/mail.js';
 import {
   endOffsetSum,
-  kafkaBrokers,
   readTopic,
+  testConsumerConfig,
   testKafka,
   uniqueName,
   waitFor,
@@ -37,9 +37,7 @@ function consumerFor(options: {
   extra?: Record<string, unknown>;
 }): DoppelConsumer {
   const group = uniqueName('group');
-  const config = loadConsumerConfig(
-    { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: options.redis ?? redisUrl() },
-    { profile: options.profile },
+  const config = testConsumerConfig(
     {
       consumer: {
         inputs: options.inputs,
@@ -53,11 +51,16 @@ function consumerFor(options: {
       },
       ...(options.mode ? { mode: options.mode } : {}),
     },
+    { profile: options.profile, redis: options.redis },
   );
   return new DoppelConsumer({ config, logger, ...(options.hooks ? { hooks: options.hooks } : {}) });
 }
 
-async function produce(kafka: Kafka, topic: string, messages: readonly StreamMessage[]): Promise<void> {
+async function produce(
+  kafka: Kafka,
+  topic: string,
+  messages: ReadonlyArray<Pick<StreamMessage, 'partition' | 'key' | 'value'>>,
+): Promise<void> {
   const producer = kafka.producer();
   await producer.connect();
   await producer.send({
@@ -253,6 +256,22 @@ function mail(messageId: string | null, subject: string, body: string): string {
   ].join('\r\n');
 }
 
+/** A multipart/mixed mail of one text/plain part per body. */
+function multipartMail(messageId: string, subject: string, bodies: readonly string[]): string {
+  return [
+    'From: "Planning" <planning@example.net>',
+    'To: someone@example.org',
+    `Subject: ${subject}`,
+    `Message-ID: <${messageId}>`,
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="part"',
+    '',
+    ...bodies.flatMap((body) => ['--part', 'Content-Type: text/plain; charset=utf-8', '', body]),
+    '--part--',
+    '',
+  ].join('\r\n');
+}
+
 const PRIZE =
   'Congratulations! Your e-mail address was selected in our monthly draw and you have won a brand new tablet. To receive your prize, confirm your delivery address within 48 hours. Shipping is free of charge, but unclaimed prizes are given to the next winner on the list. Best wishes, the prize team.';
 const BANK =
@@ -266,8 +285,8 @@ describe('mail consumer (drop mode, raw RFC 822)', () => {
   beforeAll(() => admin.connect());
   afterAll(() => admin.disconnect());
 
-  it('sends uniques to .tagged, duplicates to .duplicates, bad mail to .dlq; ids from Message-ID, key, or position', async () => {
-    const input = uniqueName('mail');
+  /** A drop-mode mail consumer of `input`, started and in its group. */
+  async function startMailConsumer(input: string): Promise<DoppelConsumer> {
     const consumer = consumerFor({
       profile: 'mail',
       mode: 'drop',
@@ -275,6 +294,12 @@ describe('mail consumer (drop mode, raw RFC 822)', () => {
     });
     await consumer.start();
     await waitFor(() => consumer.ready(), 30_000, 'group join');
+    return consumer;
+  }
+
+  it('sends uniques to .tagged, duplicates to .duplicates, bad mail to .dlq; ids from Message-ID, key, or position', async () => {
+    const input = uniqueName('mail');
+    const consumer = await startMailConsumer(input);
     const producer = kafka.producer();
     await producer.connect();
     const first: Array<{ key: string | null; value: string; partition: number }> = [
@@ -321,6 +346,54 @@ describe('mail consumer (drop mode, raw RFC 822)', () => {
       ['junk', 'INVALID_MAIL'],
     ]);
     await consumer.stop();
+  }, 60_000);
+
+  it('headers: doppel-conflict on a Message-ID reused for another mail, MAIL_TRUNCATED on a mail cut by the MIME cap', async () => {
+    const input = uniqueName('mail-headers');
+    const consumer = await startMailConsumer(input);
+    const reused = `${input}-reused@example.net`;
+    const cut = `${input}-cut@example.net`;
+    // 250 text parts past the cap of MIME boundary lines: judged on the first ones, and said so.
+    const parts = Array.from({ length: MAX_DELIMITER_LINES + 250 }, (_, i) => `${LUNCH} (part ${i})`);
+    await produce(kafka, input, [
+      { value: mail(reused, 'You won', PRIZE), partition: 0 },
+      { value: multipartMail(cut, 'Planning', parts), partition: 1 },
+    ]);
+    await waitFor(async () => (await endOffsetSum(admin, `${input}.tagged`)) >= 2, 30_000, 'first mails');
+    // The id again: with another mail (a conflict), and with the same mail (a plain replay).
+    await produce(kafka, input, [
+      { value: mail(reused, 'Account limited', BANK), partition: 2 },
+      { value: mail(reused, 'You won', PRIZE), partition: 3 },
+    ]);
+    await waitForCommitted(admin, consumer.status().groupId, input);
+    await consumer.stop();
+
+    const tagged = await readTopic(kafka, `${input}.tagged`, { atLeast: 4, settleMs: 300 });
+    const fromPartition = (p: number) =>
+      tagged.filter((m) => m.headers['doppel-source-partition'] === String(p));
+    const [first, conflict, replay] = [0, 2, 3].map((p) => fromPartition(p).map((m) => m.headers));
+    expect([first?.length, conflict?.length, replay?.length]).toEqual([1, 1, 1]);
+    // All three answer with the first verdict; only the other content is a conflict.
+    for (const h of [first?.[0], conflict?.[0], replay?.[0]]) {
+      expect(h?.['doppel-id']).toBe(reused);
+      expect(h?.['doppel-verdict']).toBe('unique');
+    }
+    expect(first?.[0]?.['doppel-replay']).toBeUndefined();
+    expect(first?.[0]?.['doppel-conflict']).toBeUndefined();
+    expect([conflict?.[0]?.['doppel-replay'], conflict?.[0]?.['doppel-conflict']]).toEqual(['true', 'true']);
+    expect(replay?.[0]?.['doppel-replay']).toBe('true');
+    expect(replay?.[0]?.['doppel-conflict']).toBeUndefined();
+
+    const truncated = fromPartition(1).map((m) => m.headers);
+    expect(truncated.length).toBe(1);
+    expect(truncated[0]?.['doppel-id']).toBe(cut);
+    expect(truncated[0]?.['doppel-verdict']).toBe('unique');
+    expect([truncated[0]?.['doppel-warning-code'], truncated[0]?.['doppel-warning-parts']]).toEqual([
+      'MAIL_TRUNCATED',
+      '250',
+    ]);
+    for (const h of [first?.[0], conflict?.[0], replay?.[0]])
+      expect(h?.['doppel-warning-code']).toBeUndefined();
   }, 60_000);
 });
 
@@ -384,9 +457,7 @@ describe('back-pressure: Redis stops answering', () => {
     const errors: string[] = [];
     let pauses = 0;
     const group = uniqueName('group');
-    const config = loadConsumerConfig(
-      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redis.url },
-      { profile: 'news' },
+    const config = testConsumerConfig(
       {
         consumer: {
           inputs: [{ topic: input, format: 'json' }],
@@ -398,6 +469,7 @@ describe('back-pressure: Redis stops answering', () => {
         },
         redis: { commandTimeoutMs: 300, maxRetries: 1 },
       },
+      { redis: redis.url },
     );
     const consumer = new DoppelConsumer({
       config,
@@ -470,11 +542,9 @@ describe('a crash between the store commit and the offset commit', () => {
     const input = uniqueName(name);
     const namespace = uniqueNamespace(name);
     const group = uniqueName('group');
-    const config = loadConsumerConfig(
-      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
-      { profile: 'news' },
-      { consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace } },
-    );
+    const config = testConsumerConfig({
+      consumer: { inputs: [{ topic: input, format: 'json' }], groupId: group, namespace },
+    });
     const outputs = await ensureTopics(admin, config.consumer, logger);
     const stream = knownStream({ originals: 24, prefix: input });
     const producer = kafka.producer();

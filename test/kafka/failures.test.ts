@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DedupStore } from '../../src/engine/types.js';
 import { DoppelError } from '../../src/errors.js';
 import { initHashing } from '../../src/hash/xxhash.js';
-import { type ConsumerConfig, loadConsumerConfig } from '../../src/kafka/config.js';
+import type { ConsumerConfig } from '../../src/kafka/config.js';
 import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import { openStore } from '../../src/store/open.js';
-import { kafkaBrokers, readTopic, testKafka, uniqueName, waitForCommitted } from '../support/kafka.js';
+import { readTopic, testConsumerConfig, testKafka, uniqueName, waitForCommitted } from '../support/kafka.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
 
 /**
@@ -18,21 +18,17 @@ import { redisUrl, uniqueNamespace } from '../support/redis.js';
 const logger = pino({ level: process.env.DOPPEL_TEST_LOG ?? 'silent' });
 
 function configFor(input: string, namespace: string, group = uniqueName('group')): ConsumerConfig {
-  return loadConsumerConfig(
-    { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
-    { profile: 'news' },
-    {
-      consumer: {
-        inputs: [{ topic: input, format: 'json' }],
-        groupId: group,
-        namespace,
-        retryInitialMs: 50,
-        retryMaxMs: 200,
-        maxFailedAttempts: 3,
-        inputPartitions: 1,
-      },
+  return testConsumerConfig({
+    consumer: {
+      inputs: [{ topic: input, format: 'json' }],
+      groupId: group,
+      namespace,
+      retryInitialMs: 50,
+      retryMaxMs: 200,
+      maxFailedAttempts: 3,
+      inputPartitions: 1,
     },
-  );
+  });
 }
 
 async function send(kafka: Kafka, topic: string, values: string[]): Promise<void> {

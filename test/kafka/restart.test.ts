@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalRedis } from '../../src/dev/redis-server.js';
+import { type ConsumerProcess, spawnConsumer } from '../support/consumer-process.js';
 import {
   endOffsetSum,
   kafkaBrokers,
@@ -16,36 +17,14 @@ import {
 import { knownStream, type StreamMessage } from '../support/kafka-stream.js';
 import { redisUrl, uniqueNamespace } from '../support/redis.js';
 
-const ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** The deployable news consumer as its own process (`npm run build` output). */
-function startConsumer(configFile: string, metricsPort = 0, redis = redisUrl()): Running {
-  const child = spawn(process.execPath, [ENTRY], {
-    env: {
-      ...process.env,
-      DOPPEL_CONFIG: configFile,
-      DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','),
-      DOPPEL_REDIS_URL: redis,
-      DOPPEL_LOG_LEVEL: 'info',
-      DOPPEL_METRICS_PORT: String(metricsPort),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The news consumer process on the run's broker, reading `configFile`. */
+function startConsumer(configFile: string, metricsPort = 0, redis = redisUrl()): ConsumerProcess {
+  return spawnConsumer({
+    DOPPEL_CONFIG: configFile,
+    DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','),
+    DOPPEL_REDIS_URL: redis,
+    DOPPEL_METRICS_PORT: String(metricsPort),
   });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return { child, output: () => output, exited };
 }
 
 describe('restart: a consumer process killed in the middle of a stream', () => {
@@ -53,7 +32,6 @@ describe('restart: a consumer process killed in the middle of a stream', () => {
   const admin = kafka.admin();
   let dir: string;
   beforeAll(async () => {
-    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build (npm test does)`);
     dir = mkdtempSync(join(tmpdir(), 'doppel-restart-'));
     await admin.connect();
   });
@@ -295,30 +273,20 @@ describe('the consumer process', () => {
 
 describe('the consumer process, stopped while it starts', () => {
   it('exits 0 on SIGTERM while it cannot reach the broker yet', async () => {
-    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../../consumers/news.js')], {
-      env: {
-        ...process.env,
-        DOPPEL_CONFIG: '',
-        DOPPEL_KAFKA_BROKERS: '127.0.0.1:1',
-        DOPPEL_REDIS_URL: 'redis://127.0.0.1:1',
-        DOPPEL_METRICS_PORT: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, output, exited } = spawnConsumer({
+      DOPPEL_CONFIG: '',
+      DOPPEL_KAFKA_BROKERS: '127.0.0.1:1',
+      DOPPEL_REDIS_URL: 'redis://127.0.0.1:1',
     });
-    let output = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      output += c.toString();
-    });
-    const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     // Inside start(): kafkajs has failed to reach the broker and is retrying.
     await waitFor(
-      () => output.includes('Failed to connect to seed broker'),
+      () => output().includes('Failed to connect to seed broker'),
       30_000,
       'the first failed connection',
     );
     child.kill('SIGTERM');
     const started = Date.now();
-    expect(await exited, output.slice(-2000)).toBe(0);
+    expect(await exited, output().slice(-2000)).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
@@ -328,7 +296,6 @@ describe('the consumer process and its Redis', () => {
   const admin = kafka.admin();
   let dir: string;
   beforeAll(async () => {
-    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build (npm test does)`);
     dir = mkdtempSync(join(tmpdir(), 'doppel-readyz-'));
     await admin.connect();
   });

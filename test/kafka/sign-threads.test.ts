@@ -5,7 +5,6 @@ import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import { DoppelError } from '../../src/errors.js';
 import { initHashing } from '../../src/hash/xxhash.js';
-import { loadConsumerConfig } from '../../src/kafka/config.js';
 import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import type { InputRecord } from '../../src/kafka/input.js';
 import { PoolSigner } from '../../src/kafka/pool-signer.js';
@@ -15,15 +14,15 @@ import { MessageFlow } from '../../src/pipeline/flow.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
 import {
-  kafkaBrokers,
   type ReadMessage,
   readTopic,
+  testConsumerConfig,
   testKafka,
   uniqueName,
   waitFor,
 } from '../support/kafka.js';
 import { knownStream } from '../support/kafka-stream.js';
-import { redisUrl, uniqueNamespace } from '../support/redis.js';
+import { uniqueNamespace } from '../support/redis.js';
 
 const logger = pino({ level: process.env.DOPPEL_TEST_LOG ?? 'silent' });
 
@@ -79,20 +78,16 @@ describe('consumer sign threads on a real broker and Redis', () => {
     const outputs: Array<{ tagged: ReadMessage[]; dlq: ReadMessage[]; stories: ReadMessage[] }> = [];
     for (const [i, topic] of inputs.entries()) {
       const group = uniqueName('group');
-      const config = loadConsumerConfig(
-        { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
-        { profile: 'news' },
-        {
-          consumer: {
-            inputs: [{ topic, format: 'json' }],
-            groupId: group,
-            namespace: uniqueNamespace('signthreads'),
-            signThreads: i + 1,
-            // Small fetches: several batches.
-            maxBytesPerPartition: 16_384,
-          },
+      const config = testConsumerConfig({
+        consumer: {
+          inputs: [{ topic, format: 'json' }],
+          groupId: group,
+          namespace: uniqueNamespace('signthreads'),
+          signThreads: i + 1,
+          // Small fetches: several batches.
+          maxBytesPerPartition: 16_384,
         },
-      );
+      });
       const consumer = new DoppelConsumer({ config, logger });
       try {
         await consumer.start();

@@ -3,11 +3,10 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRedis, startLocalRedis } from '../../src/dev/redis-server.js';
 import type { DoppelError } from '../../src/errors.js';
-import { loadConsumerConfig } from '../../src/kafka/config.js';
 import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import {
   endOffsetSum,
-  kafkaBrokers,
+  testConsumerConfig,
   testKafka,
   uniqueName,
   waitFor,
@@ -35,9 +34,7 @@ describe('consumer when Redis refuses the credentials', () => {
   it('fails with STORE_AUTH, leaves the batch uncommitted and dead-letters nothing', async () => {
     const input = uniqueName('auth');
     const group = uniqueName('group');
-    const config = loadConsumerConfig(
-      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redis.url },
-      { profile: 'news' },
+    const config = testConsumerConfig(
       {
         consumer: {
           inputs: [{ topic: input, format: 'json' }],
@@ -47,6 +44,7 @@ describe('consumer when Redis refuses the credentials', () => {
         },
         redis: { commandTimeoutMs: 500, maxRetries: 1 },
       },
+      { redis: redis.url },
     );
     const errors: string[] = [];
     const consumer = new DoppelConsumer({ config, logger, hooks: { onError: (e) => errors.push(e.code) } });

@@ -6,15 +6,14 @@ import { createApiServer } from '../../src/api/server.js';
 import { DedupEngine } from '../../src/engine/engine.js';
 import type { DedupStore } from '../../src/engine/types.js';
 import { initHashing } from '../../src/hash/xxhash.js';
-import { loadConsumerConfig } from '../../src/kafka/config.js';
 import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { openStore } from '../../src/store/open.js';
 import { OpsServer } from '../../src/telemetry/ops-server.js';
 import {
-  kafkaBrokers,
   readTopic,
+  testConsumerConfig,
   testKafka,
   uniqueName,
   waitFor,
@@ -49,17 +48,13 @@ describe('story merge: Kafka stories topic, replay, and the API on the same inde
     const input = uniqueName('merge');
     const namespace = uniqueNamespace('merge');
     const prefix = `${input}-`;
-    const config = loadConsumerConfig(
-      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
-      { profile: 'news' },
-      {
-        consumer: {
-          inputs: [{ topic: input, format: 'json' }],
-          groupId: uniqueName('merge-group'),
-          namespace,
-        },
+    const config = testConsumerConfig({
+      consumer: {
+        inputs: [{ topic: input, format: 'json' }],
+        groupId: uniqueName('merge-group'),
+        namespace,
       },
-    );
+    });
     const consumer = new DoppelConsumer({ config, logger });
     await admin.createTopics({ topics: [{ topic: input, numPartitions: 1 }], waitForLeaders: true });
     await consumer.start();

@@ -3,15 +3,14 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telemetrySchema } from '../../src/config/ops.js';
 import { DoppelError } from '../../src/errors.js';
-import { loadConsumerConfig } from '../../src/kafka/config.js';
 import { DoppelConsumer } from '../../src/kafka/consumer.js';
 import { instrumentStore } from '../../src/telemetry/instrument.js';
 import { startTelemetry, type Telemetry } from '../../src/telemetry/sdk.js';
 import { tracingActive, withSpan } from '../../src/telemetry/trace.js';
 import {
-  kafkaBrokers,
   type ReadMessage,
   readTopic,
+  testConsumerConfig,
   testKafka,
   uniqueName,
   waitFor,
@@ -19,7 +18,7 @@ import {
 } from '../support/kafka.js';
 import { knownStream } from '../support/kafka-stream.js';
 import { OtlpReceiver } from '../support/otlp-receiver.js';
-import { redisUrl, uniqueNamespace } from '../support/redis.js';
+import { uniqueNamespace } from '../support/redis.js';
 
 // Its own file: startTelemetry is once per process (vitest forks one process per file). The SDK
 // exports OTLP/HTTP JSON to a local receiver; Kafka and Redis are the run's real servers.
@@ -112,20 +111,16 @@ describe('traces of the Kafka consumer (real broker, Redis, OTLP receiver)', () 
   it('a batch span links to every input trace, has the stage spans as children, and outputs continue its trace', async () => {
     const input = uniqueName('traced');
     const group = uniqueName('group');
-    const config = loadConsumerConfig(
-      { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: redisUrl() },
-      { profile: 'news' },
-      {
-        consumer: {
-          inputs: [{ topic: input, format: 'json' }],
-          groupId: group,
-          transactionalId: `${group}-tx`,
-          namespace: uniqueNamespace('trace'),
-          retryInitialMs: 100,
-          retryMaxMs: 1_000,
-        },
+    const config = testConsumerConfig({
+      consumer: {
+        inputs: [{ topic: input, format: 'json' }],
+        groupId: group,
+        transactionalId: `${group}-tx`,
+        namespace: uniqueNamespace('trace'),
+        retryInitialMs: 100,
+        retryMaxMs: 1_000,
       },
-    );
+    });
     const consumer = new DoppelConsumer({
       config,
       logger: pino({ level: 'silent' }),

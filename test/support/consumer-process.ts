@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const NEWS_ENTRY = resolve(import.meta.dirname, '../../consumers/news.js');
@@ -10,19 +11,35 @@ export interface ConsumerProcess {
   exited: Promise<number | null>;
 }
 
-/** The deployable news consumer (`npm run build` output) as its own process. */
-export function spawnConsumer(env: Record<string, string>): ConsumerProcess {
+export interface ConsumerProcessOptions {
+  /**
+   * Keep only the last this many characters of output: for long runs that read the output only
+   * for failure messages. Everything by default (log lines are counted: countLogLines).
+   */
+  keepOutput?: number;
+}
+
+/**
+ * The deployable news consumer (`npm run build` output) as its own process: log level info and an
+ * ops server on a free port unless `env` says otherwise.
+ */
+export function spawnConsumer(
+  env: Record<string, string>,
+  options: ConsumerProcessOptions = {},
+): ConsumerProcess {
+  if (!existsSync(NEWS_ENTRY)) throw new Error(`${NEWS_ENTRY} is missing: run npm run build (npm test does)`);
   const child = spawn(process.execPath, [NEWS_ENTRY], {
     env: { ...process.env, DOPPEL_LOG_LEVEL: 'info', DOPPEL_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const { keepOutput } = options;
   let output = '';
-  child.stdout?.on('data', (c: Buffer) => {
+  const keep = (c: Buffer) => {
     output += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
+    if (keepOutput !== undefined && output.length > keepOutput) output = output.slice(-keepOutput);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return { child, output: () => output, exited };
 }

@@ -25,16 +25,7 @@ export function signText(engine: Signer, text: string, lang?: string): Signature
 }
 
 /** Deterministic pseudo-random generator (mulberry32) for synthetic documents. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as rng } from '../../src/eval/random.js';
 
 /** A synthetic document of `length` words drawn from a vocabulary of made-up words. */
 export function syntheticDoc(random: () => number, length: number, vocabulary = 5000): string[] {

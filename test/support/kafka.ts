@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Admin, Kafka, type KafkaMessage, logLevel } from 'kafkajs';
 import { inject } from 'vitest';
+import { type ConsumerConfig, loadConsumerConfig } from '../../src/kafka/config.js';
 import { readHeaders } from '../../src/kafka/headers.js';
+import { redisUrl } from './redis.js';
 
 /** The run's broker (test/support/global-kafka.ts); throws with the reason when there is none. */
 export function kafkaBrokers(): string[] {
@@ -12,6 +14,21 @@ export function kafkaBrokers(): string[] {
 
 export function testKafka(): Kafka {
   return new Kafka({ clientId: 'doppel-test', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING });
+}
+
+/**
+ * A consumer's configuration on the run's broker and redis-server (or `redis`): `file` is what a
+ * config file would hold, its `consumer` section with at least the inputs and the group.
+ */
+export function testConsumerConfig(
+  file: { consumer: Record<string, unknown> } & Record<string, unknown>,
+  options: { profile?: 'news' | 'mail'; redis?: string } = {},
+): ConsumerConfig {
+  return loadConsumerConfig(
+    { DOPPEL_KAFKA_BROKERS: kafkaBrokers().join(','), DOPPEL_REDIS_URL: options.redis ?? redisUrl() },
+    { profile: options.profile ?? 'news' },
+    file,
+  );
 }
 
 /** A topic / group name no other test uses. */

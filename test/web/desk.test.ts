@@ -1,12 +1,12 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser } from '../support/cdp.js';
-import { DOPPEL_BIN, REPO_ROOT } from '../support/cli.js';
 import { deskFeed, HOSTILE_TITLE } from '../support/desk-feed.js';
 import { decodePng, pixelStats } from '../support/png.js';
+import { type ServeProcess, spawnServe } from '../support/serve-process.js';
 
 /**
  * The story desk (GET /) in a real headless Chromium (Debian's `chromium`, installed by
@@ -50,7 +50,7 @@ const CLIPPED =
   "[...document.querySelectorAll('.title')].filter((e) => e.scrollWidth > e.clientWidth + 1).length";
 
 describe.skipIf(!CHROMIUM)('the story desk in headless Chromium', () => {
-  let server: ChildProcess;
+  let server: ServeProcess | undefined;
   let url = '';
   let browser: Browser;
   let artifacts = '';
@@ -73,24 +73,8 @@ describe.skipIf(!CHROMIUM)('the story desk in headless Chromium', () => {
   };
 
   beforeAll(async () => {
-    server = spawn(process.execPath, [DOPPEL_BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DOPPEL_LOG_LEVEL: 'info', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
-    });
-    let out = '';
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
-      server.stdout?.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const line = out.split('\n').find((l) => l.includes('doppel serve listening'));
-        if (line) {
-          clearTimeout(timer);
-          resolve((JSON.parse(line) as { port: number }).port);
-        }
-      });
-      server.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
-    url = `http://127.0.0.1:${port}`;
+    server = await spawnServe({ args: ['--host', '127.0.0.1'], env: { DOPPEL_LOG_LEVEL: 'info' } });
+    url = server.url;
     expect(feed.length).toBeGreaterThan(250);
     for (const message of feed) expect((await post(message)).status).toBe(200);
     firstPage = (await api<{ items: Story[] }>('/v1/clusters?order=recent&limit=50')).items;
@@ -102,7 +86,7 @@ describe.skipIf(!CHROMIUM)('the story desk in headless Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    server?.kill('SIGTERM');
+    await server?.stop();
   });
 
   const load = async (path: string) => {
