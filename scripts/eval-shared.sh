@@ -70,5 +70,5 @@ echo
 echo "### Reordered sentences: whole texts and reordered parts (40-70% of the sentences), seed 21"
 doppel eval --profile news --input "$OUT/reorder-s21.jsonl" --variants combined
 echo
-echo "### Site pages: originals as whole pages of their home site, copies on other sites (news ru+en), seed 21"
-doppel eval --profile news --input "$OUT/pages-s21.jsonl" --variants combined
+echo "### Site pages: originals as whole pages of their home site, copies on other sites (news ru+en, story labels with the judged story pairs), seed 21"
+doppel eval --profile news --input "$OUT/pages-sp-s21.jsonl" --variants combined

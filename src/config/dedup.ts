@@ -105,6 +105,12 @@ export const decisionSchema = z
     strongJaccard: z.number().min(0).max(1).optional(),
     /** Messages with fewer tokens than this are never near-duplicates (only exact duplicates). */
     minTokensForNear: z.number().int().min(1),
+    /**
+     * Sentence containment leaves out a sentence that the message's candidates of at least this
+     * many different texts hold: page furniture, not content (engine/common-sentences.ts).
+     * Absent or null: every shared sentence counts.
+     */
+    commonSentenceGroups: z.number().int().min(2).nullable().optional(),
   })
   .strict();
 

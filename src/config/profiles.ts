@@ -62,6 +62,10 @@ const PROFILES: Record<ProfileName, unknown> = {
       // duplicateOf: the earliest near-duplicate at this Jaccard or more before weaker ones.
       strongJaccard: 0.7,
       minTokensForNear: 8,
+      // A sentence that candidates of 5 different texts hold is a site's furniture (a cookie
+      // notice, a legal line), not a shared passage: it does not make two short articles of one
+      // site contained in each other (docs/quality.md, site pages).
+      commonSentenceGroups: 5,
     },
     window: { windowMs: 3 * DAY, generationMs: 3 * HOUR, maxMessages: 0 },
     batchSize: 256,

@@ -3,6 +3,7 @@ import { DoppelError } from '../errors.js';
 import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';
 import { chooseDuplicateOf, joinsOf } from './choose.js';
+import { commonSentences, containedWithout } from './common-sentences.js';
 import { matchLevel } from './decide.js';
 import { displaySnippet, displayUrl, encodeDetail, MAX_SNIPPET_LENGTH } from './detail.js';
 import { IndexKeyBuilder } from './index-keys.js';
@@ -489,7 +490,38 @@ export class DedupEngine {
       );
       if (level.level !== 'none') scored.push({ candidate, evidence, level });
     }
+    this.discountCommonSentences(request, candidates, scored);
     return scored;
+  }
+
+  /**
+   * Matches by sentence containment judged again without the sentences common in the window
+   * (engine/common-sentences.ts). Only a message with such a match pays for it.
+   */
+  private discountCommonSentences(
+    request: IndexRequest,
+    candidates: readonly Candidate[],
+    scored: Scored[],
+  ): void {
+    const decision = this.config.decision;
+    const groups = decision.commonSentenceGroups ?? null;
+    if (groups === null) return;
+    const bySentences = (s: Scored) =>
+      s.level.level === 'near_duplicate' &&
+      s.level.method === 'containment' &&
+      s.evidence.contained !== undefined;
+    if (!scored.some(bySentences)) return;
+    const common = commonSentences(request.record, candidates, groups, decision.nearDuplicate);
+    if (common.length === 0) return;
+    for (let i = scored.length - 1; i >= 0; i--) {
+      const s = scored[i] as Scored;
+      if (!bySentences(s)) continue;
+      const evidence = { ...s.evidence };
+      containedWithout(evidence, request.record, s.candidate.record, common);
+      const level = matchLevel(evidence, decision, request.record.tokens, s.candidate.record.tokens);
+      if (level.level === 'none') scored.splice(i, 1);
+      else scored[i] = { candidate: s.candidate, evidence, level };
+    }
   }
 
   /**

@@ -227,8 +227,15 @@ function addContained(out: Evidence, a: SignatureRecord, b: SignatureRecord): vo
     b.tokens,
     SHARED,
   );
-  // The higher share decides; on a tie (both 1 for a teaser of whole sentences), the one holding
-  // more tokens: sentences under minTokens are left out, runs of the lead are not.
+  setContained(out, c);
+}
+
+/**
+ * The evidence's contained fields from a containment measure: the higher of the sentence share
+ * and the lead share; on a tie (both 1 for a teaser of whole sentences), the one holding more
+ * tokens (sentences under minTokens are left out, runs of the lead are not).
+ */
+export function setContained(out: Evidence, c: SentenceContainment): void {
   const lead = c.leadShare > c.share || (c.leadShare === c.share && c.leadTokens > c.tokens);
   out.contained = roundSimilarity(lead ? c.leadShare : c.share);
   out.containedSentences = lead ? c.leadCount : c.count;

@@ -51,6 +51,14 @@ const FURNITURE_ROLES = new Set([
 /** id/class words of furniture (Readability's unlikely-candidate list, with consent banners). */
 const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|newsletter|subscribe|share|sharing|caption|credit|gallery|slideshow|carousel/;
+/**
+ * The furniture names no retry trusts less: what a reader writes or is asked for around an
+ * article (comments, consent, newsletter sign-up, share bars). A page whose article is a few lines
+ * (a video page) otherwise had its comments or sign-up box taken as the article by the retries,
+ * and pages of one site share those sentences.
+ */
+const ALWAYS_FURNITURE =
+  /comment|consent|cookie|copyright|disqus|footer|gdpr|newsletter|replies|share|sharing|social|subscribe/;
 /** ...unless they also name the content (a "content-header" or "main-column" is kept). */
 const MAYBE_CONTENT = /and|article|body|column|content|main|shadow/;
 const NEGATIVE =
@@ -91,8 +99,12 @@ const MIN_PARAGRAPH = 25;
 const SCORE_LEVELS = 5;
 /** An article shorter than this (characters) makes the extractor try again, trusting names less. */
 const MIN_ARTICLE = 250;
-/** No attempt finding this much (characters): the whole page is used. */
-const MIN_FALLBACK_ARTICLE = 125;
+/**
+ * No attempt finding this much (characters): the whole page is used. Low on purpose: a page whose
+ * article is one short paragraph (a video or photo page) signed whole is its site's chrome, which
+ * every page of the site shares.
+ */
+const MIN_FALLBACK_ARTICLE = 60;
 
 function tagWeight(tag: string): number {
   switch (tag) {
@@ -138,9 +150,10 @@ function isFurniture(doc: ParsedHtml, n: number, byName: boolean): boolean {
   const { tag, names, role, hidden } = doc.nodes;
   const t = tag[n] as string;
   if (hidden[n] || FURNITURE_TAGS.has(t) || FURNITURE_ROLES.has(role[n] as string)) return true;
-  if (!byName || t === 'body' || t === 'html' || t === 'article' || t === 'main' || t === 'a') return false;
+  if (t === 'body' || t === 'html' || t === 'article' || t === 'main' || t === 'a') return false;
   const name = names[n] as string;
-  return name !== '' && UNLIKELY.test(name) && !MAYBE_CONTENT.test(name);
+  if (name === '' || MAYBE_CONTENT.test(name)) return false;
+  return byName ? UNLIKELY.test(name) : ALWAYS_FURNITURE.test(name);
 }
 
 const COMMA = /[,،，]/g;

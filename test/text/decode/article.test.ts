@@ -173,6 +173,25 @@ describe('extractArticle', () => {
     expect(result.text).toBe(`${PARAGRAPHS[0]}\n\n${PARAGRAPHS[1]}`);
   });
 
+  it('takes a short article (a video page) as it is, not the longer comments, sign-up box or footer beside it', () => {
+    // Div soup, as older CMSs write pages: only class names say what is furniture.
+    const videoPage = (caption: string) => `<html><head><title>Video | Daily Courier</title></head><body>
+<div class="top"><a href="/">Daily Courier</a> <a href="/world">World</a> <a href="/sport">Sport</a></div>
+<div class="col-left"><div class="title">Video</div><div class="text"><p>${caption}</p></div>
+<div class="comments-area"><div class="comment-item"><p>About time too, I have been saying for years that this bridge is not safe for anyone to use.</p></div>
+<div class="comment-item"><p>Another four years of traffic jams, wonderful. Who is going to pay for all of this in the end, I wonder?</p></div></div>
+<div class="newsletter-box"><p>Get the most important stories of the day delivered to your inbox every morning, free of charge.</p></div></div>
+<div class="site-footer"><p>All content on this website is protected by copyright and may not be reproduced without written permission from the publisher.</p></div>
+</body></html>`;
+    const bridge = 'Watch: engineers inspect the rusted supports of the old harbour bridge.';
+    const orchestra = 'Watch: the regional orchestra rehearses for its winter season.';
+    const a = extract(videoPage(bridge));
+    expect(a.extraction).toBe('article');
+    expect(a.text).toBe(bridge);
+    // Two such pages of one site share nothing of their chrome.
+    expect(extract(videoPage(orchestra)).text).toBe(orchestra);
+  });
+
   it('falls back to the whole page, never to empty, when there is no article', () => {
     const login = `<html><head><title>Sign in | Daily Courier</title></head><body>
 <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>
