@@ -11,7 +11,7 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY data/lexicons ./data/lexicons
-COPY scripts/copy-assets.mjs scripts/build-lexicons.mjs ./scripts/
+COPY scripts/copy-assets.mjs scripts/build-lexicons.mjs scripts/build-char-tables.mjs scripts/build-config-defaults.mjs ./scripts/
 # bench/ and dev/ (benchmarks, local Redis and Kafka launchers) are development tools, not shipped.
 RUN npm run build && rm -rf dist/bench dist/dev
 

@@ -40,7 +40,8 @@ export type {
 export { DoppelError, ERROR_CODES, type ErrorCode, isDoppelError } from './errors.js';
 export { initHashing } from './hash/xxhash.js';
 export { type DecodedMessage, decodeMessage } from './input/decode-message.js';
-export { type Message, messageSchema, parseMessageLine, parseMessageObject } from './input/message.js';
+export { type Message, parseMessageLine, parseMessageObject } from './input/message.js';
+export { messageSchema } from './input/message-schema.js';
 export { LexiconSet } from './lexicon/lexicon.js';
 export { engineMessage, MessageFlow } from './pipeline/flow.js';
 export { type SignedMessage, signMessage } from './pipeline/sign.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { messageSchema } from '../input/message.js';
+import { messageSchema } from '../input/message-schema.js';
 
 /**
  * The HTTP API's bodies as zod schemas: the OpenAPI document (openapi.ts) is generated from them,

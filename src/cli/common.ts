@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { DedupConfig } from '../config/dedup.js';
+import { defaultDedupConfig, isProfileName } from '../config/defaults.js';
 import { readConfigFile } from '../config/file.js';
-import { isProfileName, resolveDedupConfig } from '../config/profiles.js';
 import { DoppelError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
@@ -112,11 +112,15 @@ export async function engineSetup(values: {
     throw new DoppelError('USAGE', `unknown profile "${values.profile}": --profile takes news or mail`);
   }
   checkInputFile(values.input);
-  const config = resolveDedupConfig(
-    values.profile,
-    values.config ? readConfigFile(values.config) : {},
-    values.config ?? 'profile',
-  );
+  // The schemas (and zod) are loaded for a config file only: the profile's own config was
+  // validated by the build (config/defaults.ts).
+  const config =
+    (values.config ? null : defaultDedupConfig(values.profile)) ??
+    (await import('../config/profiles.js')).resolveDedupConfig(
+      values.profile,
+      values.config ? readConfigFile(values.config) : {},
+      values.config ?? 'profile',
+    );
   await initHashing();
   return { config, lexicons: LexiconSet.defaults(parseLexiconFlags(values.lexicon)) };
 }

@@ -114,13 +114,7 @@ export const decisionSchema = z
   })
   .strict();
 
-/** window.maxFutureSkewMs when the configuration gives none. */
-export const DEFAULT_MAX_FUTURE_SKEW_MS = 3_600_000;
-
-/** The window's bound on how far past the clock a message's time may be (ms). */
-export function maxFutureSkew(window: { maxFutureSkewMs?: number | undefined }): number {
-  return window.maxFutureSkewMs ?? DEFAULT_MAX_FUTURE_SKEW_MS;
-}
+export { DEFAULT_MAX_FUTURE_SKEW_MS, maxFutureSkew } from './skew.js';
 
 export const windowSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { DoppelError } from '../errors.js';
 import { type DedupConfig, dedupConfigSchema, type ProfileName } from './dedup.js';
+import { isProfileName } from './defaults.js';
 import { parseConfig } from './validate.js';
 
 const HOUR = 3_600_000;
@@ -129,9 +130,7 @@ const PROFILES: Record<ProfileName, unknown> = {
   },
 };
 
-export function isProfileName(value: string): value is ProfileName {
-  return value === 'news' || value === 'mail';
-}
+export { isProfileName } from './defaults.js';
 
 /**
  * Deep merge of plain objects: `over` wins; arrays are replaced, not merged. `over` is a config

@@ -1,4 +1,5 @@
-import { type DedupConfig, type IndexMethod, maxFutureSkew } from '../config/dedup.js';
+import type { DedupConfig, IndexMethod } from '../config/dedup.js';
+import { maxFutureSkew } from '../config/skew.js';
 import { DoppelError } from '../errors.js';
 import { factsRelation } from '../signatures/facts.js';
 import type { Signatures } from '../signatures/signer.js';

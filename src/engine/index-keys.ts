@@ -1,9 +1,9 @@
 import type { IndexMethod } from '../config/dedup.js';
 import type { SignatureConfig } from '../config/signatures.js';
 import { hex64, parseHex64 } from '../hash/mix.js';
-import { minhashBandHashes } from '../signatures/minhash.js';
+import { minhashBandHashesInto } from '../signatures/minhash.js';
 import type { Signatures } from '../signatures/signer.js';
-import { type BlockTablePlan, blockTablePlan, simhashTableHashes } from '../signatures/simhash.js';
+import { type BlockTablePlan, blockTablePlan, simhashTableHashesInto } from '../signatures/simhash.js';
 import { heaviestTerms } from '../signatures/terms.js';
 
 /**
@@ -104,28 +104,44 @@ export class IndexKeyBuilder {
     this.plan = blockTablePlan(config.simhash);
   }
 
+  private scratchHi = new Uint32Array(32);
+  private scratchLo = new Uint32Array(32);
+
+  /** Scratch arrays of at least `size` hashes (hi, lo halves). */
+  private scratch(size: number): void {
+    if (this.scratchHi.length < size) {
+      this.scratchHi = new Uint32Array(size);
+      this.scratchLo = new Uint32Array(size);
+    }
+  }
+
   keys(s: Signatures): IndexKey[] {
     const keys: IndexKey[] = [fromHex('x', s.exact)];
     const m = this.methods;
+    // Table and band hashes land in scratch arrays, then one key object each.
     if (m.has('simhash') && s.simhash) {
-      const tables = simhashTableHashes(s.simhash, this.plan);
-      for (let t = 0; t < tables.length; t++) {
-        const h = tables[t] as { hi: number; lo: number };
-        keys.push({ table: tableName('s', t), hi: h.hi, lo: h.lo });
-      }
+      const tables = this.plan.tables.length;
+      this.scratch(tables);
+      const hi = this.scratchHi;
+      const lo = this.scratchLo;
+      simhashTableHashesInto(s.simhash, this.plan, hi, lo);
+      for (let t = 0; t < tables; t++)
+        keys.push({ table: tableName('s', t), hi: hi[t] as number, lo: lo[t] as number });
     }
     // 128-bit I-Match signatures: the first 64 bits are plenty for bucketing; verification compares all.
     if (m.has('imatch'))
       for (const sig of s.imatch) keys.push(fromHex(tableName('i', sig.lexicon), sig.hash));
     if (m.has('mega') && s.broder) for (const mega of s.broder.mega) keys.push(fromHex('m', mega));
     if (m.has('bands') && s.minhash) {
-      const bands = minhashBandHashes(s.minhash, this.config.minhash);
+      const bands = this.config.minhash.bands;
+      this.scratch(bands);
+      const hi = this.scratchHi;
+      const lo = this.scratchLo;
+      minhashBandHashesInto(s.minhash, this.config.minhash, hi, lo);
       // Fields written out, not spread: a spread added them to a literal one by one, with an
       // out-of-object property array per key.
-      for (let t = 0; t < bands.length; t++) {
-        const h = bands[t] as { hi: number; lo: number };
-        keys.push({ table: tableName('b', t), hi: h.hi, lo: h.lo });
-      }
+      for (let t = 0; t < bands; t++)
+        keys.push({ table: tableName('b', t), hi: hi[t] as number, lo: lo[t] as number });
     }
     if (m.has('topic') && s.terms) {
       for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', hi: 0, lo: hash });

@@ -1,5 +1,5 @@
 import type { TextSource } from '../text/canonical.js';
-import { decodeHtml, decodeRaw, type Extraction, type HtmlOptions } from '../text/decode/index.js';
+import type { Extraction, HtmlOptions } from '../text/decode/index.js';
 import type { Message } from './message.js';
 
 /** What the decode stage learned besides the text. */
@@ -33,7 +33,14 @@ function decodeText(message: Message): DecodedMessage | null {
   return decoded;
 }
 
+// The HTML, MIME and legacy-charset decoders (htmlparser2, postal-mime, iconv-lite and the code
+// around them) are loaded by the first message that needs them: a stream of `text` messages, the
+// common case, never pays their load at start-up (docs/benchmarks.md, start-up).
+let decoders: Promise<typeof import('../text/decode/index.js')> | undefined;
+
 async function decodeContent(message: Message, options: HtmlOptions): Promise<DecodedMessage> {
+  decoders ??= import('../text/decode/index.js');
+  const { decodeHtml, decodeRaw } = await decoders;
   let decoded: DecodedMessage;
   if (message.html !== undefined && message.html.trim() !== '') {
     decoded = toDecoded(decodeHtml(message.html, options));

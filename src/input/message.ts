@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type { z } from 'zod';
 import { DoppelError } from '../errors.js';
 import { parseJsonText } from '../json.js';
 
@@ -21,20 +22,38 @@ function idIssue(id: unknown): string | null {
 
 /**
  * The JSON Lines message format shared by `doppel sign`, `doppel dedup` and the consumers.
- * Unknown fields are allowed and ignored, so producers may add their own.
+ * Unknown fields are allowed and ignored, so producers may add their own. Built with the zod it is
+ * given: `messageSchema` (message-schema.ts) for the API's documents and the library, and the
+ * copy parseMessageObject loads when it first needs one (messageSchemaNow).
  */
-export const messageSchema = z.looseObject({
-  // parseMessageObject checks a string id's form and a number id's range first (idIssue).
-  id: z.union([z.string().min(1).max(1024), z.number().finite().transform(String)]),
-  text: z.string().optional(),
-  title: z.string().optional(),
-  html: z.string().optional(),
-  /** Base64 of raw bytes: text in a legacy charset, an HTML page, or an RFC 822 mail. */
-  raw: z.string().optional(),
-  lang: z.string().max(35).optional(),
-  /** Event time, ISO 8601 (or epoch milliseconds); used by windows in `doppel dedup`. */
-  ts: z.union([z.string(), z.number().finite()]).optional(),
-});
+export function defineMessageSchema(z: ZodModule['z']) {
+  return z.looseObject({
+    // parseMessageObject checks a string id's form and a number id's range first (idIssue).
+    id: z.union([z.string().min(1).max(1024), z.number().finite().transform(String)]),
+    text: z.string().optional(),
+    title: z.string().optional(),
+    html: z.string().optional(),
+    /** Base64 of raw bytes: text in a legacy charset, an HTML page, or an RFC 822 mail. */
+    raw: z.string().optional(),
+    lang: z.string().max(35).optional(),
+    /** Event time, ISO 8601 (or epoch milliseconds); used by windows in `doppel dedup`. */
+    ts: z.union([z.string(), z.number().finite()]).optional(),
+  });
+}
+
+type ZodModule = { z: typeof z };
+type MessageSchema = ReturnType<typeof defineMessageSchema>;
+let schema: MessageSchema | undefined;
+
+/**
+ * The schema, built on the first message that is not a plain one (plainMessage): most streams
+ * never need it, and zod costs ~0.05 s of CPU to load at every start. Parsing is synchronous, so
+ * zod is loaded with require (its CommonJS build).
+ */
+function messageSchemaNow(): MessageSchema {
+  schema ??= defineMessageSchema((createRequire(import.meta.url)('zod') as ZodModule).z);
+  return schema;
+}
 
 export interface Message {
   id: string;
@@ -90,7 +109,7 @@ export function parseMessageLine(line: string, limits: ParseLimits = DEFAULT_LIM
   return parseMessageObject(parseJsonText(line, 'line'));
 }
 
-type MessageFields = z.output<typeof messageSchema>;
+type MessageFields = z.output<MessageSchema>;
 
 const OPTIONAL_STRINGS = ['text', 'title', 'html', 'raw'] as const;
 
@@ -122,7 +141,7 @@ export function parseMessageObject(json: unknown): Message {
   if (value === null) {
     const issue = typeof json === 'object' && json !== null ? idIssue((json as { id?: unknown }).id) : null;
     if (issue !== null) throw new DoppelError('INVALID_MESSAGE', issue);
-    const result = messageSchema.safeParse(json);
+    const result = messageSchemaNow().safeParse(json);
     if (!result.success) {
       const issue = result.error.issues[0];
       const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

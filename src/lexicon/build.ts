@@ -5,7 +5,8 @@ import { DoppelError, isDoppelError } from '../errors.js';
 import { canonicalize, stopMask } from '../text/canonical.js';
 import { LANGUAGES, languageFromTag } from '../text/language.js';
 import { hasLetter } from '../text/tokenize.js';
-import { LEXICON_FORMAT, type LexiconFile, lexiconFileSchema } from './lexicon.js';
+import { lexiconFileSchema } from './file-schema.js';
+import { LEXICON_FORMAT, type LexiconFile } from './lexicon.js';
 
 /**
  * Builds lexicon files (docs/signatures.md, "I-Match with a secondary lexicon"): idf per canonical word plus the I-Match primary

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { DoppelError } from '../errors.js';
 import type { Language, SupportedLanguage } from '../text/language.js';
 import { decodeCompact, sourceDigest } from './compact.js';
@@ -14,34 +15,55 @@ import { WordTable } from './word-table.js';
  */
 export const LEXICON_FORMAT = 'doppel-lexicon/1';
 
-export const lexiconFileSchema = z
-  .object({
-    format: z.literal(LEXICON_FORMAT),
-    lang: z.string().min(2),
-    /** `<lang>-<source>-<8 hex of the content hash>`; equal content gives an equal version. */
-    version: z.string().regex(/^[a-z]{2,3}-[a-z0-9.]+-[0-9a-f]{8}$/),
-    /** Where the statistics came from, for people. */
-    createdFrom: z.string(),
-    /** Documents the idf values were computed over (or the equivalent for frequency-list sources). */
-    documents: z.number().int().positive(),
-    /** Mean length (characters) of word tokens in the source; Chowdhury's short-word filter. */
-    averageWordLength: z.number().positive(),
-    /** idf used for words not in `words` (unseen in the corpus: rare names, typos). */
-    unknownIdf: z.number().positive(),
-    primary: z
-      .object({
-        idfLo: z.number(),
-        idfHi: z.number(),
-        minWordLength: z.number().int().min(1),
-        maxWordLength: z.number().int().min(1),
-      })
-      .strict(),
-    /** [word, idf], sorted by idf ascending, then word. Words are canonical tokens. */
-    words: z.array(z.tuple([z.string().min(1), z.number().nonnegative()])),
-  })
-  .strict();
+/**
+ * The lexicon file's schema, built with the zod it is given: `lexiconFileSchema` (file-schema.ts)
+ * for the builder and its users, and the copy parseLexicon loads when it first reads a JSON file
+ * (lexiconFileSchemaNow).
+ */
+export function defineLexiconFileSchema(z: ZodModule['z']) {
+  return z
+    .object({
+      format: z.literal(LEXICON_FORMAT),
+      lang: z.string().min(2),
+      /** `<lang>-<source>-<8 hex of the content hash>`; equal content gives an equal version. */
+      version: z.string().regex(/^[a-z]{2,3}-[a-z0-9.]+-[0-9a-f]{8}$/),
+      /** Where the statistics came from, for people. */
+      createdFrom: z.string(),
+      /** Documents the idf values were computed over (or the equivalent for frequency-list sources). */
+      documents: z.number().int().positive(),
+      /** Mean length (characters) of word tokens in the source; Chowdhury's short-word filter. */
+      averageWordLength: z.number().positive(),
+      /** idf used for words not in `words` (unseen in the corpus: rare names, typos). */
+      unknownIdf: z.number().positive(),
+      primary: z
+        .object({
+          idfLo: z.number(),
+          idfHi: z.number(),
+          minWordLength: z.number().int().min(1),
+          maxWordLength: z.number().int().min(1),
+        })
+        .strict(),
+      /** [word, idf], sorted by idf ascending, then word. Words are canonical tokens. */
+      words: z.array(z.tuple([z.string().min(1), z.number().nonnegative()])),
+    })
+    .strict();
+}
 
-export type LexiconFile = z.infer<typeof lexiconFileSchema>;
+type ZodModule = { z: typeof z };
+type LexiconFileSchema = ReturnType<typeof defineLexiconFileSchema>;
+let schema: LexiconFileSchema | undefined;
+
+/**
+ * The schema, built when a lexicon is first read from JSON (a --lexicon file; the shipped ones are
+ * read in their compact form): zod costs ~0.05 s of CPU to load at every start. Reading is
+ * synchronous, so zod is loaded with require (its CommonJS build).
+ */
+function lexiconFileSchemaNow(): LexiconFileSchema {
+  schema ??= defineLexiconFileSchema((createRequire(import.meta.url)('zod') as ZodModule).z);
+  return schema;
+}
+
+export type LexiconFile = z.infer<LexiconFileSchema>;
 
 /** A lexicon file's fields other than its words. */
 export type LexiconMeta = Omit<LexiconFile, 'words'>;
@@ -125,7 +147,7 @@ export class Lexicon {
 }
 
 export function parseLexicon(json: unknown, source: string): Lexicon {
-  const parsed = lexiconFileSchema.safeParse(json);
+  const parsed = lexiconFileSchemaNow().safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     throw new DoppelError(

@@ -127,26 +127,38 @@ export function broderShingles(
   config: Pick<MinhashConfig, 'superShingles' | 'superShingleSize'>,
 ): BroderShingles {
   const { superShingles: groups, superShingleSize: size } = config;
-  const supers: U64[] = [];
-  const out: U64 = { hi: 0, lo: 0 };
-  const bytes = new Uint8Array(mins.buffer, mins.byteOffset, mins.byteLength);
-  const superHex: string[] = [];
-  for (let g = 0; g < groups; g++) {
-    // Min-hashes are hashed as their little-endian bytes; fix the byte order so big-endian hosts agree.
-    const slice = littleEndianBytes(bytes, g * size * 4, size * 4);
-    xxh64Bytes(slice, SEED_SUPER + BigInt(g), out);
-    supers.push({ hi: out.hi, lo: out.lo });
-    superHex.push(hex64(out.hi, out.lo));
+  if (superHi.length < groups) {
+    superHi = new Uint32Array(groups);
+    superLo = new Uint32Array(groups);
   }
-  const mega: string[] = [];
+  if (groupWords.length < size) {
+    groupWords = new Uint32Array(size);
+    groupBytes = new Uint8Array(groupWords.buffer);
+  }
+  const out = BRODER_OUT;
+  const bytes = groupBytes.subarray(0, size * 4);
+  const superHex: string[] = new Array(groups);
+  for (let g = 0; g < groups; g++) {
+    // Min-hashes are hashed as their little-endian bytes (copied into a scratch array, in that
+    // order on either kind of host).
+    for (let k = 0; k < size; k++) {
+      const v = mins[g * size + k] as number;
+      groupWords[k] = BIG_ENDIAN_HOST
+        ? ((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)
+        : v;
+    }
+    xxh64Bytes(bytes, superSeed(g), out);
+    superHi[g] = out.hi;
+    superLo[g] = out.lo;
+    superHex[g] = hex64(out.hi, out.lo);
+  }
+  const mega: string[] = new Array((groups * (groups - 1)) / 2);
   let pairIndex = 0;
   for (let i = 0; i < groups; i++) {
     for (let j = i + 1; j < groups; j++) {
-      const a = supers[i] as U64;
-      const b = supers[j] as U64;
-      combine64(a.hi, a.lo, b.hi, b.lo, out);
+      combine64(superHi[i] as number, superLo[i] as number, superHi[j] as number, superLo[j] as number, out);
       combine64(out.hi, out.lo, pairIndex, 0x6d656761, out); // "mega"
-      mega.push(hex64(out.hi, out.lo));
+      mega[pairIndex] = hex64(out.hi, out.lo);
       pairIndex++;
     }
   }
@@ -154,18 +166,21 @@ export function broderShingles(
 }
 
 const BIG_ENDIAN_HOST = new Uint8Array(new Uint32Array([1]).buffer)[0] === 0;
-
-function littleEndianBytes(bytes: Uint8Array, offset: number, length: number): Uint8Array {
-  const slice = bytes.subarray(offset, offset + length);
-  if (!BIG_ENDIAN_HOST) return slice;
-  const copy = new Uint8Array(length);
-  for (let i = 0; i < length; i += 4) {
-    copy[i] = slice[i + 3] as number;
-    copy[i + 1] = slice[i + 2] as number;
-    copy[i + 2] = slice[i + 1] as number;
-    copy[i + 3] = slice[i] as number;
+// broderShingles' scratch: super-shingle halves, one group's min-hashes and their bytes, the
+// result of each hash, and the seed of each group (a BigInt made once, not per message).
+let superHi = new Uint32Array(8);
+let superLo = new Uint32Array(8);
+let groupWords = new Uint32Array(16);
+let groupBytes = new Uint8Array(groupWords.buffer);
+const BRODER_OUT: U64 = { hi: 0, lo: 0 };
+const SUPER_SEEDS: bigint[] = [];
+function superSeed(g: number): bigint {
+  let seed = SUPER_SEEDS[g];
+  if (seed === undefined) {
+    seed = SEED_SUPER + BigInt(g);
+    SUPER_SEEDS[g] = seed;
   }
-  return copy;
+  return seed;
 }
 
 /**
@@ -173,14 +188,32 @@ function littleEndianBytes(bytes: Uint8Array, offset: number, length: number): U
  * least one band with probability 1 - (1 - J^r)^b; 20 x 4 puts the 50% point near J = 0.47.
  */
 export function minhashBandHashes(mins: Uint32Array, config: Pick<MinhashConfig, 'bands' | 'rows'>): U64[] {
+  const hi = new Uint32Array(config.bands);
+  const lo = new Uint32Array(config.bands);
+  minhashBandHashesInto(mins, config, hi, lo);
   const keys: U64[] = [];
+  for (let t = 0; t < config.bands; t++) keys.push({ hi: hi[t] as number, lo: lo[t] as number });
+  return keys;
+}
+
+const BAND_ACC: U64 = { hi: 0, lo: 0 };
+
+/** minhashBandHashes into hi[t], lo[t]: no object per band. */
+export function minhashBandHashesInto(
+  mins: Uint32Array,
+  config: Pick<MinhashConfig, 'bands' | 'rows'>,
+  hi: Uint32Array,
+  lo: Uint32Array,
+): void {
+  const acc = BAND_ACC;
   for (let t = 0; t < config.bands; t++) {
-    const acc: U64 = { hi: fmix32(t + 0x62616e64), lo: t }; // "band"
+    acc.hi = fmix32(t + 0x62616e64); // "band"
+    acc.lo = t;
     for (let r = 0; r < config.rows; r++)
       combine64(acc.hi, acc.lo, mins[t * config.rows + r] as number, r, acc);
-    keys.push(acc);
+    hi[t] = acc.hi;
+    lo[t] = acc.lo;
   }
-  return keys;
 }
 
 /** Band keys as `<band>:<16 hex>` strings. */

@@ -8,7 +8,7 @@ import type { Language } from '../text/language.js';
 import { stopWords } from '../text/stopwords.js';
 import { dateFactsOfKinds } from './facts.js';
 import { type ImatchSignature, imatchOfDistinct, lexiconVersionSeed } from './imatch.js';
-import { lexicalSignatures } from './lexical.js';
+import { type LexicalSignatures, lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
 import { type SentenceFingerprints, sentenceFingerprints } from './sentences.js';
 import { type Fingerprint64, simhashOfCounts } from './simhash.js';
@@ -56,6 +56,8 @@ export interface Signatures {
   tokens: number;
   contentTokens: number;
 }
+
+const NO_LEXICAL: LexicalSignatures = { lexical: null, longest: null, heaviest: null };
 
 interface LanguageState {
   vocab: Vocabulary;
@@ -177,8 +179,8 @@ export class Signer {
       : null;
 
     const lexical = config.lexical.enabled
-      ? lexicalSignatures(vocab, slots, doc.sentenceEnds, config.lexical)
-      : { lexical: null, longest: null, heaviest: null };
+      ? lexicalSignatures(vocab, slots, doc.sentenceEnds, distinct, d, config.lexical)
+      : NO_LEXICAL;
 
     const sentences = config.sentences.enabled
       ? sentenceFingerprints(
@@ -199,7 +201,11 @@ export class Signer {
       broder,
       imatch,
       lexiconVersion: version,
-      ...lexical,
+      // Written out, not spread: a spread copies the fields one by one at run time, and the
+      // object it makes need not have the literal's shape, which every reader of Signatures meets.
+      lexical: lexical.lexical,
+      longest: lexical.longest,
+      heaviest: lexical.heaviest,
       terms,
       // From the token slots: the text is not split again (one pass over the text per message).
       dates: dateFactsOfKinds(vocab.factKinds, slots, total),

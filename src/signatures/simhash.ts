@@ -237,17 +237,35 @@ function bitsAt(fp: Fingerprint64, start: number, length: number): number {
 
 /** One 64-bit key per table: the table index and its blocks' bits, mixed. */
 export function simhashTableHashes(fp: Fingerprint64, plan: BlockTablePlan): U64[] {
+  const hi = new Uint32Array(plan.tables.length);
+  const lo = new Uint32Array(plan.tables.length);
+  simhashTableHashesInto(fp, plan, hi, lo);
   const keys: U64[] = [];
+  for (let t = 0; t < plan.tables.length; t++) keys.push({ hi: hi[t] as number, lo: lo[t] as number });
+  return keys;
+}
+
+const TABLE_ACC: U64 = { hi: 0, lo: 0 };
+
+/** simhashTableHashes into hi[t], lo[t]: no object per table. */
+export function simhashTableHashesInto(
+  fp: Fingerprint64,
+  plan: BlockTablePlan,
+  hi: Uint32Array,
+  lo: Uint32Array,
+): void {
+  const acc = TABLE_ACC;
   for (let t = 0; t < plan.tables.length; t++) {
-    const acc: U64 = { hi: 0x73696d68, lo: t }; // "simh"
+    acc.hi = 0x73696d68; // "simh"
+    acc.lo = t;
     const table = plan.tables[t] as readonly number[];
     for (let j = 0; j < table.length; j++) {
       const block = plan.blocks[table[j] as number] as { start: number; length: number };
       combine64(acc.hi, acc.lo, bitsAt(fp, block.start, block.length), table[j] as number, acc);
     }
-    keys.push(acc);
+    hi[t] = acc.hi;
+    lo[t] = acc.lo;
   }
-  return keys;
 }
 
 /** One key per table: "<table>:<block values in base 36>" (readable; tests and explanations). */

@@ -232,22 +232,6 @@ export class Vocabulary {
   }
 
   /**
-   * Starts a document and returns its distinct content words (not stop words, with a letter),
-   * in first-seen order, with their term frequencies counted (INFO_TF) under `documentStamp`.
-   */
-  distinctContentWords(slots: Int32Array): number[] {
-    const stamp = this.beginDocument();
-    const distinct: number[] = [];
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i] as number;
-      const f = this.info[slot * INFO_STRIDE + INFO_FLAGS] as number;
-      if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
-      if (this.count(slot, stamp) === 1) distinct.push(slot);
-    }
-    return distinct;
-  }
-
-  /**
    * Starts a document and collects the distinct slots of `slots[0, length)` in first-seen order
    * into `distinct`, with their term frequencies into `tf` (also left in INFO_TF under the new
    * stamp). Returns the number of distinct slots. One pass serves SimHash, I-Match and the term

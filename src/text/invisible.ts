@@ -14,6 +14,8 @@
  * resolved to the characters by the HTML decoder first.
  */
 
+import { charTable } from './char-tables.js';
+
 const ZWNJ = 0x200c;
 const FORMAT = /\p{Cf}/u;
 
@@ -39,28 +41,36 @@ function computeIsInvisible(code: number): boolean {
 }
 
 /** 1 where a BMP code unit is an invisible character (surrogates: 0, see isInvisibleCodePoint). */
-export const INVISIBLE_UNIT = new Uint8Array(0x10000);
-for (let code = 0; code < 0x10000; code++)
-  if ((code < 0xd800 || code > 0xdfff) && computeIsInvisible(code)) INVISIBLE_UNIT[code] = 1;
+export function buildInvisibleUnit(): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  for (let code = 0; code < 0x10000; code++)
+    if ((code < 0xd800 || code > 0xdfff) && computeIsInvisible(code)) table[code] = 1;
+  return table;
+}
 
 // Astral invisibles are few (tag characters, variation selectors supplement, a handful of Cf):
-// a sorted list of ranges, searched only for astral characters.
-const ASTRAL: Array<[number, number]> = [];
-{
+// a sorted list of ranges, first and last code point of each, searched only for astral characters.
+export function buildInvisibleAstral(): Uint32Array {
+  const ranges: number[] = [];
   let start = -1;
   for (let code = 0x10000; code <= 0x110000; code++) {
     const hit = code < 0x110000 && computeIsInvisible(code);
     if (hit && start < 0) start = code;
     if (!hit && start >= 0) {
-      ASTRAL.push([start, code - 1]);
+      ranges.push(start, code - 1);
       start = -1;
     }
   }
+  return Uint32Array.from(ranges);
 }
+
+export const INVISIBLE_UNIT = charTable('invisible-unit', Uint8Array, buildInvisibleUnit);
+const ASTRAL = charTable('invisible-astral', Uint32Array, buildInvisibleAstral);
 
 export function isInvisibleCodePoint(code: number): boolean {
   if (code < 0x10000) return INVISIBLE_UNIT[code] === 1;
-  for (const [lo, hi] of ASTRAL) if (code >= lo && code <= hi) return true;
+  for (let k = 0; k < ASTRAL.length; k += 2)
+    if (code >= (ASTRAL[k] as number) && code <= (ASTRAL[k + 1] as number)) return true;
   return false;
 }
 

@@ -1,4 +1,5 @@
 import { DoppelError } from '../errors.js';
+import { charTable } from './char-tables.js';
 
 /**
  * NFKC that only normalizes where it can change anything. Most news text is made of characters
@@ -20,29 +21,41 @@ import { DoppelError } from '../errors.js';
  */
 export const MAX_NORMALIZED_LENGTH = 8 * 1024 * 1024;
 
-/** 1 where a code unit is inert (see above): NFKC of a run of inert characters is the run itself. */
-export const INERT = new Uint8Array(0x10000);
 /**
- * NFKD length of each code unit; 3 for a surrogate (the longest astral decomposition is 6 units).
- * NFKD of a string is the concatenation of its characters' (reordered), and NFKC only composes
- * what NFKD gives: the sum over a run bounds its NFKC length before ICU is asked to build it.
+ * INERT: 1 where a code unit is inert (see above): NFKC of a run of inert characters is the run
+ * itself. NFKD_LENGTH: NFKD length of each code unit; 3 for a surrogate (the longest astral
+ * decomposition is 6 units). NFKD of a string is the concatenation of its characters'
+ * (reordered), and NFKC only composes what NFKD gives: the sum over a run bounds its NFKC length
+ * before ICU is asked to build it.
  */
-const NFKD_LENGTH = new Uint8Array(0x10000);
-{
+export function buildNfkcTables(): { inert: Uint8Array; nfkdLength: Uint8Array } {
+  const inert = new Uint8Array(0x10000);
+  const nfkdLength = new Uint8Array(0x10000);
   const mark = /\p{M}/u;
   for (let code = 0; code < 0x10000; code++) {
     if (code >= 0xd800 && code <= 0xdfff) {
-      NFKD_LENGTH[code] = 3;
+      nfkdLength[code] = 3;
       continue; // surrogates: astral characters take the slow path
     }
     const ch = String.fromCharCode(code);
-    NFKD_LENGTH[code] = ch.normalize('NFKD').length;
+    nfkdLength[code] = ch.normalize('NFKD').length;
     if (code >= 0x1100 && code <= 0x11ff) continue; // Hangul jamo compose with each other
     if (code >= 0x3130 && code <= 0x318f) continue;
     if (mark.test(ch)) continue;
-    if (ch.normalize('NFKC') === ch) INERT[code] = 1;
+    if (ch.normalize('NFKC') === ch) inert[code] = 1;
   }
+  return { inert, nfkdLength };
 }
+
+let built: ReturnType<typeof buildNfkcTables> | undefined;
+const nfkcTables = (): ReturnType<typeof buildNfkcTables> => {
+  built ??= buildNfkcTables();
+  return built;
+};
+
+export const INERT = charTable('nfkc-inert', Uint8Array, () => nfkcTables().inert);
+const NFKD_LENGTH = charTable('nfkd-length', Uint8Array, () => nfkcTables().nfkdLength);
+built = undefined;
 
 /** NFKC of `text`; DoppelError TOO_LARGE, before building it, when it could pass MAX_NORMALIZED_LENGTH. */
 export function fastNfkc(text: string): string {

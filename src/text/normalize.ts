@@ -1,3 +1,4 @@
+import { charTable } from './char-tables.js';
 import { INVISIBLE_UNIT, removeInvisibles } from './invisible.js';
 import { fastNfkc, INERT, MAX_NORMALIZED_LENGTH, tooLongWhenNormalized } from './nfkc.js';
 import { codesToString } from './utf16.js';
@@ -161,22 +162,24 @@ const KEEP = 0xffff;
 const DROP = 0xfffe;
 const COMPLEX = 0xfffd;
 const ZWNJ_CODE = 0x200c;
-const FOLD = new Uint16Array(0x10000);
-{
+export function buildFold(): Uint16Array {
+  const fold = new Uint16Array(0x10000);
   for (let code = 0; code < 0x10000; code++) {
     if (code >= 0xd800 && code <= 0xdfff) {
-      FOLD[code] = COMPLEX;
+      fold[code] = COMPLEX;
       continue;
     }
     const ch = String.fromCharCode(code);
     const out = code === 0x03a3 || code === ZWNJ_CODE ? null : letterRules(ch, { zwnj: 'space' });
-    if (out === null || out.length > 1) FOLD[code] = COMPLEX;
-    else if (out.length === 0) FOLD[code] = DROP;
-    else if (out === ch) FOLD[code] = KEEP;
-    else FOLD[code] = out.charCodeAt(0);
+    if (out === null || out.length > 1) fold[code] = COMPLEX;
+    else if (out.length === 0) fold[code] = DROP;
+    else if (out === ch) fold[code] = KEEP;
+    else fold[code] = out.charCodeAt(0);
   }
-  FOLD[ZWNJ_CODE] = COMPLEX; // resolved per call from options.zwnj
+  fold[ZWNJ_CODE] = COMPLEX; // resolved per call from options.zwnj
+  return fold;
 }
+const FOLD = charTable('fold', Uint16Array, buildFold);
 const BIG_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
 const UTF16 = new TextDecoder('utf-16le');
 let buffer = new Uint16Array(4096);
@@ -235,20 +238,28 @@ const SLOW = 0xfffc;
 const EXPAND = 0xfffb;
 // Arabic marks that compose with a preceding letter (madda and hamza: alef + U+0654 = U+0623).
 const COMPOSING_MARKS = new Set([0x0653, 0x0654, 0x0655]);
-const FAST_FOLD = FOLD.slice();
-/** Folded NFKC replacement of each EXPAND character. */
-const EXPANSIONS = new Map<number, Uint16Array>();
-{
+// Invisible characters are removed before anything else (cleanLayout), so the one pass skips
+// them before the layout tracking: what is left is what the other rules see. Each character
+// left is still handled on its own (the argument above), whatever stood between it and the last.
+const INVISIBLE = 0xfffa;
+
+/**
+ * FAST_FOLD, and the folded NFKC replacement of each EXPAND character, flat: the character, the
+ * replacement's length, the replacement's code units, and so on.
+ */
+export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Array } {
+  const fastFold = FOLD.slice();
+  const expansions: number[] = [];
   const mark = /\p{M}/u;
   for (let code = 0; code < 0x10000; code++) {
     if (INERT[code]) continue;
-    FAST_FOLD[code] = SLOW;
+    fastFold[code] = SLOW;
     if (code >= 0xd800 && code <= 0xdfff) continue;
     if ((code >= 0x1100 && code <= 0x11ff) || (code >= 0x3130 && code <= 0x318f)) continue;
     const ch = String.fromCharCode(code);
     if (mark.test(ch)) {
       if (FOLD[code] === DROP && !COMPOSING_MARKS.has(code) && ch.normalize('NFKC') === ch)
-        FAST_FOLD[code] = DROP;
+        fastFold[code] = DROP;
       continue;
     }
     const replacement = ch.normalize('NFKC');
@@ -262,17 +273,29 @@ const EXPANSIONS = new Map<number, Uint16Array>();
       else if (mapped !== DROP) folded.push(mapped);
     }
     if (!ok) continue;
-    EXPANSIONS.set(code, Uint16Array.from(folded));
-    FAST_FOLD[code] = EXPAND;
+    expansions.push(code, folded.length, ...folded);
+    fastFold[code] = EXPAND;
   }
+  for (const ch of '\r\f\v\u2028\u2029\u0085') fastFold[ch.charCodeAt(0)] = SLOW;
+  fastFold[ZWNJ_CODE] = COMPLEX;
+  for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) fastFold[code] = INVISIBLE;
+  return { fastFold, expansions: Uint16Array.from(expansions) };
 }
-for (const ch of '\r\f\v\u2028\u2029\u0085') FAST_FOLD[ch.charCodeAt(0)] = SLOW;
-FAST_FOLD[ZWNJ_CODE] = COMPLEX;
-// Invisible characters are removed before anything else (cleanLayout), so the one pass skips
-// them before the layout tracking: what is left is what the other rules see. Each character
-// left is still handled on its own (the argument above), whatever stood between it and the last.
-const INVISIBLE = 0xfffa;
-for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) FAST_FOLD[code] = INVISIBLE;
+
+let builtFastFold: ReturnType<typeof buildFastFold> | undefined;
+const fastFoldTables = (): ReturnType<typeof buildFastFold> => {
+  builtFastFold ??= buildFastFold();
+  return builtFastFold;
+};
+const FAST_FOLD = charTable('fast-fold', Uint16Array, () => fastFoldTables().fastFold);
+/** Folded NFKC replacement of each EXPAND character. */
+const EXPANSIONS = new Map<number, Uint16Array>();
+{
+  const flat = charTable('fast-fold-expansions', Uint16Array, () => fastFoldTables().expansions);
+  for (let k = 0; k < flat.length; k += 2 + (flat[k + 1] as number))
+    EXPANSIONS.set(flat[k] as number, flat.slice(k + 2, k + 2 + (flat[k + 1] as number)));
+  builtFastFold = undefined;
+}
 // The characters cleanLayout's other two pre-checks look at (a hyphen at a line end; a short line
 // with a digit): tracked during the pass so that most texts need no regex at all.
 const LAYOUT_NEWLINE = 1;

@@ -1,3 +1,4 @@
+import { charTable } from './char-tables.js';
 import { codesToString } from './utf16.js';
 
 /**
@@ -11,19 +12,21 @@ const SENTENCE_END = 2;
 const APOSTROPHE = 3;
 const SPACE = 4;
 
-const CLASS = new Uint8Array(0x10000);
-{
+export function buildTokenClass(): Uint8Array {
+  const table = new Uint8Array(0x10000);
   const word = /[\p{L}\p{M}\p{N}]/u;
   for (let code = 0; code < 0x10000; code++) {
     // Surrogates are never word characters here: astral symbols are mostly emoji.
     if (code >= 0xd800 && code <= 0xdfff) continue;
-    if (word.test(String.fromCharCode(code))) CLASS[code] = WORD;
+    if (word.test(String.fromCharCode(code))) table[code] = WORD;
   }
   const space = /\s/u;
-  for (let code = 0; code < 0x10000; code++) if (space.test(String.fromCharCode(code))) CLASS[code] = SPACE;
-  for (const ch of '.!?…。؟\n') CLASS[ch.charCodeAt(0)] = SENTENCE_END;
-  CLASS["'".charCodeAt(0)] = APOSTROPHE;
+  for (let code = 0; code < 0x10000; code++) if (space.test(String.fromCharCode(code))) table[code] = SPACE;
+  for (const ch of '.!?…。؟\n') table[ch.charCodeAt(0)] = SENTENCE_END;
+  table["'".charCodeAt(0)] = APOSTROPHE;
+  return table;
 }
+const CLASS = charTable('token-class', Uint8Array, buildTokenClass);
 
 /** Closing quotes and brackets: " ' ) ] » ” ’ (what may follow a full stop inside a sentence end). */
 const CLOSING = new Uint8Array(0x10000);

@@ -8,6 +8,8 @@
  * apostrophe rule: an apostrophe splits a word here, which only makes the runs shorter).
  */
 
+import { charTable } from './char-tables.js';
+
 export const LATIN = 1;
 export const CYRILLIC = 2;
 export const GREEK = 4;
@@ -19,8 +21,8 @@ export const NEUTRAL = 0x80;
 export const LOOKALIKE_SCRIPTS = LATIN | CYRILLIC | GREEK | ARMENIAN;
 
 /** Per BMP code unit: 0 (not a word character), a script bit, or NEUTRAL. Surrogates: NEUTRAL. */
-export const WORD_SCRIPT = new Uint8Array(0x10000);
-{
+export function buildWordScript(): Uint8Array {
+  const table = new Uint8Array(0x10000);
   const word = /[\p{L}\p{M}\p{N}]/u;
   const letter = /\p{L}/u;
   const scripts: ReadonlyArray<readonly [RegExp, number]> = [
@@ -39,9 +41,12 @@ export const WORD_SCRIPT = new Uint8Array(0x10000);
     if (!word.test(ch)) continue;
     let value = NEUTRAL;
     if (letter.test(ch)) for (const [re, bit] of scripts) if (re.test(ch)) value = bit;
-    WORD_SCRIPT[code] = value;
+    table[code] = value;
   }
+  return table;
 }
+
+export const WORD_SCRIPT = charTable('word-script', Uint8Array, buildWordScript);
 
 /** Bits of scanWords' answer. */
 export const HAS_SCRIPT_MIX = 1;

@@ -5,7 +5,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CommandIo, lexiconCommand } from '../../src/cli/lexicon.js';
 import { roundIdf } from '../../src/lexicon/build.js';
-import { Lexicon, lexiconFileSchema } from '../../src/lexicon/lexicon.js';
+import { lexiconFileSchema } from '../../src/lexicon/file-schema.js';
+import { Lexicon } from '../../src/lexicon/lexicon.js';
 import { SHARED_DATA_DIR, warnIfNoSharedData } from '../support/shared-data.js';
 
 interface Run {

@@ -4,6 +4,7 @@ import {
   displaySnippet,
   displayUrl,
   encodeDetail,
+  isWideSpace,
   MAX_SNIPPET_LENGTH,
 } from '../../src/engine/detail.js';
 
@@ -97,6 +98,53 @@ describe('message detail', () => {
     expect(displaySnippet(`${'a '.repeat(10)}${' '.repeat(5_000_000)}b`)).toBe(`${'a '.repeat(10).trim()}…`);
   });
 
+  it('makes the snippet the string-building form made, on random openings of spaces, controls and surrogates', () => {
+    // A seeded mix of words, every kind of white space, C0/C1 controls, astral characters and
+    // lone surrogates, at lengths around the cut and the scan bound.
+    let seed = 0x5eed;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const pieces = [
+      'word',
+      'слово',
+      'کلمه',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r\n',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\x01',
+      '\x85',
+      '\x9f',
+      '😀',
+      '\ud83d',
+      '\ude00',
+      '…',
+      'a',
+      'bb',
+    ];
+    for (let round = 0; round < 400; round++) {
+      let text = '';
+      const target = [0, 5, 190, 205, 400, 1700][next(6)] as number;
+      while (text.length < target) text += pieces[next(pieces.length)];
+      for (const length of [MAX_SNIPPET_LENGTH, 50, 1, 250])
+        expect(displaySnippet(text, length)).toBe(stringBuiltSnippet(text, length));
+    }
+  });
+
+  it('knows white space above ASCII as \\s does', () => {
+    const differ: number[] = [];
+    for (let code = 128; code < 0xd800; code++)
+      if (isWideSpace(code) !== /\s/u.test(String.fromCharCode(code))) differ.push(code);
+    expect(differ).toEqual([]);
+    expect(isWideSpace(0x3000)).toBe(true);
+  });
+
   it('keeps only absolute http(s) URLs, which a page may link', () => {
     expect(displayUrl(' https://example.com/a ')).toBe('https://example.com/a');
     expect(displayUrl('http://example.com')).toBe('http://example.com');
@@ -107,3 +155,50 @@ describe('message detail', () => {
     expect(displayUrl(42)).toBeUndefined();
   });
 });
+
+/** displaySnippet as it was written with string concatenation: the definition the scratch-array form must equal. */
+function stringBuiltSnippet(text: string, length: number): string | undefined {
+  if (length <= 0) return undefined;
+  const max = Math.min(length, MAX_SNIPPET_LENGTH);
+  const scan = Math.min(text.length, 8 * MAX_SNIPPET_LENGTH);
+  let out = '';
+  let chars = 0;
+  let run = -1;
+  let space = false;
+  let more = scan < text.length;
+  let i = 0;
+  for (; i < scan; i++) {
+    const code = text.charCodeAt(i);
+    const isSpace =
+      code === 32 ||
+      (code >= 9 && code <= 13) ||
+      (code > 127 && code < 0xd800 && /\s/u.test(text[i] as string));
+    if (isSpace || code < 32 || (code >= 127 && code <= 159)) {
+      if (run >= 0) out += text.slice(run, i);
+      run = -1;
+      if (isSpace && out.length > 0) space = true;
+      continue;
+    }
+    if (code < 0xdc00 || code > 0xdfff) {
+      if (chars + (space ? 1 : 0) >= max) {
+        more = true;
+        break;
+      }
+      if (space) {
+        out += ' ';
+        chars++;
+        space = false;
+      }
+      chars++;
+    }
+    if (run < 0) run = i;
+  }
+  if (run >= 0) out += text.slice(run, i);
+  if (out === '') return undefined;
+  if (!more) return out;
+  if (chars < max) return `${out}…`;
+  const last = out.charCodeAt(out.length - 1);
+  const cut = out.slice(0, out.length - (last >= 0xdc00 && last <= 0xdfff ? 2 : 1));
+  const at = cut.lastIndexOf(' ');
+  return `${at > cut.length * 0.7 ? cut.slice(0, at) : cut}…`;
+}

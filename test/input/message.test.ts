@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { messageSchema, parseMessageObject, plainMessage, salvageId } from '../../src/input/message.js';
+import { parseMessageObject, plainMessage, salvageId } from '../../src/input/message.js';
+import { messageSchema } from '../../src/input/message-schema.js';
 import { rng } from '../support/engine.js';
 
 describe('message objects', () => {

@@ -11,7 +11,8 @@ import {
   serializeLexicon,
   summarizeLexicon,
 } from '../../src/lexicon/build.js';
-import { Lexicon, lexiconFileSchema } from '../../src/lexicon/lexicon.js';
+import { lexiconFileSchema } from '../../src/lexicon/file-schema.js';
+import { Lexicon } from '../../src/lexicon/lexicon.js';
 
 // df over N = 4 documents: apple 4, banana 3, cherry 2, date/elder/fig/grape 1. Stop words
 // ("the", "and"), numbers and repeats within a document must not count.

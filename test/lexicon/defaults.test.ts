@@ -2,13 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalSchema, imatchSchema } from '../../src/config/signatures.js';
 import { summarizeLexicon } from '../../src/lexicon/build.js';
-import {
-  defaultLexiconPath,
-  Lexicon,
-  type LexiconFile,
-  LexiconSet,
-  lexiconFileSchema,
-} from '../../src/lexicon/lexicon.js';
+import { lexiconFileSchema } from '../../src/lexicon/file-schema.js';
+import { defaultLexiconPath, Lexicon, type LexiconFile, LexiconSet } from '../../src/lexicon/lexicon.js';
 import { canonicalize, stopMask } from '../../src/text/canonical.js';
 import { LANGUAGES, type SupportedLanguage } from '../../src/text/language.js';
 import { stopWords } from '../../src/text/stopwords.js';

@@ -38,6 +38,8 @@ describe('the published package and the image', () => {
         expect(files).toContain(`dist/lexicons/${lang}.bin`);
         expect(files).toContain(`data/lexicons/${lang}.json`);
       }
+      // The character tables, built once (npm run build) instead of at every start.
+      expect(files).toContain('dist/text/char-tables.bin');
       expect(files.filter((f) => /^dist\/(bench|dev)\//.test(f))).toEqual([]);
       expect(files.filter((f) => f.startsWith('src/'))).toEqual([]);
     },

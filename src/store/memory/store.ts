@@ -1,4 +1,5 @@
-import { type IndexConfig, maxFutureSkew, type WindowConfig } from '../../config/dedup.js';
+import type { IndexConfig, WindowConfig } from '../../config/dedup.js';
+import { maxFutureSkew } from '../../config/skew.js';
 import { withDetail } from '../../engine/detail.js';
 import { keyNumber } from '../../engine/index-keys.js';
 import { storedRecord } from '../../engine/record.js';

@@ -1,4 +1,5 @@
-import { type IndexConfig, maxFutureSkew, type RedisConfig, type WindowConfig } from '../../config/dedup.js';
+import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
+import { maxFutureSkew } from '../../config/skew.js';
 import { withDetail } from '../../engine/detail.js';
 import { decodeRecord, encodeRecord } from '../../engine/record-bytes.js';
 import type {
