@@ -62,10 +62,11 @@ export function sentenceFingerprints(
   }
   const distinct = ascendingDistinct(all);
   const keyed = pick(all, distinct, keys);
-  const lead = leadTokens > 0 ? leadPassages(info, slots, Math.min(leadTokens, slots.length)) : [];
+  const lead =
+    leadTokens > 0 ? ascendingDistinct(leadPassages(info, slots, Math.min(leadTokens, slots.length))) : null;
   if (distinct.length <= max)
     return {
-      values: lead.length > 0 ? ascendingDistinct([...distinct, ...lead]) : distinct,
+      values: lead !== null && lead.length > 0 ? mergeDisjoint(distinct, lead) : distinct,
       cut: NO_CUT,
       keys: keyed,
     };
@@ -78,7 +79,28 @@ export function sentenceFingerprints(
     first.add(v);
   }
   for (const v of first) if (v > cut) kept.push(v);
-  return { values: ascendingDistinct([...kept, ...lead]), cut, keys: keyed };
+  const values = ascendingDistinct(kept);
+  return {
+    values: lead !== null && lead.length > 0 ? mergeDisjoint(values, lead) : values,
+    cut,
+    keys: keyed,
+  };
+}
+
+/**
+ * Two ascending arrays with no value in common (sentence values have a non-zero low byte, lead
+ * passages a zero one) as one ascending array: a merge, without a sort.
+ */
+function mergeDisjoint(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length)
+    out[k++] = (a[i] as number) < (b[j] as number) ? (a[i++] as number) : (b[j++] as number);
+  while (i < a.length) out[k++] = a[i++] as number;
+  while (j < b.length) out[k++] = b[j++] as number;
+  return out;
 }
 
 /**
