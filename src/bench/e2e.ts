@@ -14,25 +14,32 @@
  * (run the Kafka-only baseline, src/bench/passthrough-consumer.ts, instead of the news consumer),
  * BENCH_BASELINE=0 (skip the baseline: by default the same stream first goes through the Kafka-only
  * consumer, and the news consumer's throughput is printed as a ratio of it, both measured in one
- * run on the same machine load), BENCH_SIGN_THREADS (the news consumer's consumer.signThreads).
+ * run on the same machine load), BENCH_SIGN_THREADS (the news consumer's consumer.signThreads),
+ * BENCH_STREAM (a JSON Lines file to send instead of the generated stream, e.g. real text:
+ * .bench-out/peers-stream.jsonl, which `npm run bench:peers` writes; its first BENCH_MESSAGES lines,
+ * all of them by default). After the news pass it prints Redis CPU per message, split by script,
+ * and Redis commands per message (src/bench/redis-stats.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import { startLocalKafka } from '../dev/kafka-broker.js';
 import { startLocalRedis } from '../dev/redis-server.js';
 import { HEADER, readHeaders } from '../kafka/headers.js';
 import { sharedDataAvailable } from './data.js';
+import { endRedisPass, formatRedisPass, startRedisPass } from './redis-stats.js';
 import { newsSources, writeStream } from './stream.js';
 
 const { Kafka: KafkaClient, logLevel } = kafkajs;
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '../..');
 const OUT = resolve(ROOT, '.bench-out');
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200_000);
+const STREAM = process.env.BENCH_STREAM ? resolve(process.env.BENCH_STREAM) : null;
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? (STREAM ? Number.MAX_SAFE_INTEGER : 200_000));
 const CONSUMERS = Number(process.env.BENCH_CONSUMERS ?? 1);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const RATE = Number(process.env.BENCH_RATE ?? 0);
@@ -107,7 +114,8 @@ async function main(): Promise<void> {
     .map((f) => /^e2e-stream-(\d+)\.jsonl$/.exec(f))
     .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) >= MESSAGES)
     .sort((a, b) => Number(a[1]) - Number(b[1]))[0];
-  const streamFile = join(OUT, longer ? longer[0] : `e2e-stream-${MESSAGES}.jsonl`);
+  const streamFile = STREAM ?? join(OUT, longer ? longer[0] : `e2e-stream-${MESSAGES}.jsonl`);
+  if (STREAM && !existsSync(STREAM)) throw new Error(`BENCH_STREAM ${STREAM} does not exist`);
   if (!existsSync(streamFile)) {
     if (!sharedDataAvailable())
       throw new Error('bench:e2e needs ../shared/data (the news the stream is generated from)');
@@ -125,6 +133,7 @@ async function main(): Promise<void> {
   const brokers = process.env.DOPPEL_KAFKA_BROKERS ?? (localKafka?.broker as string);
   const redisUrl = process.env.DOPPEL_REDIS_URL ?? (localRedis?.url as string);
   const children: ChildProcess[] = [];
+  const redisClient = new Redis(redisUrl, { lazyConnect: true });
   try {
     const kafka = new KafkaClient({
       clientId: 'doppel-bench',
@@ -133,6 +142,7 @@ async function main(): Promise<void> {
     });
     const admin = kafka.admin();
     await admin.connect();
+    await redisClient.connect();
     /** One pass of the stream through a fresh topic and group: the news consumer or the baseline. */
     const measure = async (passthrough: boolean) => {
       const run = `bench-${Date.now().toString(36)}`;
@@ -198,6 +208,7 @@ async function main(): Promise<void> {
         redis: cpuSecondsOf(localRedis?.pid),
         bench: cpuSecondsOfThisProcess(),
       });
+      const redisPass = passthrough ? null : await startRedisPass(redisClient);
       const cpuBefore = cpuNow();
       const started = Date.now();
       const chunk = 500;
@@ -233,6 +244,8 @@ async function main(): Promise<void> {
       }
       const committedAt = Date.now();
       const cpuAfter = cpuNow();
+      const redisStats = redisPass ? await endRedisPass(redisClient, redisPass.cpuBefore) : null;
+      await redisPass?.restore();
       const cpuMicrosPerMessage = Object.fromEntries(
         (Object.keys(cpuAfter) as (keyof typeof cpuAfter)[]).map((k) => [
           k,
@@ -315,8 +328,10 @@ async function main(): Promise<void> {
         `\nbench:e2e: ${lines.length} messages end to end in ${seconds.toFixed(1)} s = ${summary.throughput} messages/s; ` +
           `latency produce -> output p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
           `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n` +
-          `CPU µs per message (user + system, produce start to last commit): ${JSON.stringify(cpuMicrosPerMessage)}\n`,
+          `CPU µs per message (user + system, produce start to last commit): ${JSON.stringify(cpuMicrosPerMessage)}\n` +
+          (redisStats ? formatRedisPass(redisStats, lines.length) : ''),
       );
+      if (redisStats) Object.assign(summary, { redis: redisStats });
       return summary;
     };
     const baseline = PASSTHROUGH || BASELINE ? await measure(true) : null;
@@ -335,6 +350,7 @@ async function main(): Promise<void> {
     writeFileSync(join(OUT, 'e2e-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    redisClient.disconnect();
     await localKafka?.stop();
     await localRedis?.stop();
   }

@@ -140,6 +140,31 @@ const TOPIC_CODE = tableCode('t');
 
 /** Flag byte of a bucket address: read the bucket before writing (topic buckets, mostly full). */
 export const READ_FIRST = 1;
+/**
+ * Flag byte of a bucket address: this client wrote the bucket before, so it is probably there
+ * (a near-duplicate shares most of its buckets with an earlier copy): index-1.lua reads it first
+ * (HGET, then HSET) instead of an HSETNX that fails before the same two calls. A hint only: a
+ * bucket that is absent after all is inserted as with no flag, so verdicts do not depend on it.
+ */
+export const PROBABLY_THERE = 2;
+
+/**
+ * The buckets this client wrote recently, as 32-bit fingerprints in a direct-mapped table (4 MB):
+ * an entry is overwritten by a later bucket that maps to its slot, and a fingerprint that matches
+ * a bucket never written costs one HGET more. Either way only the hint is wrong.
+ */
+export class RecentBuckets {
+  private readonly slots = new Uint32Array(1 << 20);
+
+  /** Whether `fingerprint` was seen (probably), and records it. */
+  seenAndAdd(fingerprint: number): boolean {
+    const f = fingerprint >>> 0 || 1;
+    const i = (Math.imul(f, 0x9e3779b1) >>> 12) & 0xfffff;
+    const seen = this.slots[i] === f;
+    this.slots[i] = f;
+    return seen;
+  }
+}
 
 /** Most bytes per bucket in the addresses argument (shards < 2^24: at most 8 digits). */
 const BUCKET_ADDRESS_MAX_BYTES = 1 + 8 + 1 + BUCKET_FIELD_BYTES;
@@ -180,6 +205,7 @@ export function writeBucketAddresses(
   shards: number,
   out: Buffer,
   start: number,
+  recent?: RecentBuckets,
 ): number {
   let at = start;
   for (let j = 0; j < keys.length; j++) {
@@ -197,7 +223,10 @@ export function writeBucketAddresses(
     }
     at += digits + 1;
     // Topic-term buckets are mostly there already, often full: index-1.lua reads them first.
-    out[at] = code === TOPIC_CODE ? READ_FIRST : 0;
+    let flag = 0;
+    if (code === TOPIC_CODE) flag = READ_FIRST;
+    else if (recent?.seenAndAdd(forShard ^ Math.imul(forField, 0x85ebca6b))) flag = PROBABLY_THERE;
+    out[at] = flag;
     out[at + 1] = forField & 0xff;
     out[at + 2] = (forField >>> 8) & 0xff;
     at += 3;

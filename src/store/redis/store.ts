@@ -44,6 +44,7 @@ import {
   idAddress,
   metaKey,
   namespaceBase,
+  RecentBuckets,
   writeBucketAddresses,
 } from './keys.js';
 import { type LookupArg, type LookupScript, RedisLookups } from './lookups.js';
@@ -89,6 +90,8 @@ export class RedisStore extends RedisLookups implements DedupStore {
   /** A message's bucket addresses are written here, then copied into the command. */
   private addresses = Buffer.allocUnsafe(4096);
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
+  /** Buckets this client wrote, for the index call's hint (keys.ts PROBABLY_THERE). */
+  private readonly recent = new RecentBuckets();
   /** The namespace's epoch (lua/open-1.lua), the last argument of every script call. */
   private epoch = '';
   private readonly evictions: EvictionWatch;
@@ -214,7 +217,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
       w.int(keys.length).bytes(
         this.addresses,
         0,
-        writeBucketAddresses(keys, redis.shards, this.addresses, 0),
+        writeBucketAddresses(keys, redis.shards, this.addresses, 0, this.recent),
       );
     }
     const encoded = w.string(this.epoch).finish();

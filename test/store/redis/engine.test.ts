@@ -216,11 +216,12 @@ describe('the engine on the Redis store', () => {
     // A 6-hour window at one message per 15 minutes holds about 24-28 messages.
     expect(stats.messages).toBeLessThanOrEqual(28);
     expect(await store.verdict(inputs[0]!.id)).toBeNull();
-    // The sweep goes round every shard once per window's worth of messages (256 at least):
-    // after that many more messages, nothing that was dead before them is left.
+    // The sweep goes round every shard once per window's worth of messages (at least 256, and at
+    // least shards + cluster shards, 288 here: one hash a message at most): after that many more
+    // messages, nothing that was dead before them is left.
     const client = new Redis(redisUrl());
     const before = await client.hget(`doppel:{${namespace}}:meta`, 'live');
-    const more = (await stream(4, 110, 0)).map((x, i) => ({
+    const more = (await stream(4, 130, 0)).map((x, i) => ({
       ...x,
       id: `more-${x.id}`,
       ts: inputs.at(-1)!.ts + i,

@@ -93,6 +93,8 @@ end
 --- @include _members
 
 local cache = {}
+-- Buckets whose value in `cache` is still to be written (_bucket.lua): one HSET each at the end.
+local dirty = {}
 local results = { 'o' }
 -- _bucket.lua appends a message's values to `out`: here, the one flat reply.
 local out = results
@@ -143,8 +145,14 @@ for r = 1, n do
   end
 end
 
+for ck, key in pairs(dirty) do
+  local value = cache[ck]
+  if value then redis.call('HSET', key, string.sub(ck, -2), value) end
+end
+
 -- The sweep: this shard's bucket hashes (k:<h> for h = me, me + N, ...), paced to go round once
--- per window's worth of messages, once the first generation has left the window (live > 1).
+-- per window's worth of messages but never faster than one hash a message, once the first
+-- generation has left the window (live > 1).
 if live > 1 and inserted > 0 then
   -- Hashes h < shards with h mod units in [firstUnit, firstUnit + unitCount).
   local rest = shards % units - firstUnit
@@ -153,6 +161,8 @@ if live > 1 and inserted > 0 then
   local count = math.floor(shards / units) * unitCount + rest
   local perWindow = applied - live + 1
   if perWindow < 256 then perWindow = 256 end
+  -- At most one hash a message (index-1.lua says why).
+  if perWindow < count then perWindow = count end
   local steps = count > 0 and math.ceil(count * inserted / perWindow) or 0
   if steps > count then steps = count end
   if sweep < 0 then sweep = 0 end
@@ -160,15 +170,20 @@ if live > 1 and inserted > 0 then
     local h = math.floor(sweep / unitCount) * units + firstUnit + sweep % unitCount
     local key = base .. 'k:' .. h
     local all = redis.call('HGETALL', key)
+    -- One HDEL and one HSET a hash, not one call a field.
+    local dead, rewritten = {}, {}
     for j = 1, #all, 2 do
       local kept, size, changed = liveMembers(all[j + 1])
       if size == 0 then
-        redis.call('HDEL', key, all[j])
+        dead[#dead + 1] = all[j]
         buckets = buckets - 1
       elseif changed then
-        redis.call('HSET', key, all[j], kept)
+        rewritten[#rewritten + 1] = all[j]
+        rewritten[#rewritten + 1] = kept
       end
     end
+    if #dead > 0 then redis.call('HDEL', key, unpack(dead)) end
+    if #rewritten > 0 then redis.call('HSET', key, unpack(rewritten)) end
     sweep = (sweep + 1) % count
   end
   -- Skipped ranges wholly below the live bound can never come late any more.

@@ -5,28 +5,45 @@
   (or only reads it), appends the bucket's live members as they were before to out[o + 1], and
   moves `at` past the bucket.
   Reads locals `addresses`, `isNew`, `stored`, `packed` (the message's sequence number as stored
-  and packed; unused when not new), `cache` (the batch's copies of read-first buckets),
+  and packed; unused when not new), `cache` (the call's copies of the buckets it touched),
+  `dirty` (cache entries whose value is still to be written: written once, at the end of the
+  call, however many messages of the batch joined the bucket; HSETNX and HDEL are not deferred),
   `maxBucket`, `hotTail`; updates `at`, `o`, `hot` (the message's full buckets), `buckets`,
   `hotEvents`, `hotFilled`. Needs _members included before it (bucketAt, liveMembers, withMember).
 ]]
 local key, field, readFirst
 key, field, readFirst, at = bucketAt(addresses, at)
--- Most buckets are new (a message's own band values): one HSETNX inserts it and says so.
--- Topic-term buckets (flagged by the client) are mostly there already, often full: read them
--- first, and from the batch's copy when an earlier message of the batch read them.
-local cached = readFirst == 1 and cache[key] or nil
-if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 then
-  local v = cached and cached[field]
-  if v == nil then
+-- The call's copy of this bucket: its value as Redis holds it now (false: absent), or nil when
+-- the call has not touched it. Every bucket the call reads or writes is kept (not only topic
+-- buckets): near-duplicates of one story often fall in one batch, and a later copy then finds
+-- the buckets an earlier one wrote here instead of an HSETNX that fails and an HGET.
+local ck = key .. field
+local v = cache[ck]
+-- Most buckets are new (a message's own band values): one HSETNX inserts it and says so (or,
+-- when the call knows the bucket is absent, one HSET). Topic-term buckets (flag 1) are mostly
+-- there already, often full: read them first. A bucket the client wrote before (flag 2, a hint:
+-- near-duplicates share most buckets) is read first too, and inserted as new when absent.
+local inserted = false
+if isNew and readFirst ~= 1 and not v then
+  if v == false then
+    dirty[ck] = key
+    inserted = true
+  elseif readFirst == 2 then
     v = redis.call('HGET', key, field)
-    if readFirst == 1 then
-      if not cached then
-        cached = {}
-        cache[key] = cached
-      end
-      cached[field] = v
+    if not v then
+      dirty[ck] = key
+      inserted = true
     end
+  elseif redis.call('HSETNX', key, field, stored) == 1 then
+    inserted = true
   end
+end
+if inserted then
+  buckets = buckets + 1
+  cache[ck] = stored
+else
+  if v == nil then v = redis.call('HGET', key, field) end
+  local raw = v
   local size, changed = 0, false
   if v then v, size, changed = liveMembers(v) end
   if v then
@@ -34,11 +51,11 @@ if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 
     out[o] = v
   end
   if size >= maxBucket then hot = hot + 1 end
-  -- What the bucket holds after this message (nil: unchanged), for the batch's copy.
+  -- What the bucket holds after this message (nil: unchanged), for the call's copy.
   local written = nil
   if isNew and size < maxBucket then
     written = withMember(v, size, stored, packed)
-    redis.call('HSET', key, field, written)
+    dirty[ck] = key
     if v == nil and not changed then buckets = buckets + 1 end
     if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
   elseif isNew and hotTail > 0 then
@@ -48,7 +65,7 @@ if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 
     local from = size - (hotTail - 1)
     if from < maxBucket - hotTail then from = maxBucket - hotTail end
     written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
-    redis.call('HSET', key, field, written)
+    dirty[ck] = key
   else
     if isNew then hotEvents = hotEvents + 1 end
     if changed then
@@ -57,18 +74,10 @@ if not isNew or readFirst == 1 or redis.call('HSETNX', key, field, stored) ~= 1 
         buckets = buckets - 1
         written = false
       else
-        redis.call('HSET', key, field, v)
+        dirty[ck] = key
         written = v
       end
     end
   end
-  if written ~= nil then
-    if not cached then cached = cache[key] end
-    if cached then cached[field] = written end
-  end
-else
-  buckets = buckets + 1
-  -- Inlined (not a function call): this is the path of most buckets.
-  local other = cache[key]
-  if other then other[field] = nil end
+  if written == nil then cache[ck] = raw else cache[ck] = written end
 end

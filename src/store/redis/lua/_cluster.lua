@@ -7,7 +7,13 @@ local function blockOf(seq)
   return math.floor(seq / BLOCK_SIZE), seq % BLOCK_SIZE
 end
 
+-- Verdicts a call decided and has not written yet, sequence number -> stored form (commit-1.lua
+-- writes them with one HSET per block at its end); read first by verdictOf.
+local verdictsPending = {}
+
 local function verdictOf(seq)
+  local pending = verdictsPending[seq]
+  if pending then return decodeVerdict(pending, seq) end
   local b, slot = blockOf(seq)
   return decodeVerdict(redis.call('HGET', base .. KEY_VERDICT .. b, slot), seq)
 end
@@ -23,9 +29,25 @@ end
 -- Clusters are stored as JSON {i = id, z = size, f = first seen, e = last seen - first seen,
 -- m = merged into, t = title}: e is a few digits where the last-seen time would be 13 again. Read
 -- as {i, z, f, l, m, t}.
+-- The clusters a call has read or written, root -> {i, z, f, l, m, t} (false: none): a story's
+-- record is read several times while a message joins it (its root resolved, then read to grow
+-- it) and again by its next member in the same batch; each repeat costs no HGET and no JSON
+-- decoding. clusterPut keeps it in step. Callers get a copy (they change the record before
+-- writing it back).
+local clusterCache = {}
+
+local function clusterCopy(c)
+  return { i = c.i, z = c.z, f = c.f, l = c.l, m = c.m, t = c.t }
+end
+
 local function clusterGet(root)
+  local known = clusterCache[root]
+  if known ~= nil then return known and clusterCopy(known) or nil end
   local v = redis.call('HGET', base .. KEY_CLUSTER .. (root % cshards), root)
-  if not v then return nil end
+  if not v then
+    clusterCache[root] = false
+    return nil
+  end
   local ok, c = pcall(cjson.decode, v)
   if not ok or type(c) ~= 'table' or type(c.i) ~= 'string' or type(c.z) ~= 'number' or type(c.f) ~= 'number'
     or type(c.e) ~= 'number' or (c.m ~= nil and type(c.m) ~= 'number') then
@@ -33,6 +55,7 @@ local function clusterGet(root)
   end
   c.l = c.f + c.e
   c.e = nil
+  clusterCache[root] = clusterCopy(c)
   return c
 end
 
@@ -42,23 +65,58 @@ local function storyMember(root)
   return string.format('%015d', root)
 end
 
+-- The story index entries a call changed, root -> { size, last seen } or false (leaves both),
+-- written by flushStoryIndex at the end of the call: one ZADD and one ZREM per index a call, not
+-- two calls per join (a story that grows several times in one batch is written once). Nothing
+-- reads cs and cr during a call (clusters-1.lua and the horizon's expiry in index-1.lua run in
+-- calls of their own).
+local storyIndex = {}
+
 -- Writes a cluster and keeps the story indexes in step: a current cluster of two or more is in
 -- both, a merged one in neither.
 local function clusterPut(root, c)
   redis.call('HSET', base .. KEY_CLUSTER .. (root % cshards), root,
     cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m, t = c.t }))
-  local member = storyMember(root)
+  clusterCache[root] = clusterCopy(c)
   if c.m then
-    redis.call('ZREM', base .. KEY_BY_SIZE, member)
-    redis.call('ZREM', base .. KEY_BY_RECENCY, member)
+    storyIndex[root] = false
   elseif c.z >= 2 then
-    redis.call('ZADD', base .. KEY_BY_SIZE, c.z, member)
-    redis.call('ZADD', base .. KEY_BY_RECENCY, c.l, member)
+    storyIndex[root] = { c.z, c.l }
   end
 end
 
+local function flushStoryIndex()
+  local bySize, byRecency, gone = {}, {}, {}
+  for root, entry in pairs(storyIndex) do
+    local member = storyMember(root)
+    if entry then
+      bySize[#bySize + 1] = entry[1]
+      bySize[#bySize + 1] = member
+      byRecency[#byRecency + 1] = entry[2]
+      byRecency[#byRecency + 1] = member
+    else
+      gone[#gone + 1] = member
+    end
+  end
+  if #bySize > 0 then
+    redis.call('ZADD', base .. KEY_BY_SIZE, unpack(bySize))
+    redis.call('ZADD', base .. KEY_BY_RECENCY, unpack(byRecency))
+  end
+  if #gone > 0 then
+    redis.call('ZREM', base .. KEY_BY_SIZE, unpack(gone))
+    redis.call('ZREM', base .. KEY_BY_RECENCY, unpack(gone))
+  end
+  storyIndex = {}
+end
+
+-- Titles a call committed and has not written yet, sequence number -> title (commit-1.lua writes
+-- them with one HSET per block at its end); read first by titleOf.
+local titlesPending = {}
+
 -- The title a message was committed with (t:<block>), or nil.
 local function titleOf(s)
+  local pending = titlesPending[s]
+  if pending then return pending end
   local t = redis.call('HGET', base .. KEY_TITLE .. math.floor(s / BLOCK_SIZE), s % BLOCK_SIZE)
   if t then return t end
   return nil

@@ -44,6 +44,49 @@ local function event(kind, root, c, messageId)
     representative = c.i }
 end
 
+-- Titles and details, written with one HSET per block at the end of the call (a batch's
+-- messages fall in a few blocks) instead of two calls a message: block -> { slot, value, ... }.
+local titleBlocks, detailBlocks = {}, {}
+local function addToBlock(blocks, b, slot, value)
+  local list = blocks[b]
+  if not list then
+    list = {}
+    blocks[b] = list
+  end
+  list[#list + 1] = slot
+  list[#list + 1] = value
+end
+local function flushBlocks(blocks, part)
+  for b, list in pairs(blocks) do redis.call('HSET', base .. part .. b, unpack(list)) end
+end
+
+-- The batch's verdict slots as stored before this call, read with one HMGET per block (another
+-- client may have decided an id since this client's index call): seq -> stored verdict or false.
+-- Nothing else writes them during the call, and this call's own verdicts are written with one
+-- HSET per block at its end (verdictsPending, _cluster.lua, answers for them until then).
+local storedBefore = {}
+do
+  local slotsOf, seqsOf = {}, {}
+  local q = 4
+  for _ = 1, n do
+    local s = tonumber(ARGV[q + 1])
+    if s then
+      local b, slot = blockOf(s)
+      if not slotsOf[b] then
+        slotsOf[b], seqsOf[b] = {}, {}
+      end
+      slotsOf[b][#slotsOf[b] + 1] = slot
+      seqsOf[b][#seqsOf[b] + 1] = s
+    end
+    q = q + 10 + 2 * (tonumber(ARGV[q + 9]) or 0)
+  end
+  for b, slots in pairs(slotsOf) do
+    local values = redis.call('HMGET', base .. KEY_VERDICT .. b, unpack(slots))
+    for i, s in ipairs(seqsOf[b]) do storedBefore[s] = values[i] end
+  end
+end
+local verdictBlocks = {}
+
 local results = {}
 local formed = 0
 local p = 4
@@ -53,20 +96,8 @@ for r = 1, n do
     ARGV[p + 7], ARGV[p + 8], tonumber(ARGV[p + 9])
   p = p + 10
   local b, slot = blockOf(seq)
-  local vkey = base .. KEY_VERDICT .. b
-  local existing, claimed = nil, nil
-  if njoins == 0 and kind == 'unique' then
-    -- Most decisions: a unique message that roots its own cluster. Claim the verdict slot with
-    -- the verdict it most likely keeps: one call instead of a read and a write (rewritten below if
-    -- a later message already joined its tentative cluster).
-    claimed = encodeVerdict(kind, seq, seq, id, id, dup, sim, method)
-    if redis.call('HSETNX', vkey, slot, claimed) == 0 then
-      claimed = nil
-      existing = redis.call('HGET', vkey, slot)
-    end
-  else
-    existing = redis.call('HGET', vkey, slot)
-  end
+  -- (A seq decided earlier in this call, never sent twice by the engine, reads as decided before.)
+  local existing = verdictsPending[seq] or storedBefore[seq]
   if existing then
     p = p + 2 * njoins
     local v = decodeVerdict(existing, seq)
@@ -161,11 +192,19 @@ for r = 1, n do
       events[#events + 1] = event('grown', targetRoot, target, id)
     end
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
-    if verdict ~= claimed then redis.call('HSET', vkey, slot, verdict) end
-    if title ~= '' then redis.call('HSET', base .. KEY_TITLE .. b, slot, title) end
-    if detail ~= '' then redis.call('HSET', base .. KEY_DETAIL .. b, slot, detail) end
+    verdictsPending[seq] = verdict
+    addToBlock(verdictBlocks, b, slot, verdict)
+    if title ~= '' then
+      titlesPending[seq] = title
+      addToBlock(titleBlocks, b, slot, title)
+    end
+    if detail ~= '' then addToBlock(detailBlocks, b, slot, detail) end
     results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
   end
 end
+flushBlocks(verdictBlocks, KEY_VERDICT)
+flushBlocks(titleBlocks, KEY_TITLE)
+flushBlocks(detailBlocks, KEY_DETAIL)
+flushStoryIndex()
 if formed ~= 0 then redis.call('HINCRBY', meta, 'clusters', formed) end
 return results

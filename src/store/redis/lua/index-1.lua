@@ -17,7 +17,8 @@
            whatever a message's time (a message dated in the far future would expire the window)
   then per request: idShard, idField, ts (the clock's: '' when the client clamped the time, which
            then moves no clock), record, nkeys, buckets: nkeys x (shard digits
-           count, the shard in decimal, flag byte: 1 = read first, 2-byte field), one string (one
+           count, the shard in decimal, flag byte: 1 = read first, 2 = probably there (keys.ts
+           PROBABLY_THERE), 2-byte field), one string (one
            argument instead of 2 x nkeys: the client's cost is per argument)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>,
@@ -146,8 +147,13 @@ local function advance(ts)
   -- The sweep runs round the shards continuously, paced to go round once in about one window's
   -- worth of messages (the last generation's count times generations per window): each entry
   -- is read about once by the sweep, and a dead entry lingers at most about one window.
+  -- At most one shard a message: a namespace with fewer messages per window than shards would
+  -- otherwise read many nearly empty hashes per message (18 on 1,600 messages a window and the
+  -- default 18,432 hashes) to free a few entries; a dead entry then lingers at most shards +
+  -- cluster shards messages instead of one window (docs/redis.md, Windows).
   local perWindow = (previousFirst and (seq + 1 - previousFirst) or 0) * math.ceil(windowMs / genMs)
   if perWindow < 256 then perWindow = 256 end
+  if perWindow < shards + cshards then perWindow = shards + cshards end
   rate = (shards + cshards) / perWindow
 end
 
@@ -157,11 +163,14 @@ end
 local BUCKET_FIELD_BYTES = 2
 --- @include _verdict
 
--- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the horizon.
+-- Removes expired entries of one shard: bucket members, id fields, clusters last seen before the
+-- horizon. What goes is deleted with one HDEL (and one HSET for the buckets that lost members) a
+-- hash, not one call a field.
 local function sweepShard(i)
   if i < shards then
     local key = base .. KEY_SHARD .. i
     local all = redis.call('HGETALL', key)
+    local dead, kept = {}, {}
     for j = 1, #all, 2 do
       local field, v = all[j], all[j + 1]
       if field == MARKER_FIELD then
@@ -170,22 +179,26 @@ local function sweepShard(i)
         -- An expired id field stays while a cluster is rooted at it (read-1.lua finds it by id).
         local s = storedNumber(v, 'an id field')
         if s < live and redis.call('HEXISTS', base .. KEY_CLUSTER .. (s % cshards), s) == 0 then
-          redis.call('HDEL', key, field)
+          dead[#dead + 1] = field
         end
       else
-        local kept, size, changed = liveMembers(v)
+        local members, size, changed = liveMembers(v)
         if size == 0 then
-          redis.call('HDEL', key, field)
+          dead[#dead + 1] = field
           buckets = buckets - 1
         elseif changed then
-          redis.call('HSET', key, field, kept)
+          kept[#kept + 1] = field
+          kept[#kept + 1] = members
         end
       end
     end
+    if #dead > 0 then redis.call('HDEL', key, unpack(dead)) end
+    if #kept > 0 then redis.call('HSET', key, unpack(kept)) end
   else
     local key = base .. KEY_CLUSTER .. (i - shards)
     local horizon = now - windowMs - genMs
     local all = redis.call('HGETALL', key)
+    local dead, members = {}, {}
     for j = 1, #all, 2 do
       -- Stored as _cluster.lua's clusterPut writes it: last seen is f + e.
       local ok, c = pcall(cjson.decode, all[j + 1])
@@ -193,12 +206,15 @@ local function sweepShard(i)
         corrupt('the cluster rooted at ' .. all[j] .. ' is not one doppel writes: ' .. string.sub(all[j + 1], 1, 40))
       end
       if c.f + c.e < horizon then
-        redis.call('HDEL', key, all[j])
-        redis.call('HDEL', base .. KEY_MEMBERS .. (i - shards), all[j])
-        local member = string.format('%015d', tonumber(all[j]))
-        redis.call('ZREM', base .. KEY_BY_SIZE, member)
-        redis.call('ZREM', base .. KEY_BY_RECENCY, member)
+        dead[#dead + 1] = all[j]
+        members[#members + 1] = string.format('%015d', tonumber(all[j]))
       end
+    end
+    if #dead > 0 then
+      redis.call('HDEL', key, unpack(dead))
+      redis.call('HDEL', base .. KEY_MEMBERS .. (i - shards), unpack(dead))
+      redis.call('ZREM', base .. KEY_BY_SIZE, unpack(members))
+      redis.call('ZREM', base .. KEY_BY_RECENCY, unpack(members))
     end
   end
 end
@@ -227,11 +243,14 @@ local function addRecord(mySeq, record)
   lastRecord = mySeq
 end
 
--- The batch's copy of the read-first (topic) buckets it has read: shard key -> field -> value as
--- Redis holds it (false: absent). Topic terms recur within a batch and their buckets are often
--- full (read, never written): each repeat saves an HGET of a large value. Every write to a bucket
--- updates or drops its copy (a band bucket can share a topic bucket's key and field by a false share).
+-- The batch's copy of every bucket it has read or written: shard key .. field -> value as Redis
+-- holds it (false: absent), kept in step with every write (_bucket.lua). Topic terms recur within
+-- a batch and their buckets are often full (read, never written), and near-duplicates of one story
+-- often share a batch: each repeat saves an HGET, or an HSETNX that fails and an HGET.
 local cache = {}
+-- The buckets whose value in `cache` is still to be written (shard key .. field -> shard key):
+-- one HSET each at the end of the call, however many messages of the batch joined them.
+local dirty = {}
 
 local results = {}
 local p = 11
@@ -305,6 +324,12 @@ for r = 1, n do
   end
 end
 flushRecords()
+-- The buckets' last values, before the sweep reads shard hashes (a bucket deleted since it was
+-- written is false in the cache: nothing to write).
+for ck, key in pairs(dirty) do
+  local value = cache[ck]
+  if value then redis.call('HSET', key, string.sub(ck, -2), value) end
+end
 
 if maxMessages > 0 then
   while seq - live + 1 > maxMessages and redis.call('HLEN', gens) > 0 do
