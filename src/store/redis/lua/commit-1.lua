@@ -205,6 +205,8 @@ end
 flushBlocks(verdictBlocks, KEY_VERDICT)
 flushBlocks(titleBlocks, KEY_TITLE)
 flushBlocks(detailBlocks, KEY_DETAIL)
+flushClusters()
+flushMembers()
 flushStoryIndex()
 if formed ~= 0 then redis.call('HINCRBY', meta, 'clusters', formed) end
 return results
