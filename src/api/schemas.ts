@@ -28,10 +28,18 @@ export const evidenceSchema = z.object({
     .number()
     .optional()
     .describe(
-      "share of the smaller side's fingerprinted sentence tokens in sentences both sides have (absent without sentence fingerprints)",
+      "share of the smaller side's fingerprinted sentence tokens in sentences both sides have, or (when higher) of a teaser-sized side's lead-passage tokens in passages both leads have (absent without sentence fingerprints)",
     ),
-  containedSentences: z.number().int().optional().describe('sentences both sides have'),
-  containedTokens: z.number().int().optional().describe('tokens of the sentences both sides have'),
+  containedSentences: z
+    .number()
+    .int()
+    .optional()
+    .describe('sentences (or lead passages) both sides have, of the measure that gave contained'),
+  containedTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe('tokens of the sentences (or lead passages) both sides have'),
 });
 
 export const verdictSchema = z.object({

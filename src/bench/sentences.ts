@@ -1,8 +1,9 @@
 /**
- * `node dist/bench/sentences.js SET.jsonl`: the CPU that sentence fingerprints add to a message's
- * way before the store (decode, canonicalize, sign, index keys, record), news profile with and
- * without them, alternating in one process (process.cpuUsage, four rounds each after a warm-up),
- * and the index keys and fingerprints they add per message.
+ * `node dist/bench/sentences.js SET.jsonl [--lead]`: the CPU that sentence fingerprints add to a
+ * message's way before the store (decode, canonicalize, sign, index keys, record), news profile
+ * with and without them, alternating in one process (process.cpuUsage, four rounds each after a
+ * warm-up), and the index keys and fingerprints they add per message. With --lead: the lead
+ * passages alone (sentence fingerprints on both sides, lead passages on one).
  */
 import { readFileSync } from 'node:fs';
 import type { DedupConfig } from '../config/dedup.js';
@@ -28,8 +29,9 @@ async function setup(config: DedupConfig): Promise<Setup> {
 }
 
 const file = process.argv[2];
+const leadOnly = process.argv[3] === '--lead';
 if (file === undefined) {
-  process.stderr.write('usage: node dist/bench/sentences.js SET.jsonl\n');
+  process.stderr.write('usage: node dist/bench/sentences.js SET.jsonl [--lead]\n');
   process.exit(2);
 }
 const messages: Message[] = readFileSync(file, 'utf8')
@@ -38,10 +40,12 @@ const messages: Message[] = readFileSync(file, 'utf8')
   .map((l) => parseMessageLine(l));
 const on = await setup(resolveDedupConfig('news'));
 const off = await setup(
-  resolveDedupConfig('news', {
-    signatures: { sentences: { enabled: false } },
-    index: { methods: ['exact', 'bands', 'topic'] },
-  }),
+  resolveDedupConfig(
+    'news',
+    leadOnly
+      ? { signatures: { sentences: { leadTokens: 0 } } }
+      : { signatures: { sentences: { enabled: false } }, index: { methods: ['exact', 'bands', 'topic'] } },
+  ),
 );
 
 const counts = { keys: 0, fingerprints: 0, signed: 0 };
@@ -54,8 +58,10 @@ async function round(s: Setup, count = false): Promise<number> {
       const record = compactRecord(signed.signatures, signed.doc.lang);
       if (count) {
         counts.keys += keys.length;
-        counts.fingerprints += record.sentences?.length ?? 0;
-        if (s === on) counts.signed++;
+        if (s === on) {
+          counts.fingerprints += record.sentences?.length ?? 0;
+          counts.signed++;
+        }
       }
     } catch {
       // An input error (an `invalid` verdict) costs the same on both sides.
@@ -79,8 +85,9 @@ for (let i = 0; i < 4; i++) {
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const f = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' ');
 const n = messages.length;
+const what = leadOnly ? 'lead passages' : 'sentence fingerprints';
 process.stdout.write(
-  `${n} messages; CPU µs per message without sentence fingerprints ${f(without)} (mean ${mean(without).toFixed(1)}), ` +
+  `${n} messages; CPU µs per message without ${what} ${f(without)} (mean ${mean(without).toFixed(1)}), ` +
     `with ${f(withSentences)} (mean ${mean(withSentences).toFixed(1)})\n` +
     `index keys per message ${(offKeys / n).toFixed(1)} -> ${((counts.keys - offKeys) / n).toFixed(1)}; ` +
     `fingerprints per record ${(counts.fingerprints / Math.max(1, counts.signed)).toFixed(1)}\n`,

@@ -1,16 +1,10 @@
-import { DedupEngine, RequestPreparer } from '../engine/engine.js';
+import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
 import { DoppelError, isInputError } from '../errors.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
 import { MessageFlow } from '../pipeline/flow.js';
-import { prepareLines } from '../pipeline/prepare-lines.js';
-import {
-  admittedItem,
-  type PreparedChunk,
-  type PreparedItem,
-  unpackItem,
-} from '../pipeline/prepared-wire.js';
+import { type PreparedChunk, unpackItem } from '../pipeline/prepared-wire.js';
 import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
@@ -26,9 +20,9 @@ export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config 
 Reads JSON Lines messages (the doppel sign input format, plus optional "ts") and writes exactly one
 line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf"?, "similarity"?,
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
-cluster events (created, grown, merged) as JSON Lines. --threads N signs in N threads, the main thread
-and N - 1 workers (default: the config's "threads", 0 = one per core); 1 signs on the main thread only.
-The verdicts do not depend on it.
+cluster events (created, grown, merged) as JSON Lines. --threads N runs N threads: N - 1 workers decode
+and sign while the main thread indexes, verifies and writes (default: the config's "threads", 0 = one
+per core); 1 does everything on the main thread. The verdicts do not depend on it.
 Every 5 s a progress line goes to stderr (not with --quiet); on a terminal, with an --input file, it
 shows the percent of the file read and an ETA.
 
@@ -80,10 +74,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
   const flow = new MessageFlow(new DedupEngine(config, store), signer);
-  // --threads N: N threads sign, this one and N - 1 workers. This thread also reads, indexes,
-  // verifies and writes, so it signs a chunk itself only while the workers have enough queued
-  // (below); a worker per core on top of it left a core's worth of threads waiting for CPU. The
-  // workers start with the first chunk of lines: an empty input does not pay for loading them.
+  // --threads N: this thread reads, indexes, verifies and writes; with N > 1, N - 1 workers
+  // decode and sign (with 1, this thread signs too). The workers start with the first chunk of
+  // lines: an empty input does not pay for loading them.
   let pool = null as SignPool | null;
   const workers = threads - 1;
   const startPool = async (): Promise<SignPool> => {
@@ -94,7 +87,6 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     });
     return pool;
   };
-  const preparer = new RequestPreparer(config);
   // Memory per windowed message (bench:dedup runs node --expose-gc): live heap after a full GC,
   // before the first message and after the last, over the messages then in the window.
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -159,42 +151,45 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     return ts;
   };
 
-  // With workers: lines go out in chunks, several chunks in flight, and come back prepared; they
-  // are admitted in submission order, so batches (and verdicts) are those of one thread.
+  // With workers: lines go out in chunks, each worker two chunks deep, and come back prepared;
+  // they are admitted in submission order, so batches (and verdicts) are those of one thread.
+  // This thread then signs nothing: signing here too warmed up a second copy of the signing code
+  // and learned every new word twice (each isolate has its own JIT and vocabulary), which cost
+  // more CPU than it took off the workers (docs/benchmarks.md, "Threads").
   const CHUNK_LINES = 64;
-  type Prepared = { chunk: PreparedChunk } | { items: PreparedItem[] };
-  const inflight: Array<{ lineNos: number[]; prepared: Promise<Prepared> }> = [];
+  const inflight: Array<{ lineNos: number[]; prepared: Promise<PreparedChunk>; ready: boolean }> = [];
   let atWorkers = 0;
   let chunkLines: string[] = [];
   let chunkLineNos: number[] = [];
   const submit = async () => {
     if (chunkLines.length === 0 || threads <= 1) return;
-    let prepared: Promise<Prepared>;
-    if (atWorkers < 2 * workers) {
-      // Two chunks per worker keep it busy between this thread's visits to the event loop.
-      atWorkers++;
-      prepared = (await startPool()).prepareLines(chunkLines).then((chunk) => {
+    // This thread's own work first: admit (index, verify, write) what the workers have answered.
+    while (inflight[0]?.ready) await admitOldest();
+    // Workers full: wait for the oldest chunk (admitting it frees its worker's place).
+    while (atWorkers >= 2 * workers) await admitOldest();
+    atWorkers++;
+    const prepared = (await startPool()).prepareLines(chunkLines);
+    const entry = { lineNos: chunkLineNos, prepared, ready: false };
+    // Registered first, so it runs before admitOldest's await resumes. A failed pool rejects every
+    // chunk in flight; the first one awaited reports it.
+    prepared.then(
+      () => {
         atWorkers--;
-        return { chunk };
-      });
-      // A failed pool rejects every chunk in flight; the first one awaited reports it.
-      prepared.catch(() => undefined);
-    } else {
-      const items = await prepareLines(chunkLines, flow.signer, preparer);
-      prepared = Promise.resolve({ items });
-    }
-    inflight.push({ lineNos: chunkLineNos, prepared });
+        entry.ready = true;
+      },
+      () => undefined,
+    );
+    inflight.push(entry);
     chunkLines = [];
     chunkLineNos = [];
   };
   const admitOldest = async () => {
     const next = inflight.shift();
     if (!next) return;
-    const prepared = await next.prepared;
+    const chunk = await next.prepared;
     for (let i = 0; i < next.lineNos.length; i++) {
       const line = next.lineNos[i] as number;
-      const item =
-        'chunk' in prepared ? unpackItem(prepared.chunk, i) : admittedItem(prepared.items[i] as PreparedItem);
+      const item = unpackItem(chunk, i);
       if (item.ok) batch.push({ line, input: { ...item.request, ts: eventTime(item.ts) } });
       else if (item.bug) throw new Error(`signing line ${line} failed: ${item.error.message}`);
       else batch.push({ line, record: invalidRecord(item.id, line, item.error) });
@@ -218,10 +213,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
         if (threads > 1) {
           chunkLines.push(line);
           chunkLineNos.push(lineNo);
-          if (chunkLines.length >= CHUNK_LINES) {
-            await submit();
-            while (inflight.length > 4 * threads) await admitOldest();
-          }
+          if (chunkLines.length >= CHUNK_LINES) await submit();
           continue;
         }
         let id: string | null = null;

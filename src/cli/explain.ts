@@ -9,6 +9,7 @@ import { parseJsonText } from '../json.js';
 import { signRecord } from '../output/sign-record.js';
 import { type SignedMessage, signMessage } from '../pipeline/sign.js';
 import { factsRelation, formatDate } from '../signatures/facts.js';
+import { isPassage } from '../signatures/sentences.js';
 import { Signer } from '../signatures/signer.js';
 import { stopMask } from '../text/canonical.js';
 import { engineSetup, parseCommandArgs } from './common.js';
@@ -108,11 +109,13 @@ export async function explainCommand(argv: string[]): Promise<number> {
       ...evidence,
       jaccardExact: roundSimilarity(shared / Math.max(1, sa.size + sb.size - shared)),
       shingles: { a: sa.size, b: sb.size, shared },
-      // Fingerprinted sentences (containment): how many each side has and how many both have.
+      // Fingerprinted sentences and lead passages (containment): how many each side has, and
+      // how many both have of the measure that gave `contained`.
       sentences: {
-        a: ra.sentences?.length ?? 0,
-        b: rb.sentences?.length ?? 0,
+        a: countOf(ra.sentences, false),
+        b: countOf(rb.sentences, false),
         shared: evidence.containedSentences ?? 0,
+        leadPassages: { a: countOf(ra.sentences, true), b: countOf(rb.sentences, true) },
       },
     },
     verdict: {
@@ -146,4 +149,11 @@ export async function explainCommand(argv: string[]): Promise<number> {
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return 0;
+}
+
+/** Sentence fingerprints (passages false) or lead passages (true) of a record's array. */
+function countOf(values: Uint32Array | undefined, passages: boolean): number {
+  let n = 0;
+  for (const v of values ?? []) if (isPassage(v) === passages) n++;
+  return n;
 }

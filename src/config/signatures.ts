@@ -101,6 +101,12 @@ export const sentencesSchema = z
     max: z.number().int().min(1).max(255).default(24),
     /** Of those, the index keys (table c): the first half by position, the rest by lowest value. */
     keys: z.number().int().min(1).max(255).default(8),
+    /**
+     * Lead passages: the first this-many tokens cut into content-defined runs (signatures/
+     * sentences.ts), so that a teaser is found contained in its article whatever its sentence
+     * boundaries; 0: none.
+     */
+    leadTokens: z.number().int().min(0).max(1000).default(96),
   })
   .strict();
 

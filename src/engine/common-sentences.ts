@@ -1,7 +1,13 @@
 import type { Thresholds } from '../config/dedup.js';
-import { NO_CUT, type SentenceContainment, sentenceContainment } from '../signatures/sentences.js';
+import {
+  isPassage,
+  NO_CUT,
+  passageTokens,
+  type SentenceContainment,
+  sentenceContainment,
+} from '../signatures/sentences.js';
 import type { Candidate, Evidence, SignatureRecord } from './types.js';
-import { compareRecords, roundSimilarity } from './verify.js';
+import { compareRecords, setContained } from './verify.js';
 
 /**
  * Sentences common in the window are page furniture, not content (the idea of boilerpipe and
@@ -78,12 +84,17 @@ export function containedWithout(
     b.tokens - tokensOf(b.sentences, common),
     RESULT,
   );
-  out.contained = roundSimilarity(c.share);
-  out.containedSentences = c.count;
-  out.containedTokens = c.tokens;
+  setContained(out, c);
 }
 
-const RESULT: SentenceContainment = { share: 0, count: 0, tokens: 0 };
+const RESULT: SentenceContainment = {
+  share: 0,
+  count: 0,
+  tokens: 0,
+  leadShare: 0,
+  leadCount: 0,
+  leadTokens: 0,
+};
 
 /** Distinct texts among the holders, counted up to `enough` (then the answer is known). */
 function groupsOf(
@@ -136,9 +147,13 @@ function without(values: Uint32Array | undefined, common: readonly number[]): Ui
   return values.filter((v) => !common.includes(v));
 }
 
-/** Tokens of the record's sentences that are common (a fingerprint's low 8 bits count them). */
+/**
+ * Tokens of the record's sentences that are common (a fingerprint's low 8 bits count them; a lead
+ * passage, common when a site opens every page with the same line, counts its own).
+ */
 function tokensOf(values: Uint32Array | undefined, common: readonly number[]): number {
   let n = 0;
-  if (values !== undefined) for (const v of values) if (common.includes(v)) n += v & 0xff;
+  if (values !== undefined)
+    for (const v of values) if (common.includes(v)) n += isPassage(v) ? passageTokens(v) : v & 0xff;
   return n;
 }

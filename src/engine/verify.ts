@@ -193,7 +193,14 @@ export function containmentOf(
   return roundSimilarity(Math.min(1, shared / Math.min(a, b)));
 }
 
-const SHARED: SentenceContainment = { share: 0, count: 0, tokens: 0 };
+const SHARED: SentenceContainment = {
+  share: 0,
+  count: 0,
+  tokens: 0,
+  leadShare: 0,
+  leadCount: 0,
+  leadTokens: 0,
+};
 
 /**
  * Sentence containment into the evidence (signatures/sentences.ts): the share of the smaller
@@ -201,6 +208,11 @@ const SHARED: SentenceContainment = { share: 0, count: 0, tokens: 0 };
  * Exact on the fingerprints of texts of up to 24 sentences: a teaser of an article's first three
  * sentences is contained 1.0 in the article whatever their Jaccard. Nothing when either side
  * has no fingerprints.
+ *
+ * Lead passages (the same array) measure the same for a teaser whose sentence boundaries differ
+ * from the article's (glued sentences, paragraphs run together, a cut mid-sentence): when their
+ * share is the higher (or equal, over more tokens), it is the one reported, with the shared
+ * passages and their tokens.
  */
 function addContained(out: Evidence, a: SignatureRecord, b: SignatureRecord): void {
   const sa = a.sentences;
@@ -215,9 +227,19 @@ function addContained(out: Evidence, a: SignatureRecord, b: SignatureRecord): vo
     b.tokens,
     SHARED,
   );
-  out.contained = roundSimilarity(c.share);
-  out.containedSentences = c.count;
-  out.containedTokens = c.tokens;
+  setContained(out, c);
+}
+
+/**
+ * The evidence's contained fields from a containment measure: the higher of the sentence share
+ * and the lead share; on a tie (both 1 for a teaser of whole sentences), the one holding more
+ * tokens (sentences under minTokens are left out, runs of the lead are not).
+ */
+export function setContained(out: Evidence, c: SentenceContainment): void {
+  const lead = c.leadShare > c.share || (c.leadShare === c.share && c.leadTokens > c.tokens);
+  out.contained = roundSimilarity(lead ? c.leadShare : c.share);
+  out.containedSentences = lead ? c.leadCount : c.count;
+  out.containedTokens = lead ? c.leadTokens : c.tokens;
 }
 
 /** Open addressing over a term vector's hashes (at most a few dozen): hash -> weight. */

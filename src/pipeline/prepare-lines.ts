@@ -10,8 +10,7 @@ import { type SignedMessage, signDecoded } from './sign.js';
 
 /**
  * JSON lines to prepared items (index keys and stored record, without event time): what a sign
- * worker does with a chunk of the dedup CLI's lines, and what the CLI's main thread does with a
- * chunk it signs itself while the workers are busy. An input error becomes an item with its
+ * worker does with a chunk of the dedup CLI's lines. An input error becomes an item with its
  * error (an `invalid` verdict); anything else an item marked as a bug.
  */
 export async function prepareLines(

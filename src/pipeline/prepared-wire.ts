@@ -136,17 +136,6 @@ export type AdmittedItem =
   | { ok: true; id: string; ts: number | undefined; request: Omit<IndexRequest, 'ts'> }
   | { ok: false; id: string | null; error: DoppelError; bug: boolean };
 
-/** An item prepared on this thread, as unpackItem gives a packed one. */
-export function admittedItem(item: PreparedItem): AdmittedItem {
-  if (item.status === 0) return { ok: true, id: item.id, ts: item.ts, request: item.request };
-  return {
-    ok: false,
-    id: item.id,
-    error: new DoppelError(item.error.code as ErrorCode, item.error.message),
-    bug: item.status === 2,
-  };
-}
-
 /** Item i of a packed chunk: a request without its event time, or its error. */
 export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
   const status = c.status[i] as number;

@@ -190,6 +190,7 @@ export class Signer {
           config.sentences.minTokens,
           config.sentences.max,
           config.sentences.keys,
+          config.sentences.leadTokens,
         )
       : null;
 

@@ -45,12 +45,13 @@ const withoutRule = resolveDedupConfig('news', { decision: { commonSentenceGroup
  * Short pages of one site as an extractor that left the site's furniture in gives them: one to
  * four sentences of their own, and the same two sentences of cookie notice and legal line.
  */
-async function sitePages(prefix: string, count: number): Promise<EngineMessage[]> {
+async function sitePages(prefix: string, count: number, chromeFirst = false): Promise<EngineMessage[]> {
   const chrome = sentences(900, 2);
   const out: EngineMessage[] = [];
   for (let k = 0; k < count; k++) {
     const own = sentences(1000 + k, 1 + (k % 4));
-    out.push(await input(`${prefix}-${k}`, [...own, ...chrome].join(' '), k * 20));
+    const page = chromeFirst ? [...chrome, ...own] : [...own, ...chrome];
+    out.push(await input(`${prefix}-${k}`, page.join(' '), k * 20));
   }
   return out;
 }
@@ -108,5 +109,18 @@ describe('sentences common in the window (site furniture)', () => {
     // Judged without the furniture: the teaser's own three sentences, all in the article.
     expect(verdicts.at(-1)?.evidence?.contained).toBe(1);
     expect(verdicts.at(-1)?.evidence?.containedSentences).toBe(3);
+  });
+
+  it('leave out furniture that opens every page, as sentences and as lead passages', async () => {
+    // The furniture first: the pages' lead passages are the site's too.
+    const before = await engineWith(withoutRule).processMessages(await sitePages('cs5', 12, true));
+    expect(before.slice(1).every((v) => v.verdict === 'near_duplicate')).toBe(true);
+    const after = await engineWith(config).processMessages(await sitePages('cs6', 12, true));
+    after.slice(6).forEach((v, i) => {
+      const k = i + 6;
+      const byContainmentBefore = before[k]?.method === 'containment';
+      expect([k, v.verdict]).toEqual([k, byContainmentBefore ? 'unique' : 'near_duplicate']);
+    });
+    expect(after.slice(6).filter((v) => v.verdict === 'unique').length).toBeGreaterThanOrEqual(4);
   });
 });

@@ -124,3 +124,72 @@ describe('containment (sentence fingerprints)', () => {
     expect(compareRecords(full, half)).toEqual(e);
   });
 });
+
+describe('containment (lead passages)', () => {
+  /** The same words as `parts` with the sentences glued ("rose.The") and no paragraph breaks. */
+  const glued = (parts: readonly string[]) => parts.join('').replaceAll('\n', ' ');
+  /** The first `n` words of a text (a teaser cut at a word limit, mid-sentence). */
+  const words = (text: string, n: number) => text.split(/\s+/).slice(0, n).join(' ');
+
+  it('links a teaser whose sentence boundaries are not the article’s: glued, cut mid-sentence, with a tail', async () => {
+    const article = sentences(11, 18);
+    const full = article.join(' ');
+    // The first sentence whole (its fingerprint is the index key that finds the article), the next
+    // ones glued into one sentence and cut at a word limit.
+    const teaser = `${article[0]} ${words(glued(article.slice(1, 5)), 40)}…\nRead more`;
+    const first = await engine().processMessages([
+      await input('lp1-full', full, 0),
+      await input('lp1-teaser', teaser, 10),
+    ]);
+    expect(first[1]).toMatchObject({
+      verdict: 'near_duplicate',
+      duplicateOf: 'lp1-full',
+      method: 'containment',
+    });
+    // Glued, the teaser shares only its first sentence with the article: too small a share.
+    const sentenceOnly = resolveDedupConfig('news', {
+      signatures: { sentences: { leadTokens: 0 } },
+    });
+    const plain = new Signer(sentenceOnly.signatures, LexiconSet.defaults());
+    const sign = async (text: string) =>
+      compactRecord(
+        (await signMessage(parseMessageObject({ id: 'x', text, lang: 'en' }), plain)).signatures,
+        'en',
+      );
+    const bySentences = compareRecords(await sign(teaser), await sign(full));
+    expect(bySentences.containedSentences).toBe(1);
+    expect(bySentences.contained ?? 0).toBeLessThan(0.6);
+    const second = await engine().processMessages([
+      await input('lp2-teaser', teaser, 0),
+      await input('lp2-full', full, 10),
+    ]);
+    expect(second[1]).toMatchObject({ verdict: 'near_duplicate', duplicateOf: 'lp2-teaser' });
+  });
+
+  it('links a teaser with a lead-in line of its own before the article’s first words', async () => {
+    const article = sentences(12, 15);
+    const teaser = `Breaking from the wires:\n${words(article.join(' '), 50)}`;
+    const v = await engine().processMessages([
+      await input('lp3-full', article.join('\n\n'), 0),
+      await input('lp3-teaser', teaser, 10),
+    ]);
+    expect(v[1]).toMatchObject({ verdict: 'near_duplicate', duplicateOf: 'lp3-full' });
+  });
+
+  it('does not link two articles that open with the same boilerplate line of their site', async () => {
+    const chrome = 'This story was written by a reader of the site and was paid for by the editors.';
+    const a = `${chrome} ${sentences(13, 10).join(' ')}`;
+    const b = `${chrome} ${words(sentences(14, 3).join(' '), 30)}`;
+    const v = await engine().processMessages([await input('lp4-a', a, 0), await input('lp4-b', b, 10)]);
+    expect(v[1]!.verdict).toBe('unique');
+    const e = compareRecords(await record(b), await record(a));
+    expect(e.contained ?? 0).toBeLessThan(0.6);
+  });
+});
+
+async function record(text: string) {
+  return compactRecord(
+    (await signMessage(parseMessageObject({ id: 'x', text, lang: 'en' }), signer)).signatures,
+    'en',
+  );
+}

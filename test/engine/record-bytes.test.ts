@@ -26,8 +26,9 @@ describe('the record binary form', () => {
       const record = compactRecord(s, 'en');
       const bytes = encodeRecord(record);
       expect(decodeRecord(bytes)).toEqual(record);
-      // The Redis store's budget: a news-sized record stays well under 300 bytes.
-      expect(bytes.length).toBeLessThan(300);
+      // The Redis store's budget: a news-sized record stays well under 350 bytes (300 before the
+      // lead passages: 4 bytes each, about 12 for the first 96 tokens).
+      expect(bytes.length).toBeLessThan(350);
     }
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,28 @@ describe('sign pool (doppel dedup --threads)', () => {
     expect(outputs[2]).toBe(outputs[0]);
     expect(stories[1]).toBe(stories[0]);
     expect(stories[2]).toBe(stories[0]);
+  }, 120_000);
+
+  it('leaves all the signing to the workers: each chunk of 64 lines is answered by one of them', async () => {
+    const input = join(dir, 'chunks.jsonl');
+    const text = generatedStream();
+    writeFileSync(input, text);
+    const lines = text.split('\n').filter((l) => l.trim() !== '').length;
+    for (const threads of [2, 3]) {
+      // The bench's preload (dist/bench/thread-cpu.js) counts each worker's answers, its ready included.
+      const out = join(dir, `cpu-${threads}`);
+      const r = await runCli(['dedup', '--quiet', '--threads', String(threads), '--input', input], '', {
+        NODE_OPTIONS: `--import ${resolve(REPO_ROOT, 'dist/bench/thread-cpu.js')}`,
+        DOPPEL_THREAD_CPU_OUT: out,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const files = readdirSync(dir).filter((f) => f.startsWith(`cpu-${threads}-worker-`));
+      expect(files.length).toBe(threads - 1);
+      let answered = 0;
+      for (const f of files)
+        answered += (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { answers: number }).answers - 1;
+      expect(answered).toBe(Math.ceil(lines / 64));
+    }
   }, 120_000);
 
   it('gives the demo feed the same verdicts with --threads 2 as with --threads 1', async () => {
