@@ -1,6 +1,6 @@
 import type { DecisionConfig } from '../config/dedup.js';
 import type { FactsRelation } from '../signatures/facts.js';
-import type { Candidate, DedupStore } from './types.js';
+import type { Candidate, ClusterView, DedupStore, StoredVerdict } from './types.js';
 import { roundSimilarity } from './verify.js';
 
 /**
@@ -80,28 +80,51 @@ export async function candidateClusters(
   pendingTitles: ReadonlyMap<string, string> = new Map(),
 ): Promise<Map<string, StoryCluster>> {
   const out = new Map<string, StoryCluster>();
+  if (store.verdictsOf && store.clustersOf) {
+    // Two store calls for the whole batch (Redis: one script call each instead of one or two per
+    // candidate; the same reads, so the same answers).
+    const verdicts = await store.verdictsOf(candidates.map((c) => c.id));
+    const decided: Array<{ candidate: Candidate; verdict: StoredVerdict }> = [];
+    candidates.forEach((c, i) => {
+      const verdict = verdicts[i] ?? null;
+      if (verdict === null) out.set(c.id, undecidedCluster(c, pendingTitles));
+      else decided.push({ candidate: c, verdict });
+    });
+    const views = await store.clustersOf(
+      decided.map((d) => ({ id: d.verdict.clusterId, fallback: d.candidate.id })),
+    );
+    for (const [i, d] of decided.entries()) {
+      out.set(d.candidate.id, storyCluster(d.candidate, d.verdict, views[i] ?? null));
+    }
+    return out;
+  }
   await Promise.all(
     candidates.map(async (c) => {
       const verdict = await store.verdict(c.id);
       if (verdict === null) {
-        // Its title when it is a message of the same batch (the engine has its request).
-        out.set(c.id, { id: c.id, size: 1, lastSeen: c.ts, title: pendingTitles.get(c.id) ?? null });
+        out.set(c.id, undecidedCluster(c, pendingTitles));
         return;
       }
       // By the cluster id first; a store may no longer find a cluster by the id of a message
       // that expired (Redis), and then finds it through the live candidate's own id.
       const view = (await store.cluster(verdict.clusterId)) ?? (await store.cluster(c.id));
-      out.set(
-        c.id,
-        // The candidate's own time: a story's last message is taken over its live candidates,
-        // which every store sees alike (stored cluster times differ after expiry).
-        view === null
-          ? { id: verdict.clusterId, size: 1, lastSeen: c.ts, title: null }
-          : { id: view.id, size: view.size, lastSeen: c.ts, title: view.title },
-      );
+      out.set(c.id, storyCluster(c, verdict, view));
     }),
   );
   return out;
+}
+
+/** A candidate without a verdict: a story of one; its title when it is a message of the same batch. */
+function undecidedCluster(c: Candidate, pendingTitles: ReadonlyMap<string, string>): StoryCluster {
+  return { id: c.id, size: 1, lastSeen: c.ts, title: pendingTitles.get(c.id) ?? null };
+}
+
+function storyCluster(c: Candidate, verdict: StoredVerdict, view: ClusterView | null): StoryCluster {
+  // The candidate's own time: a story's last message is taken over its live candidates, which
+  // every store sees alike (stored cluster times differ after expiry).
+  return view === null
+    ? { id: verdict.clusterId, size: 1, lastSeen: c.ts, title: null }
+    : { id: view.id, size: view.size, lastSeen: c.ts, title: view.title };
 }
 
 /**

@@ -290,6 +290,12 @@ export interface StoreStats {
   roundTrips: number;
 }
 
+/** A cluster read by id, then by `fallback` when the id finds none (DedupStore.clustersOf). */
+export interface ClusterLookup {
+  id: string;
+  fallback?: string;
+}
+
 /**
  * The narrow port between the engine and its index. Two calls per batch:
  *  1. index: for each request in order, atomically: if the id is known return its state, else
@@ -306,6 +312,13 @@ export interface DedupStore {
   commit(decisions: readonly Decision[]): Promise<CommitResult[]>;
   verdict(id: string, options?: VerdictReadOptions): Promise<StoredVerdict | null>;
   cluster(id: string): Promise<ClusterView | null>;
+  /**
+   * Optional, for stores where each read is a round trip and a script call: `verdict` of many ids
+   * in one call, the same answers in the same order. The engine's story reads use it when present.
+   */
+  verdictsOf?(ids: readonly string[]): Promise<Array<StoredVerdict | null>>;
+  /** Optional: of each lookup, `cluster(id) ?? cluster(fallback)`, in one call (as verdictsOf). */
+  clustersOf?(lookups: readonly ClusterLookup[]): Promise<Array<ClusterView | null>>;
   /**
    * Members of a (current) cluster still in the window, `limit` of them after sequence number
    * `after` (0: from the first); null for no cluster.

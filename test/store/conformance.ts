@@ -290,6 +290,49 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       });
     });
 
+    it('reports a story growing in one batch, with whole and fractional event times', async () => {
+      for (const [tag, start] of [
+        ['w', T0],
+        ['f', T0 + 0.25],
+      ] as const) {
+        const times = [start, start + 1000, start + 2000.5];
+        const ids = [`${tag}0`, `${tag}1`, `${tag}2`];
+        const rs = await store.index(
+          ids.map((id, i) => request(id, [`b${tag === 'w' ? 1 : 2}=5`], times[i])),
+        );
+        const seqs = rs.map((r) => (r.status === 'decided' ? -1 : r.seq));
+        const results = await store.commit([
+          decision(ids[0]!, seqs[0]!, [], times[0]),
+          decision(ids[1]!, seqs[1]!, [ids[0]!], times[1]),
+          decision(ids[2]!, seqs[2]!, [ids[1]!], times[2]),
+        ]);
+        const grown = results.slice(1).map((r) => r.events);
+        expect(grown.map((events) => events.map((e) => ({ ...e, firstSeen: 0, lastSeen: 0 })))).toEqual(
+          [1, 2].map((i) => [
+            {
+              type: 'grown',
+              clusterId: ids[0],
+              messageId: ids[i],
+              size: i + 1,
+              firstSeen: 0,
+              lastSeen: 0,
+              representative: ids[0],
+            },
+          ]),
+        );
+        // Whole milliseconds exactly; a fractional time within a millisecond (Redis' JSON keeps 14
+        // significant digits of it).
+        for (const [i, events] of grown.entries()) {
+          const e = events[0]!;
+          if (tag === 'w') expect([e.firstSeen, e.lastSeen]).toEqual([times[0], times[i + 1]]);
+          expect(e.firstSeen).toBeCloseTo(times[0]!, 0);
+          expect(e.lastSeen).toBeCloseTo(times[i + 1]!, 0);
+        }
+        expect(results.map((r) => r.clusterId)).toEqual([ids[0], ids[0], ids[0]]);
+        expect(await store.cluster(ids[0]!)).toMatchObject({ id: ids[0], size: 3 });
+      }
+    });
+
     it('lets a message join the cluster of an earlier, still undecided message', async () => {
       const [a, b] = await store.index([request('a', ['b0=1']), request('b', ['b0=1'])]);
       if (a?.status !== 'new' || b?.status !== 'new') throw new Error('expected new');

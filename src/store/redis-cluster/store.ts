@@ -17,6 +17,7 @@ import { hotTail } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import {
   BUCKET_STATS_FIELDS,
+  type CommitReply,
   parseCommitReply,
   parseDecided,
   parseStats,
@@ -599,7 +600,7 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
     const encoded = w.string(this.epoch).finish();
     const replies = (await this.run('commit', () =>
       this.send(this.scripts.commit, this.homeMeta, encoded, 'utf8'),
-    )) as string[];
+    )) as CommitReply[];
     this.cache.committed();
     return replies.map((reply, i) => parseCommitReply(reply, decisions[i] as Decision));
   }

@@ -153,8 +153,25 @@ export function parseCluster(json: string): ClusterView {
   };
 }
 
-/** One reply of commit-1.lua: '' (a cluster of its own, created now) or {c: cluster, e: events}. */
-export function parseCommitReply(reply: string, d: Decision): CommitResult {
+/**
+ * One reply of commit-1.lua: '' (a cluster of its own, created now), [cluster id, size, first
+ * seen, last seen] (it grew one story, merged none) or JSON {c: cluster, e: events}.
+ */
+export function parseCommitReply(reply: CommitReply, d: Decision): CommitResult {
+  if (typeof reply !== 'string') {
+    const clusterId = String(reply[0]);
+    // The key order is the one commit-1.lua's JSON events have, so the events read the same.
+    const grown: StoryEvent = {
+      messageId: d.id,
+      type: 'grown',
+      clusterId,
+      firstSeen: Number(reply[2]),
+      representative: clusterId,
+      lastSeen: Number(reply[3]),
+      size: Number(reply[1]),
+    };
+    return { id: d.id, clusterId, events: [grown] };
+  }
   if (reply === '') {
     // A cluster of its own, created now (commit-1.lua leaves this most common reply out).
     const created: StoryEvent = {
@@ -177,6 +194,9 @@ export function parseCommitReply(reply: string, d: Decision): CommitResult {
   if (parsed.b === 1) result.decidedBefore = true;
   return result;
 }
+
+/** One reply of commit-1.lua (parseCommitReply). */
+export type CommitReply = string | ReadonlyArray<string | number>;
 
 /** A script reply's status letter ('n', 'p', 'u' or 'd') as a byte: no string per reply. */
 export const REPLY_NEW = 0x6e;

@@ -1,6 +1,7 @@
 import type {
   ClusterListPage,
   ClusterListQuery,
+  ClusterLookup,
   ClusterMembersPage,
   ClusterView,
   StoredVerdict,
@@ -41,6 +42,44 @@ export abstract class RedisLookups {
   async verdict(id: string, options?: VerdictReadOptions): Promise<StoredVerdict | null> {
     const json = await this.read(options?.detail ? 'detail' : 'verdict', id);
     return json === null ? null : parseVerdict(id, json);
+  }
+
+  /** The verdicts of `ids` in one read-1.lua call (mode verdicts): the engine's story reads. */
+  async verdictsOf(ids: readonly string[]): Promise<Array<StoredVerdict | null>> {
+    if (ids.length === 0) return [];
+    const args: LookupArg[] = [this.clusterShards, 'verdicts'];
+    for (const id of ids) {
+      const address = idAddress(id, this.idShards);
+      args.push(address.shard, address.field, id);
+    }
+    const reply = (await this.lookup('read verdicts', 'read', args)) as Array<string | null>;
+    return ids.map((id, i) => {
+      const json = reply[i];
+      return json === null || json === undefined ? null : parseVerdict(id, String(json));
+    });
+  }
+
+  /**
+   * The current cluster of each lookup's `id`, else of its `fallback`, in one read-1.lua call
+   * (mode clusters): the engine's story reads.
+   */
+  async clustersOf(lookups: readonly ClusterLookup[]): Promise<Array<ClusterView | null>> {
+    if (lookups.length === 0) return [];
+    const args: LookupArg[] = [this.clusterShards, 'clusters'];
+    for (const { id, fallback } of lookups) {
+      const address = idAddress(id, this.idShards);
+      args.push(address.shard, address.field, id);
+      if (fallback === undefined) args.push('', '', '');
+      else {
+        const other = idAddress(fallback, this.idShards);
+        args.push(other.shard, other.field, fallback);
+      }
+    }
+    const reply = (await this.lookup('read clusters', 'read', args)) as Array<string | null>;
+    return lookups.map((_, i) => {
+      const json = reply[i];
+      return json === null || json === undefined ? null : parseCluster(String(json));
+    });
   }
 
   async cluster(id: string): Promise<ClusterView | null> {

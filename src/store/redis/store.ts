@@ -17,6 +17,7 @@ import { redactUrl } from '../../redact.js';
 import { HitCounter } from '../rank.js';
 import {
   BUCKET_STATS_FIELDS,
+  type CommitReply,
   parseCommitReply,
   parseDecided,
   parseStats,
@@ -304,7 +305,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
     const encoded = w.string(this.epoch).finish();
     const replies = (await this.run('commit', () =>
       sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),
-    )) as string[];
+    )) as CommitReply[];
     this.cache.committed();
     return replies.map((reply, i) => parseCommitReply(reply, decisions[i] as Decision));
   }

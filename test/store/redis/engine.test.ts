@@ -57,18 +57,23 @@ describe('the engine on the Redis store', () => {
     const memoryStore = new MemoryStore(config.window, config.index);
     const memory = await run(new DedupEngine(config, memoryStore), inputs, 32);
     const store = await redisStore(uniqueNamespace('same'));
-    // The story rule reads the clusters of story-only candidates (engine/story.ts): one read each.
+    // The story rule reads the verdicts and clusters of story-only candidates (engine/story.ts):
+    // one call each per batch, however many candidates.
     let storyReads = 0;
-    const verdictOf = store.verdict.bind(store);
+    const verdictOneAtATime = store.verdict.bind(store);
     const clusterOf = store.cluster.bind(store);
-    store.verdict = (id) => {
+    const verdictsOf = store.verdictsOf.bind(store);
+    const clustersOf = store.clustersOf.bind(store);
+    store.verdictsOf = (ids) => {
       storyReads++;
-      return verdictOf(id);
+      return verdictsOf(ids);
     };
-    store.cluster = (id) => {
+    store.clustersOf = (lookups) => {
       storyReads++;
-      return clusterOf(id);
+      return clustersOf(lookups);
     };
+    store.verdict = () => Promise.reject(new Error('the engine reads verdicts a batch at a time'));
+    store.cluster = () => Promise.reject(new Error('the engine reads clusters a batch at a time'));
     const redis = await run(new DedupEngine(config, store), inputs, 32);
     expect(redis).toEqual(memory);
     // The title check (engine/story.ts) ran in both, refusing some stories and passing others.
@@ -94,7 +99,29 @@ describe('the engine on the Redis store', () => {
     const batches = Math.ceil(inputs.length / 32);
     // ...plus the story rule's reads of candidates' clusters (only for messages with story-level
     // matches alone).
+    expect(storyReads).toBeGreaterThan(0);
+    expect(storyReads).toBeLessThanOrEqual(2 * batches);
     expect((await store.stats()).roundTrips).toBeLessThanOrEqual(3 * batches + 2 + storyReads);
+    // The batch reads answer as the single ones do: decided, expired and unknown ids, clusters by
+    // a root's id, by a member's, through merges, and by the fallback when the id finds none.
+    const ids = [...inputs.map((q) => q.id), 'no-such-message-same'];
+    const single = await Promise.all(ids.map((id) => verdictOneAtATime(id)));
+    expect(single.some((v) => v === null)).toBe(true);
+    expect(single.filter((v) => v !== null).length).toBeGreaterThan(50);
+    expect(await verdictsOf(ids)).toEqual(single);
+    const lookups = ids.map((id, i) => ({
+      id: single[i]?.clusterId ?? id,
+      fallback: i % 3 === 0 ? undefined : ids[(i * 7) % ids.length],
+    }));
+    const clusters = await Promise.all(
+      lookups.map(
+        async (l) =>
+          (await clusterOf(l.id)) ?? (l.fallback === undefined ? null : await clusterOf(l.fallback)),
+      ),
+    );
+    expect(clusters.filter((c) => c !== null && c.size > 1).length).toBeGreaterThan(5);
+    expect(await clustersOf(lookups)).toEqual(clusters);
+    expect(await verdictsOf([])).toEqual([]);
   });
 
   it('keeps the same verdicts when sequence numbers pass 2^32 (buckets store them mod 2^32)', async () => {

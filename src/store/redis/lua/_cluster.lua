@@ -72,17 +72,42 @@ end
 -- calls of their own).
 local storyIndex = {}
 
--- Writes a cluster and keeps the story indexes in step: a current cluster of two or more is in
--- both, a merged one in neither.
+-- The clusters a call changed (root -> true), written by flushClusters at the end of the call:
+-- one JSON encoding and one HSET field per story a call, however many times it grew in the batch
+-- (clusterGet answers from clusterCache until then).
+local clustersDirty = {}
+
+-- Writes a cluster (at the end of the call) and keeps the story indexes in step: a current
+-- cluster of two or more is in both, a merged one in neither.
 local function clusterPut(root, c)
-  redis.call('HSET', base .. KEY_CLUSTER .. (root % cshards), root,
-    cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m, t = c.t }))
   clusterCache[root] = clusterCopy(c)
+  clustersDirty[root] = true
   if c.m then
     storyIndex[root] = false
   elseif c.z >= 2 then
     storyIndex[root] = { c.z, c.l }
   end
+end
+
+-- Pairs of (field, value) per hash suffix, for one HSET per hash: suffix -> { field, value, ... }.
+local function addField(byHash, suffix, field, value)
+  local list = byHash[suffix]
+  if not list then
+    list = {}
+    byHash[suffix] = list
+  end
+  list[#list + 1] = field
+  list[#list + 1] = value
+end
+
+local function flushClusters()
+  local byShard = {}
+  for root in pairs(clustersDirty) do
+    local c = clusterCache[root]
+    addField(byShard, root % cshards, root, cjson.encode({ i = c.i, z = c.z, f = c.f, e = c.l - c.f, m = c.m, t = c.t }))
+  end
+  for shard, list in pairs(byShard) do redis.call('HSET', base .. KEY_CLUSTER .. shard, unpack(list)) end
+  clustersDirty = {}
 end
 
 local function flushStoryIndex()
@@ -143,10 +168,22 @@ local function memberSeq(v, i)
   return nil
 end
 
+-- Member lists a call changed and has not written yet, root -> value (false: deleted), written
+-- by flushMembers at the end of the call: a story that grows several times in a batch is read
+-- and written once.
+local membersPending = {}
+
+-- root's stored list value (its pending one first), or nil.
+local function membersValue(root)
+  local pending = membersPending[root]
+  if pending ~= nil then return pending or nil end
+  return redis.call('HGET', base .. KEY_MEMBERS .. (root % cshards), root)
+end
+
 -- The live members of root's list, ascending.
 local function membersGet(root)
   local out = {}
-  local v = redis.call('HGET', base .. KEY_MEMBERS .. (root % cshards), root)
+  local v = membersValue(root)
   if not v then return out end
   if #v % 4 ~= 0 then corrupt('the member list of ' .. root .. ' is not one doppel writes') end
   for i = 1, #v, 4 do
@@ -157,25 +194,23 @@ local function membersGet(root)
 end
 
 local function membersPut(root, list)
-  local key = base .. KEY_MEMBERS .. (root % cshards)
   if #list == 0 then
-    redis.call('HDEL', key, root)
+    membersPending[root] = false
     return
   end
   local parts = {}
   for x = 1, #list do parts[x] = packSeq(list[x]) end
-  redis.call('HSET', key, root, table.concat(parts))
+  membersPending[root] = table.concat(parts)
 end
 
 -- Adds member s to root's list: an append when s is the newest and nothing expired (most joins),
 -- else the list is read, cut and written in order.
 local function membersAdd(root, s)
-  local key = base .. KEY_MEMBERS .. (root % cshards)
-  local v = redis.call('HGET', key, root)
+  local v = membersValue(root)
   if v and #v >= 4 then
     local first, newest = memberSeq(v, 1), memberSeq(v, #v - 3)
     if first and newest and newest < s then
-      redis.call('HSET', key, root, v .. packSeq(s))
+      membersPending[root] = v .. packSeq(s)
       return
     end
   end
@@ -184,6 +219,26 @@ local function membersAdd(root, s)
   while at > 1 and list[at - 1] > s do at = at - 1 end
   if list[at - 1] ~= s then table.insert(list, at, s) end
   membersPut(root, list)
+end
+
+-- The pending member lists: one HSET (and one HDEL) per hash.
+local function flushMembers()
+  local written, deleted = {}, {}
+  for root, v in pairs(membersPending) do
+    if v then
+      addField(written, root % cshards, root, v)
+    else
+      local list = deleted[root % cshards]
+      if not list then
+        list = {}
+        deleted[root % cshards] = list
+      end
+      list[#list + 1] = root
+    end
+  end
+  for shard, list in pairs(written) do redis.call('HSET', base .. KEY_MEMBERS .. shard, unpack(list)) end
+  for shard, list in pairs(deleted) do redis.call('HDEL', base .. KEY_MEMBERS .. shard, unpack(list)) end
+  membersPending = {}
 end
 
 -- Follows merges to the current root; returns it and its record (nil for an implicit singleton).

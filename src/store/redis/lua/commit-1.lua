@@ -17,7 +17,10 @@
   Returns one string per decision: JSON {"c": current cluster id, "e": [story events], "b": 1 when
   the id was decided before (by another client since its index call: nothing written)}, or '' for
   the usual case of a message that formed a cluster of its own (cluster id = its id, one
-  "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it).
+  "created" event of size 1 at its time: store.ts builds it, so Lua does not encode it), or, for
+  a message that grew one story and merged none (the other usual case), the array {cluster id,
+  size, first seen, last seen} (times as integers; JSON when one is not a whole number): the
+  client builds the "grown" event, which saves a JSON encoding per message (~3-5 µs of Redis CPU).
   Errors: DOPPEL_ARGS (lua/_errors.lua), then DOPPEL_DATA_LOST (lua/_epoch.lua), before anything is
   read or written (see index-1.lua).
 ]]
@@ -125,7 +128,7 @@ for r = 1, n do
         list[#list + 1] = root
       end
     end
-    local events = nil
+    local events, grown = nil, nil
     local target, targetRoot
     if #list == 0 then
       -- The reply says only "created" (''): the client knows that event's every field.
@@ -188,8 +191,13 @@ for r = 1, n do
         local merged = event('merged', targetRoot, target, id)
         merged.mergedFrom = absorbed
         events[#events + 1] = merged
+        events[#events + 1] = event('grown', targetRoot, target, id)
+      elseif target.f % 1 == 0 and target.l % 1 == 0 then
+        -- Whole numbers go back as integer replies, exactly (no number formatting in Lua).
+        grown = { target.i, target.z, target.f, target.l }
+      else
+        events[#events + 1] = event('grown', targetRoot, target, id)
       end
-      events[#events + 1] = event('grown', targetRoot, target, id)
     end
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
     verdictsPending[seq] = verdict
@@ -199,12 +207,18 @@ for r = 1, n do
       addToBlock(titleBlocks, b, slot, title)
     end
     if detail ~= '' then addToBlock(detailBlocks, b, slot, detail) end
-    results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
+    if grown then
+      results[r] = grown
+    else
+      results[r] = events and cjson.encode({ c = target.i, e = events }) or ''
+    end
   end
 end
 flushBlocks(verdictBlocks, KEY_VERDICT)
 flushBlocks(titleBlocks, KEY_TITLE)
 flushBlocks(detailBlocks, KEY_DETAIL)
+flushClusters()
+flushMembers()
 flushStoryIndex()
 if formed ~= 0 then redis.call('HINCRBY', meta, 'clusters', formed) end
 return results
