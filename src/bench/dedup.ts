@@ -16,7 +16,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '../..');
 const OUT = resolve(ROOT, '.bench-out');
 const SIZES = (process.env.BENCH_SIZES ?? '100000,200000').split(',').map(Number);
-const DAY = 86_400_000;
 
 interface RunResult {
   messages: number;

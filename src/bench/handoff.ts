@@ -11,10 +11,7 @@
  * messages, prepared once (news profile) in chunks of 64 lines as `doppel dedup` sends them; then
  * `BENCH_ROUNDS` (5) rounds of each step, alternating, after one warm-up round. Median µs per message.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveDedupConfig } from '../config/profiles.js';
 import { RequestPreparer } from '../engine/engine.js';
 import { initHashing } from '../hash/xxhash.js';
@@ -22,9 +19,8 @@ import { LexiconSet } from '../lexicon/lexicon.js';
 import { prepareLines } from '../pipeline/prepare-lines.js';
 import { type PreparedChunk, type PreparedItem, packChunk, unpackItem } from '../pipeline/prepared-wire.js';
 import { Signer } from '../signatures/signer.js';
+import { median, readStream } from './peers-stream.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(here, '../..');
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 4096);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHUNK_LINES = 64;
@@ -34,27 +30,11 @@ function cpuMicros(): number {
   return u.user + u.system;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
 async function main(): Promise<void> {
-  const input = resolve(process.argv[2] ?? resolve(ROOT, '.bench-out/peers-stream.jsonl'));
-  if (!existsSync(input)) {
-    console.log(
-      `bench:handoff: ${input} not found: run npm run bench:peers first (it writes the stream), or name a JSON Lines file`,
-    );
-    process.exitCode = 2;
-    return;
-  }
-  const lines = readFileSync(input, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .slice(0, MESSAGES);
+  const stream = readStream('bench:handoff', process.argv[2]);
+  if (stream === undefined) return;
+  const { input } = stream;
+  const lines = stream.lines.slice(0, MESSAGES);
   await initHashing();
   const config = resolveDedupConfig('news');
   const signer = new Signer(config.signatures, LexiconSet.defaults());

@@ -15,10 +15,11 @@
  * stage.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, readStream } from './peers-stream.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '../..');
@@ -130,26 +131,11 @@ function runCli(args: string[], nodeFlags: string[]): Promise<{ cpuS: number; st
   });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
 async function main(): Promise<void> {
-  const input = resolve(process.argv[2] ?? resolve(ROOT, '.bench-out/peers-stream.jsonl'));
-  if (!existsSync(input)) {
-    console.log(
-      `bench:stages: ${input} not found: run npm run bench:peers first (it writes the stream), or name a JSON Lines file`,
-    );
-    process.exitCode = 2;
-    return;
-  }
-  const messages = readFileSync(input, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '').length;
+  const stream = readStream('bench:stages', process.argv[2]);
+  if (stream === undefined) return;
+  const { input } = stream;
+  const messages = stream.lines.length;
   console.log(
     `bench:stages: ${messages} messages from ${input}; load average ${loadavg()
       .map((l) => l.toFixed(2))

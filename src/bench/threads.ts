@@ -16,10 +16,11 @@
  * is that of `--threads 1` on the same cores over it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, readStream } from './peers-stream.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '../..');
@@ -93,30 +94,15 @@ function runOnce(input: string, threads: number, dir: string): Promise<Run> {
   });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
 function bound(r: { main: number; busiest: number; process: number }, cores: number): number {
   return Math.max(r.main, r.busiest, r.process / cores);
 }
 
 async function main(): Promise<void> {
-  const input = resolve(process.argv[2] ?? resolve(ROOT, '.bench-out/peers-stream.jsonl'));
-  if (!existsSync(input)) {
-    console.log(
-      `bench:threads: ${input} not found: run npm run bench:peers first (it writes the stream), or name a JSON Lines file`,
-    );
-    process.exitCode = 2;
-    return;
-  }
-  const messages = readFileSync(input, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '').length;
+  const stream = readStream('bench:threads', process.argv[2]);
+  if (stream === undefined) return;
+  const { input } = stream;
+  const messages = stream.lines.length;
   console.log(
     `bench:threads: ${messages} messages from ${input}; --threads ${THREADS.join(' and ')} in ${ROUNDS} alternating rounds; load average ${loadavg()
       .map((l) => l.toFixed(2))
