@@ -1,9 +1,9 @@
 import type { Thresholds } from '../config/dedup.js';
 import {
+  emptySentenceContainment,
   isPassage,
   NO_CUT,
   passageTokens,
-  type SentenceContainment,
   sentenceContainment,
 } from '../signatures/sentences.js';
 import type { Candidate, Evidence, SignatureRecord } from './types.js';
@@ -87,14 +87,7 @@ export function containedWithout(
   setContained(out, c);
 }
 
-const RESULT: SentenceContainment = {
-  share: 0,
-  count: 0,
-  tokens: 0,
-  leadShare: 0,
-  leadCount: 0,
-  leadTokens: 0,
-};
+const RESULT = emptySentenceContainment();
 
 /** Distinct texts among the holders, counted up to `enough` (then the answer is known). */
 function groupsOf(

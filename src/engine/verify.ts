@@ -1,5 +1,10 @@
 import { hamming64 } from '../hash/mix.js';
-import { NO_CUT, type SentenceContainment, sentenceContainment } from '../signatures/sentences.js';
+import {
+  emptySentenceContainment,
+  NO_CUT,
+  type SentenceContainment,
+  sentenceContainment,
+} from '../signatures/sentences.js';
 import { type TermVector, termCosine } from '../signatures/terms.js';
 import { Flag, jaccardEstimate, Packed, packRecord } from './record.js';
 import type { Evidence, SignatureRecord } from './types.js';
@@ -193,14 +198,7 @@ export function containmentOf(
   return roundSimilarity(Math.min(1, shared / Math.min(a, b)));
 }
 
-const SHARED: SentenceContainment = {
-  share: 0,
-  count: 0,
-  tokens: 0,
-  leadShare: 0,
-  leadCount: 0,
-  leadTokens: 0,
-};
+const SHARED = emptySentenceContainment();
 
 /**
  * Sentence containment into the evidence (signatures/sentences.ts): the share of the smaller

@@ -185,6 +185,11 @@ export interface SentenceContainment {
   leadTokens: number;
 }
 
+/** A zeroed result for `sentenceContainment` to write into (one per caller, reused per pair). */
+export function emptySentenceContainment(): SentenceContainment {
+  return { share: 0, count: 0, tokens: 0, leadShare: 0, leadCount: 0, leadTokens: 0 };
+}
+
 /**
  * Containment of the smaller text (fewer `tokens`) in the other, from both kept sets: below the
  * lower of the two cuts both samples are complete, so the smaller side's sentences there are

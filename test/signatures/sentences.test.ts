@@ -3,6 +3,7 @@ import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import {
+  emptySentenceContainment,
   isPassage,
   NO_CUT,
   passageTokens,
@@ -37,14 +38,7 @@ const SENTENCES = [
 ];
 
 function containment(a: string, b: string): SentenceContainment {
-  const out: SentenceContainment = {
-    share: 0,
-    count: 0,
-    tokens: 0,
-    leadShare: 0,
-    leadCount: 0,
-    leadTokens: 0,
-  };
+  const out = emptySentenceContainment();
   const fa = fingerprints(a);
   const fb = fingerprints(b);
   return sentenceContainment(fa, NO_CUT, a.split(' ').length, fb, NO_CUT, b.split(' ').length, out);
