@@ -23,9 +23,34 @@ function ready(): XXHashApi {
 
 const MASK32 = 0xffffffffn;
 
+// xxhash-wasm copies each input into its WebAssembly memory (64 KiB when instantiated) and grows
+// the memory for a longer one. Growing detaches the memory's old ArrayBuffer, and V8 then drops
+// the optimized code of every function compiled while no ArrayBuffer had ever been detached
+// (~70 functions on the per-message path, all compiled again; docs/benchmarks.md, "V8 warm-up").
+// So an input that would not fit is hashed through the streaming interface in pieces that do:
+// XXH64 over pieces is XXH64 over their concatenation, so the hash is the same.
+const WASM_MEMORY = 65536;
+/** The streaming state (88 bytes) sits at the memory's start, each piece after it. */
+const PIECE = 32768;
+const utf8 = new TextEncoder();
+
+/** XXH64 of bytes too long for the module's memory, fed piece by piece. */
+function streamed(bytes: Uint8Array, seed: bigint): bigint {
+  const state = ready().create64(seed);
+  for (let at = 0; at < bytes.length; at += PIECE) state.update(bytes.subarray(at, at + PIECE));
+  return state.digest();
+}
+
+/** The library's one-shot hash encodes into room for 3 bytes per UTF-16 unit. */
+const fitsText = (text: string): boolean => text.length * 3 <= WASM_MEMORY;
+
+function h64(text: string, seed: bigint): bigint {
+  return fitsText(text) ? ready().h64(text, seed) : streamed(utf8.encode(text), seed);
+}
+
 /** XXH64 of the UTF-8 bytes of `text`, as two halves. */
 export function xxh64(text: string, seed: bigint, out: U64): U64 {
-  const h = ready().h64(text, seed);
+  const h = h64(text, seed);
   out.hi = Number(h >> 32n);
   out.lo = Number(h & MASK32);
   return out;
@@ -33,7 +58,7 @@ export function xxh64(text: string, seed: bigint, out: U64): U64 {
 
 /** XXH64 of raw bytes, as two halves. */
 export function xxh64Bytes(bytes: Uint8Array, seed: bigint, out: U64): U64 {
-  const h = ready().h64Raw(bytes, seed);
+  const h = bytes.length <= WASM_MEMORY ? ready().h64Raw(bytes, seed) : streamed(bytes, seed);
   out.hi = Number(h >> 32n);
   out.lo = Number(h & MASK32);
   return out;
@@ -41,5 +66,7 @@ export function xxh64Bytes(bytes: Uint8Array, seed: bigint, out: U64): U64 {
 
 /** XXH64 of `text` as 16 hex digits. */
 export function xxh64Hex(text: string, seed: bigint): string {
-  return ready().h64ToString(text, seed);
+  return fitsText(text)
+    ? ready().h64ToString(text, seed)
+    : streamed(utf8.encode(text), seed).toString(16).padStart(16, '0');
 }
