@@ -14,6 +14,7 @@ const SRC = join(ROOT, 'src');
 const ROOT_MODULES: Record<string, string> = {
   errors: 'base',
   json: 'base',
+  'lazy-schema': 'base',
   redact: 'base',
   index: 'library',
   embed: 'library',

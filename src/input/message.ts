@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { DoppelError } from '../errors.js';
 import { parseJsonText } from '../json.js';
+import { lazySchema, type Zod } from '../lazy-schema.js';
 
 // A lone surrogate: a string that is not well-formed Unicode (String#isWellFormed, ES2024).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -26,7 +26,7 @@ function idIssue(id: unknown): string | null {
  * given: `messageSchema` (message-schema.ts) for the API's documents and the library, and the
  * copy parseMessageObject loads when it first needs one (messageSchemaNow).
  */
-export function defineMessageSchema(z: ZodModule['z']) {
+export function defineMessageSchema(z: Zod) {
   return z.looseObject({
     // parseMessageObject checks a string id's form and a number id's range first (idIssue).
     id: z.union([z.string().min(1).max(1024), z.number().finite().transform(String)]),
@@ -41,19 +41,13 @@ export function defineMessageSchema(z: ZodModule['z']) {
   });
 }
 
-type ZodModule = { z: typeof z };
 type MessageSchema = ReturnType<typeof defineMessageSchema>;
-let schema: MessageSchema | undefined;
 
 /**
  * The schema, built on the first message that is not a plain one (plainMessage): most streams
- * never need it, and zod costs ~0.05 s of CPU to load at every start. Parsing is synchronous, so
- * zod is loaded with require (its CommonJS build).
+ * never need it.
  */
-function messageSchemaNow(): MessageSchema {
-  schema ??= defineMessageSchema((createRequire(import.meta.url)('zod') as ZodModule).z);
-  return schema;
-}
+const messageSchemaNow = lazySchema(defineMessageSchema);
 
 export interface Message {
   id: string;

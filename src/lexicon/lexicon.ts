@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { DoppelError } from '../errors.js';
+import { lazySchema, type Zod } from '../lazy-schema.js';
 import type { Language, SupportedLanguage } from '../text/language.js';
 import { decodeCompact, sourceDigest } from './compact.js';
 import { WordTable } from './word-table.js';
@@ -20,7 +20,7 @@ export const LEXICON_FORMAT = 'doppel-lexicon/1';
  * for the builder and its users, and the copy parseLexicon loads when it first reads a JSON file
  * (lexiconFileSchemaNow).
  */
-export function defineLexiconFileSchema(z: ZodModule['z']) {
+export function defineLexiconFileSchema(z: Zod) {
   return z
     .object({
       format: z.literal(LEXICON_FORMAT),
@@ -49,19 +49,13 @@ export function defineLexiconFileSchema(z: ZodModule['z']) {
     .strict();
 }
 
-type ZodModule = { z: typeof z };
 type LexiconFileSchema = ReturnType<typeof defineLexiconFileSchema>;
-let schema: LexiconFileSchema | undefined;
 
 /**
  * The schema, built when a lexicon is first read from JSON (a --lexicon file; the shipped ones are
- * read in their compact form): zod costs ~0.05 s of CPU to load at every start. Reading is
- * synchronous, so zod is loaded with require (its CommonJS build).
+ * read in their compact form).
  */
-function lexiconFileSchemaNow(): LexiconFileSchema {
-  schema ??= defineLexiconFileSchema((createRequire(import.meta.url)('zod') as ZodModule).z);
-  return schema;
-}
+const lexiconFileSchemaNow = lazySchema(defineLexiconFileSchema);
 
 export type LexiconFile = z.infer<LexiconFileSchema>;
 
