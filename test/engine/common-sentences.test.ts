@@ -9,7 +9,7 @@ import { engineMessage } from '../../src/pipeline/flow.js';
 import { signMessage } from '../../src/pipeline/sign.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
-import { editWords, rng } from '../support/engine.js';
+import { editWords, rng, syntheticSentences } from '../support/engine.js';
 
 const config = resolveDedupConfig('news');
 let signer: Signer;
@@ -20,18 +20,7 @@ beforeAll(async () => {
 
 const T0 = Date.UTC(2026, 10, 3);
 
-/** Sentences of 12-20 made-up words each (no word sequence shared between them). */
-function sentences(seed: number, n: number): string[] {
-  const random = rng(seed);
-  const out: string[] = [];
-  for (let s = 0; s < n; s++) {
-    const words: string[] = [];
-    const length = 12 + Math.floor(random() * 9);
-    for (let i = 0; i < length; i++) words.push(`w${Math.floor(random() * 20_000).toString(36)}s`);
-    out.push(`${words.join(' ')}.`);
-  }
-  return out;
-}
+const sentences = (seed: number, n: number): string[] => syntheticSentences(seed, n, 's');
 
 async function input(id: string, text: string, minutes: number): Promise<EngineMessage> {
   const signed = await signMessage(parseMessageObject({ id, text, lang: 'en' }), signer);

@@ -10,7 +10,7 @@ import { engineMessage } from '../../src/pipeline/flow.js';
 import { signMessage } from '../../src/pipeline/sign.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
-import { rng } from '../support/engine.js';
+import { rng, syntheticSentences } from '../support/engine.js';
 
 const config = resolveDedupConfig('news');
 let signer: Signer;
@@ -21,18 +21,7 @@ beforeAll(async () => {
 
 const T0 = Date.UTC(2026, 10, 2);
 
-/** Sentences of 12-20 made-up words each: an article whose sentences share no word sequence. */
-function sentences(seed: number, n: number): string[] {
-  const random = rng(seed);
-  const out: string[] = [];
-  for (let s = 0; s < n; s++) {
-    const words: string[] = [];
-    const length = 12 + Math.floor(random() * 9);
-    for (let i = 0; i < length; i++) words.push(`w${Math.floor(random() * 20_000).toString(36)}q`);
-    out.push(`${words.join(' ')}.`);
-  }
-  return out;
-}
+const sentences = (seed: number, n: number): string[] => syntheticSentences(seed, n, 'q');
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const random = rng(seed);

@@ -25,13 +25,31 @@ export function signText(engine: Signer, text: string, lang?: string): Signature
 }
 
 /** Deterministic pseudo-random generator (mulberry32) for synthetic documents. */
-export { mulberry32 as rng } from '../../src/eval/random.js';
+import { mulberry32 } from '../../src/eval/random.js';
+
+export { mulberry32 as rng };
 
 /** A synthetic document of `length` words drawn from a vocabulary of made-up words. */
 export function syntheticDoc(random: () => number, length: number, vocabulary = 5000): string[] {
   const words: string[] = [];
   for (let i = 0; i < length; i++) words.push(`w${Math.floor(random() * vocabulary).toString(36)}x`);
   return words;
+}
+
+/**
+ * `n` sentences of 12-20 made-up words each, each ending in a full stop: an article whose sentences
+ * share no word sequence. `suffix` ends every word, keeping one suite's words apart from another's.
+ */
+export function syntheticSentences(seed: number, n: number, suffix: string): string[] {
+  const random = mulberry32(seed);
+  const out: string[] = [];
+  for (let s = 0; s < n; s++) {
+    const words: string[] = [];
+    const length = 12 + Math.floor(random() * 9);
+    for (let i = 0; i < length; i++) words.push(`w${Math.floor(random() * 20_000).toString(36)}${suffix}`);
+    out.push(`${words.join(' ')}.`);
+  }
+  return out;
 }
 
 /** Replaces a share of the words with fresh ones. */
