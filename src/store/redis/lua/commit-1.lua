@@ -48,17 +48,9 @@ local function event(kind, root, c, messageId)
 end
 
 -- Titles and details, written with one HSET per block at the end of the call (a batch's
--- messages fall in a few blocks) instead of two calls a message: block -> { slot, value, ... }.
+-- messages fall in a few blocks) instead of two calls a message: block -> { slot, value, ... },
+-- gathered by _cluster.lua's addField.
 local titleBlocks, detailBlocks = {}, {}
-local function addToBlock(blocks, b, slot, value)
-  local list = blocks[b]
-  if not list then
-    list = {}
-    blocks[b] = list
-  end
-  list[#list + 1] = slot
-  list[#list + 1] = value
-end
 local function flushBlocks(blocks, part)
   for b, list in pairs(blocks) do redis.call('HSET', base .. part .. b, unpack(list)) end
 end
@@ -201,12 +193,12 @@ for r = 1, n do
     end
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
     verdictsPending[seq] = verdict
-    addToBlock(verdictBlocks, b, slot, verdict)
+    addField(verdictBlocks, b, slot, verdict)
     if title ~= '' then
       titlesPending[seq] = title
-      addToBlock(titleBlocks, b, slot, title)
+      addField(titleBlocks, b, slot, title)
     end
-    if detail ~= '' then addToBlock(detailBlocks, b, slot, detail) end
+    if detail ~= '' then addField(detailBlocks, b, slot, detail) end
     if grown then
       results[r] = grown
     else
