@@ -80,37 +80,23 @@ export async function candidateClusters(
   pendingTitles: ReadonlyMap<string, string> = new Map(),
 ): Promise<Map<string, StoryCluster>> {
   const out = new Map<string, StoryCluster>();
-  if (store.verdictsOf && store.clustersOf) {
-    // Two store calls for the whole batch (Redis: one script call each instead of one or two per
-    // candidate; the same reads, so the same answers).
-    const verdicts = await store.verdictsOf(candidates.map((c) => c.id));
-    const decided: Array<{ candidate: Candidate; verdict: StoredVerdict }> = [];
-    candidates.forEach((c, i) => {
-      const verdict = verdicts[i] ?? null;
-      if (verdict === null) out.set(c.id, undecidedCluster(c, pendingTitles));
-      else decided.push({ candidate: c, verdict });
-    });
-    const views = await store.clustersOf(
-      decided.map((d) => ({ id: d.verdict.clusterId, fallback: d.candidate.id })),
-    );
-    for (const [i, d] of decided.entries()) {
-      out.set(d.candidate.id, storyCluster(d.candidate, d.verdict, views[i] ?? null));
-    }
-    return out;
-  }
-  await Promise.all(
-    candidates.map(async (c) => {
-      const verdict = await store.verdict(c.id);
-      if (verdict === null) {
-        out.set(c.id, undecidedCluster(c, pendingTitles));
-        return;
-      }
-      // By the cluster id first; a store may no longer find a cluster by the id of a message
-      // that expired (Redis), and then finds it through the live candidate's own id.
-      const view = (await store.cluster(verdict.clusterId)) ?? (await store.cluster(c.id));
-      out.set(c.id, storyCluster(c, verdict, view));
-    }),
+  // Two store calls for the whole batch (Redis: one script call each instead of one or two per
+  // candidate).
+  const verdicts = await store.verdictsOf(candidates.map((c) => c.id));
+  const decided: Array<{ candidate: Candidate; verdict: StoredVerdict }> = [];
+  candidates.forEach((c, i) => {
+    const verdict = verdicts[i] ?? null;
+    if (verdict === null) out.set(c.id, undecidedCluster(c, pendingTitles));
+    else decided.push({ candidate: c, verdict });
+  });
+  // By the cluster id first; a store may no longer find a cluster by the id of a message that
+  // expired (Redis), and then finds it through the live candidate's own id.
+  const views = await store.clustersOf(
+    decided.map((d) => ({ id: d.verdict.clusterId, fallback: d.candidate.id })),
   );
+  for (const [i, d] of decided.entries()) {
+    out.set(d.candidate.id, storyCluster(d.candidate, d.verdict, views[i] ?? null));
+  }
   return out;
 }
 

@@ -313,12 +313,12 @@ export interface DedupStore {
   verdict(id: string, options?: VerdictReadOptions): Promise<StoredVerdict | null>;
   cluster(id: string): Promise<ClusterView | null>;
   /**
-   * Optional, for stores where each read is a round trip and a script call: `verdict` of many ids
-   * in one call, the same answers in the same order. The engine's story reads use it when present.
+   * `verdict` of many ids in one call, the same answers in the same order: the engine's story
+   * reads of a batch (on Redis one script call instead of one a candidate).
    */
-  verdictsOf?(ids: readonly string[]): Promise<Array<StoredVerdict | null>>;
-  /** Optional: of each lookup, `cluster(id) ?? cluster(fallback)`, in one call (as verdictsOf). */
-  clustersOf?(lookups: readonly ClusterLookup[]): Promise<Array<ClusterView | null>>;
+  verdictsOf(ids: readonly string[]): Promise<Array<StoredVerdict | null>>;
+  /** Of each lookup, `cluster(id) ?? cluster(fallback)`, in one call (as verdictsOf). */
+  clustersOf(lookups: readonly ClusterLookup[]): Promise<Array<ClusterView | null>>;
   /**
    * Members of a (current) cluster still in the window, `limit` of them after sequence number
    * `after` (0: from the first); null for no cluster.

@@ -29,6 +29,8 @@ export function instrumentStore(store: DedupStore, metrics: DoppelMetrics | null
     commit: (decisions) => timed('commit', () => store.commit(decisions)),
     verdict: (id, options) => timed('verdict', () => store.verdict(id, options)),
     cluster: (id) => timed('cluster', () => store.cluster(id)),
+    verdictsOf: (ids) => timed('verdicts', () => store.verdictsOf(ids)),
+    clustersOf: (lookups) => timed('clusters', () => store.clustersOf(lookups)),
     resolveCluster: (id) => timed('resolve', () => store.resolveCluster(id)),
     clusterMembers: (id, after, limit) => timed('members', () => store.clusterMembers(id, after, limit)),
     listClusters: (query) => timed('clusters', () => store.listClusters(query)),

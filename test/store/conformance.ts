@@ -290,6 +290,44 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       });
     });
 
+    it('reads many verdicts and clusters in one call as the single reads give them', async () => {
+      const rs = await store.index([
+        request('va', ['b0=11']),
+        request('vb', ['b0=12']),
+        request('vc', ['b0=11', 'b0=12']),
+        request('vd', ['b0=13']),
+      ]);
+      const seqs = rs.map((r) => (r.status === 'decided' ? -1 : r.seq));
+      await store.commit([decision('va', seqs[0]!), decision('vb', seqs[1]!)]);
+      await store.commit([decision('vc', seqs[2]!, ['vb', 'va'])]);
+      // vd is indexed but undecided; vx was never seen.
+      const ids = ['vc', 'vd', 'va', 'vx', 'vb'];
+      const single = await Promise.all(ids.map((id) => store.verdict(id)));
+      // A verdict keeps the cluster id it was given (vb's, merged into va's later).
+      expect(single.map((v) => v?.clusterId ?? null)).toEqual(['va', null, 'va', null, 'vb']);
+      expect(await store.verdictsOf(ids)).toEqual(single);
+      expect(await store.verdictsOf([])).toEqual([]);
+      // By a merged root's id; by a member's id (no cluster of its own), found through the
+      // fallback; unknown with and without a fallback.
+      const lookups = [
+        { id: 'vb' },
+        { id: 'vc', fallback: 'va' },
+        { id: 'vx', fallback: 'va' },
+        { id: 'vx' },
+        { id: 'vx', fallback: 'vy' },
+      ];
+      const views = await store.clustersOf(lookups);
+      expect(views).toEqual(
+        await Promise.all(
+          lookups.map(
+            async (l) => (await store.cluster(l.id)) ?? (l.fallback ? await store.cluster(l.fallback) : null),
+          ),
+        ),
+      );
+      expect(views.map((v) => v?.id ?? null)).toEqual(['va', 'va', 'va', null, null]);
+      expect(await store.clustersOf([])).toEqual([]);
+    });
+
     it('reports a story growing in one batch, with whole and fractional event times', async () => {
       for (const [tag, start] of [
         ['w', T0],

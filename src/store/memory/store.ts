@@ -7,6 +7,7 @@ import type {
   Candidate,
   ClusterListPage,
   ClusterListQuery,
+  ClusterLookup,
   ClusterMember,
   ClusterMembersPage,
   ClusterView,
@@ -499,6 +500,19 @@ export class MemoryStore implements DedupStore {
   async cluster(id: string): Promise<ClusterView | null> {
     const c = this.clusters.get(this.resolve(id));
     return c ? clusterView(c) : null;
+  }
+
+  async verdictsOf(ids: readonly string[]): Promise<Array<StoredVerdict | null>> {
+    return ids.map((id) => this.byId.get(id)?.verdict ?? null);
+  }
+
+  async clustersOf(lookups: readonly ClusterLookup[]): Promise<Array<ClusterView | null>> {
+    return Promise.all(
+      lookups.map(
+        async ({ id, fallback }) =>
+          (await this.cluster(id)) ?? (fallback === undefined ? null : this.cluster(fallback)),
+      ),
+    );
   }
 
   async clusterMembers(clusterId: string, after: number, limit: number): Promise<ClusterMembersPage | null> {
