@@ -160,10 +160,16 @@ const COMMA = /[,،，]/g;
 
 /** What every attempt reads: the page's paragraphs and its elements' sizes (computed once). */
 interface PageMeasures {
-  /** Text length, link text length and commas of every element's subtree. */
+  /** Text length, link text length, commas and links (<a> with text) of every element's subtree. */
   chars: Float64Array;
   linkChars: Float64Array;
   commas: Float64Array;
+  links: Float64Array;
+  /** Furniture by words and structure, whatever the names (consent notices, comment threads). */
+  furniture: Uint8Array;
+  /** Child elements with text, and those of them whose text starts with a link (a headline). */
+  textKids: Uint16Array;
+  linkKids: Uint16Array;
   /** The nearest block element of every element (itself when it is one; 0, the document, when none). */
   blockOf: Int32Array;
   paragraphs: Paragraph[];
@@ -177,13 +183,138 @@ interface Paragraph {
 }
 
 function measurePage(doc: ParsedHtml): PageMeasures {
-  const { chars, linkChars, commas } = measure(doc);
+  const { chars, linkChars, commas, links } = measure(doc);
   const { tag, parent } = doc.nodes;
   const count = tag.length;
   const blockOf = new Int32Array(count);
   for (let n = 1; n < count; n++)
     blockOf[n] = BLOCK_TAGS.has(tag[n] as string) ? n : (blockOf[parent[n] as number] as number);
-  return { chars, linkChars, commas, blockOf, paragraphs: findParagraphs(doc) };
+  const furniture = new Uint8Array(count);
+  markConsentNotices(doc, chars, blockOf, furniture);
+  markCommentThreads(doc, chars, furniture);
+  const textKids = new Uint16Array(count);
+  const linkKids = new Uint16Array(count);
+  // The first text step at or after each step: an element's first text is nextText[opStart].
+  const { kind, link } = doc.ops;
+  const nextText = new Int32Array(kind.length + 1);
+  nextText[kind.length] = kind.length;
+  for (let i = kind.length - 1; i >= 0; i--)
+    nextText[i] =
+      kind[i] === TextOp.Text && (doc.ops.text[i] as string).trim() !== '' ? i : (nextText[i + 1] as number);
+  const { opStart, opEnd } = doc.nodes;
+  for (let n = 1; n < count; n++) {
+    if ((chars[n] as number) === 0) continue;
+    const p = parent[n] as number;
+    if ((textKids[p] as number) < 0xffff) textKids[p] = (textKids[p] as number) + 1;
+    const first = nextText[opStart[n] as number] as number;
+    if (first < (opEnd[n] as number) && link[first] && (linkKids[p] as number) < 0xffff)
+      linkKids[p] = (linkKids[p] as number) + 1;
+  }
+  return {
+    chars,
+    linkChars,
+    commas,
+    links,
+    furniture,
+    textKids,
+    linkKids,
+    blockOf,
+    paragraphs: findParagraphs(doc),
+  };
+}
+
+/** The word for a cookie in the languages doppel reads (a cheap first test of a text step). */
+const COOKIE_WORD = /cookie|куки|کوکی/i;
+/**
+ * What a consent notice says besides "cookie": we use them, by continuing you agree, accept all,
+ * the privacy policy (en, ru, uk, fa, de, fr, es). An article about cookies rarely says these in
+ * one short block; a notice always does.
+ */
+const CONSENT_WORDS =
+  /\b(?:we|site|website) uses?\b|by (?:continuing|clicking|using)|accept|agree|consent|privacy|(?:cookie|your) (?:settings|preferences|policy)|opt[- ]out|используе|продолжая|соглаш|приня|конфиденциальн|використов|продовжуючи|погоджу|прийня|конфіденційн|استفاده|موافق|حریم|verwende|akzeptier|zustimm|einverstanden|datenschutz|utilis|accepte|poursuiv|confidentialit|utiliza|acepta|continúa|privacidad/i;
+/** A consent notice is short: a block of more text than this is not one, whatever it says. */
+const MAX_NOTICE = 1200;
+/** A notice's container holds the notice and its buttons, little more (characters). */
+const NOTICE_EXTRA = 200;
+
+/**
+ * Consent notices by their words: a short block that names cookies and asks for consent, with the
+ * container that holds little more than it (its buttons), is furniture. Sites name their banners
+ * in every way or not at all; the words are what every notice has.
+ */
+function markConsentNotices(
+  doc: ParsedHtml,
+  chars: Float64Array,
+  blockOf: Int32Array,
+  furniture: Uint8Array,
+): void {
+  const { kind, node, text } = doc.ops;
+  const { parent, tag } = doc.nodes;
+  let checked = -1;
+  for (let i = 0; i < kind.length; i++) {
+    if (kind[i] !== TextOp.Text || !COOKIE_WORD.test(text[i] as string)) continue;
+    let n = blockOf[node[i] as number] as number;
+    if (n <= 0 || n === checked || furniture[n] === 1) continue;
+    const own = chars[n] as number;
+    for (let p = parent[n] as number; p > 0 && tag[p] !== 'body'; p = parent[p] as number) {
+      if ((chars[p] as number) > own + NOTICE_EXTRA) break;
+      n = p;
+    }
+    checked = n;
+    if ((chars[n] as number) <= MAX_NOTICE && CONSENT_WORDS.test(renderNode(doc, n))) furniture[n] = 1;
+  }
+}
+
+/** A comment form's text area sits this close under its form, which has at most this much text. */
+const FORM_DEPTH = 8;
+const MAX_FORM = 1500;
+
+/** The reply link under a reader's comment (en, ru, uk, fa, de, fr, es, it, pl). */
+const REPLY =
+  /^(?:↩\s*)?(?:reply|reply to \S.*|antworten|répondre|responder|rispondi|odpowiedz|ответить|відповісти|پاسخ)\s*[↩↓»]?$/i;
+
+/**
+ * Comment threads by structure: where reply links sit in several children of one element, each of
+ * those children is a comment; a form with a text area is a comment (or contact) form. Both are
+ * furniture whatever their names, so a long thread cannot outscore a short article.
+ */
+function markCommentThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uint8Array): void {
+  const { kind, node, text, link } = doc.ops;
+  const { tag, parent } = doc.nodes;
+  const count = tag.length;
+  const replies = new Float64Array(count);
+  let any = false;
+  for (let i = 0; i < kind.length; i++) {
+    if (kind[i] !== TextOp.Text || !link[i]) continue;
+    const t = (text[i] as string).trim();
+    if (t.length > 40 || !REPLY.test(t)) continue;
+    const n = node[i] as number;
+    replies[n] = (replies[n] as number) + 1;
+    any = true;
+  }
+  // A page-wide <form> (some CMSs wrap the whole page in one) is not a comment form.
+  for (let n = 1; n < count; n++) {
+    if (tag[n] !== 'textarea') continue;
+    for (let a = parent[n] as number, up = 0; a > 0 && up < FORM_DEPTH; a = parent[a] as number, up++)
+      if (tag[a] === 'form') {
+        if ((chars[a] as number) <= MAX_FORM) furniture[a] = 1;
+        break;
+      }
+  }
+  if (!any) return;
+  // Subtree sums, and how many of each element's children hold a reply link.
+  const holders = new Float64Array(count);
+  for (let n = count - 1; n > 0; n--) {
+    const p = parent[n] as number;
+    if ((replies[n] as number) > 0) {
+      replies[p] = (replies[p] as number) + (replies[n] as number);
+      holders[p] = (holders[p] as number) + 1;
+    }
+  }
+  for (let n = 1; n < count; n++) {
+    const p = parent[n] as number;
+    if ((replies[n] as number) > 0 && (holders[p] as number) >= 2) furniture[n] = 1;
+  }
 }
 
 /** Paragraphs score by length and commas (commas mark sentences of prose, not lists of links). */
@@ -220,11 +351,17 @@ function findParagraphs(doc: ParsedHtml): Paragraph[] {
   return out;
 }
 
-function measure(doc: ParsedHtml): { chars: Float64Array; linkChars: Float64Array; commas: Float64Array } {
+function measure(doc: ParsedHtml): {
+  chars: Float64Array;
+  linkChars: Float64Array;
+  commas: Float64Array;
+  links: Float64Array;
+} {
   const count = doc.nodes.tag.length;
   const chars = new Float64Array(count);
   const linkChars = new Float64Array(count);
   const commas = new Float64Array(count);
+  const links = new Float64Array(count);
   const { kind, node, text, link } = doc.ops;
   for (let i = 0; i < kind.length; i++) {
     if (kind[i] !== TextOp.Text) continue;
@@ -236,14 +373,17 @@ function measure(doc: ParsedHtml): { chars: Float64Array; linkChars: Float64Arra
     commas[n] = (commas[n] as number) + (t.match(COMMA)?.length ?? 0);
   }
   // Children are numbered after their parents: one descending pass sums every subtree.
-  const { parent } = doc.nodes;
+  const { parent, tag } = doc.nodes;
   for (let n = count - 1; n > 0; n--) {
     const p = parent[n] as number;
+    // Its subtree is summed by now (descendants come after it).
+    if (tag[n] === 'a' && (chars[n] as number) > 0) links[n] = (links[n] as number) + 1;
     chars[p] = (chars[p] as number) + (chars[n] as number);
     linkChars[p] = (linkChars[p] as number) + (linkChars[n] as number);
     commas[p] = (commas[p] as number) + (commas[n] as number);
+    links[p] = (links[p] as number) + (links[n] as number);
   }
-  return { chars, linkChars, commas };
+  return { chars, linkChars, commas, links };
 }
 
 /** The whole page's text (every visible element) and the article's title: extraction off. */
@@ -299,13 +439,14 @@ function articleBody(
 ): string | undefined {
   const byName = attempt.furnitureByName;
   const { tag, parent, names } = doc.nodes;
-  const { chars, linkChars, commas, blockOf } = page;
+  const { chars, linkChars, commas, links, blockOf } = page;
   const weigh = (n: number): number => (attempt.weighNames ? nameWeight(names[n] as string) : 0);
   const count = tag.length;
   // Furniture, inherited: everything inside a <nav> or a "sidebar" is furniture too.
   const furniture = new Uint8Array(count);
   for (let n = 1; n < count; n++)
-    furniture[n] = furniture[parent[n] as number] === 1 || isFurniture(doc, n, byName) ? 1 : 0;
+    furniture[n] =
+      furniture[parent[n] as number] === 1 || page.furniture[n] === 1 || isFurniture(doc, n, byName) ? 1 : 0;
   const linkDensity = (n: number): number => {
     const c = chars[n] as number;
     return c === 0 ? 0 : (linkChars[n] as number) / c;
@@ -418,6 +559,8 @@ function articleBody(
   }
 
   // Inside the article: furniture and link-heavy containers go.
+  let selectedChars = 0;
+  for (const n of selected) selectedChars += chars[n] as number;
   const dropped = new Uint8Array(count);
   const inside = new Uint8Array(count);
   for (const n of selected) inside[n] = 1;
@@ -446,6 +589,14 @@ function articleBody(
     if (CLEANED_TAGS.has(t) && (commas[n] as number) < 10) {
       const weight = weigh(n);
       if ((ld > 0.2 && weight < 25) || ld > 0.5 || weight + (score[n] as number) < 0) dropped[n] = 1;
+    } else if (
+      CLEANED_TAGS.has(t) &&
+      (chars[n] as number) < selectedChars * LINK_LIST_SHARE &&
+      isLinkList(page, n, ld)
+    ) {
+      // A list of headlines with a teaser each has commas enough to pass for prose; most of the
+      // article, it is the article (a news round-up of linked headlines).
+      dropped[n] = 1;
     } else if (/^h[1-6]$/.test(t) && (weigh(n) < 0 || ld > 0.33)) {
       dropped[n] = 1;
     }
@@ -468,6 +619,27 @@ function articleBody(
     to,
   );
   return body === '' ? undefined : body;
+}
+
+/** Items at least, nearly all of them with a link, a fifth of the text or more in links. */
+const LINK_LIST_MIN = 5;
+const LINK_LIST_ITEMS = 0.8;
+const LINK_LIST_DENSITY = 0.2;
+/** A list of links holding this share of the article's text or more is kept. */
+const LINK_LIST_SHARE = 0.5;
+
+/**
+ * A list of links, each with a line or two of its own (related stories with teasers, "read
+ * more"): repeated items nearly every one of which starts with a link, its headline. Prose with
+ * links in it (a list of points included) is items most of which start with words.
+ */
+function isLinkList(page: PageMeasures, n: number, linkDensity: number): boolean {
+  const items = page.linkKids[n] as number;
+  return (
+    items >= LINK_LIST_MIN &&
+    items >= (page.textKids[n] as number) * LINK_LIST_ITEMS &&
+    linkDensity >= LINK_LIST_DENSITY
+  );
 }
 
 /** Headlines compared with the title, at most (a page has one; a hostile one may have millions). */
