@@ -225,6 +225,9 @@ function measurePage(doc: ParsedHtml): PageMeasures {
 
 /** The word for a cookie in the languages doppel reads (a cheap first test of a text step). */
 const COOKIE_WORD = /cookie|куки|کوکی/i;
+/** Data-protection notices that do not say "cookie" (a GDPR consent box). */
+const DATA_WORD =
+  /gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی/i;
 /**
  * What a consent notice says besides "cookie": we use them, by continuing you agree, accept all,
  * the privacy policy (en, ru, uk, fa, de, fr, es). An article about cookies rarely says these in
@@ -232,6 +235,12 @@ const COOKIE_WORD = /cookie|куки|کوکی/i;
  */
 const CONSENT_WORDS =
   /\b(?:we|site|website) uses?\b|by (?:continuing|clicking|using)|accept|agree|consent|privacy|(?:cookie|your) (?:settings|preferences|policy)|opt[- ]out|используе|продолжая|соглаш|приня|конфиденциальн|використов|продовжуючи|погоджу|прийня|конфіденційн|استفاده|موافق|حریم|verwende|akzeptier|zustimm|einverstanden|datenschutz|utilis|accepte|poursuiv|confidentialit|utiliza|acepta|continúa|privacidad/i;
+/**
+ * A data-protection notice without the word cookie asks the reader in the first person: "we
+ * have updated our privacy policy, please check the box". A news paragraph on personal data and
+ * consent reports what others did.
+ */
+const ASKS_READER = /\b(?:we|our|please|you agree|i agree)\b/i;
 /** A consent notice is short: a block of more text than this is not one, whatever it says. */
 const MAX_NOTICE = 1200;
 /** A notice's container holds the notice and its buttons, little more (characters). */
@@ -252,7 +261,10 @@ function markConsentNotices(
   const { parent, tag } = doc.nodes;
   let checked = -1;
   for (let i = 0; i < kind.length; i++) {
-    if (kind[i] !== TextOp.Text || !COOKIE_WORD.test(text[i] as string)) continue;
+    if (kind[i] !== TextOp.Text) continue;
+    const t = text[i] as string;
+    const cookie = COOKIE_WORD.test(t);
+    if (!cookie && !DATA_WORD.test(t)) continue;
     let n = blockOf[node[i] as number] as number;
     if (n <= 0 || n === checked || furniture[n] === 1) continue;
     const own = chars[n] as number;
@@ -261,13 +273,18 @@ function markConsentNotices(
       n = p;
     }
     checked = n;
-    if ((chars[n] as number) <= MAX_NOTICE && CONSENT_WORDS.test(renderNode(doc, n))) furniture[n] = 1;
+    if ((chars[n] as number) > MAX_NOTICE) continue;
+    const notice = renderNode(doc, n);
+    if (CONSENT_WORDS.test(notice) && (cookie || ASKS_READER.test(notice))) furniture[n] = 1;
   }
 }
 
 /** A comment form's text area sits this close under its form, which has at most this much text. */
 const FORM_DEPTH = 8;
 const MAX_FORM = 1500;
+
+/** A reader's comment is shorter than this (characters); an article beside a thread is not. */
+const MAX_COMMENT = 2000;
 
 /** The reply link under a reader's comment (en, ru, uk, fa, de, fr, es, it, pl). */
 const REPLY =
@@ -311,9 +328,12 @@ function markCommentThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
       holders[p] = (holders[p] as number) + 1;
     }
   }
+  // A child with one reply link is one comment; one with more holds a thread of its own (or
+  // the article and its thread, when another reply link is elsewhere), and its children decide.
   for (let n = 1; n < count; n++) {
     const p = parent[n] as number;
-    if ((replies[n] as number) > 0 && (holders[p] as number) >= 2) furniture[n] = 1;
+    if ((replies[n] as number) === 1 && (holders[p] as number) >= 2 && (chars[n] as number) <= MAX_COMMENT)
+      furniture[n] = 1;
   }
 }
 
