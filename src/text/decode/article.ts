@@ -507,6 +507,7 @@ function articleBody(
   }
   let top = best[0];
   if (top === undefined) return undefined;
+  top = longerProse(doc, page, best, score, top);
   const topScore = score[top] as number;
 
   // Paragraphs each wrapped in a card of their own make near-equal candidates: when three or
@@ -639,6 +640,47 @@ function articleBody(
     to,
   );
   return body === '' ? undefined : body;
+}
+
+/** A best element of less text than this (characters outside links) may be a caption... */
+const SHORT_BLOCK = 600;
+/** ...and a runner-up within this share of its score... */
+const RUNNER_UP_SCORE = 0.5;
+/** ...with this many times its text outside links, apart from it, is the article. */
+const RUNNER_UP_PROSE = 2;
+/** ...and little link text (a list of headlines with teasers has much text and many links). */
+const RUNNER_UP_LINKS = 0.15;
+
+/**
+ * The best element, or when it is a short block, a runner-up that scores nearly as well with much
+ * more text outside links elsewhere on the page: commas make a photo caption or a short quote box
+ * outscore a body of plain sentences, and a short block is rarely the article beside a long one.
+ */
+function longerProse(
+  doc: ParsedHtml,
+  page: PageMeasures,
+  best: readonly number[],
+  score: Float64Array,
+  top: number,
+): number {
+  const { opStart, opEnd } = doc.nodes;
+  const prose = (n: number): number => (page.chars[n] as number) - (page.linkChars[n] as number);
+  const topScore = score[top] as number;
+  // A long best element is an article: comment threads are often longer still.
+  if (prose(top) > SHORT_BLOCK) return top;
+  let chosen = top;
+  for (const n of best) {
+    if (n === top || (score[n] as number) < topScore * RUNNER_UP_SCORE) continue;
+    const nested =
+      ((opStart[n] as number) <= (opStart[top] as number) &&
+        (opEnd[top] as number) <= (opEnd[n] as number)) ||
+      ((opStart[top] as number) <= (opStart[n] as number) && (opEnd[n] as number) <= (opEnd[top] as number));
+    const c = page.chars[n] as number;
+    const ld = c === 0 ? 0 : (page.linkChars[n] as number) / c;
+    if (nested || ld > RUNNER_UP_LINKS || isLinkList(page, n, ld)) continue;
+    if (prose(n) >= prose(chosen) * RUNNER_UP_PROSE) chosen = n;
+  }
+  return chosen;
 }
 
 /** Items at least, nearly all of them with a link, a fifth of the text or more in links. */
