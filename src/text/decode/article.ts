@@ -283,6 +283,52 @@ function markConsentNotices(
 const FORM_DEPTH = 8;
 const MAX_FORM = 1500;
 
+/**
+ * A comment's first line names its writer and when: "jmiller 3 hours ago", "Alex on September 17,
+ * 2018 at 6:34 am said:", "averagjoe says:". A live blog's entries start with a time and no verb.
+ */
+const BYLINE =
+  /\b(?:says|said|wrote|writes|commented|replied|ago)\b|назад|пишет|пише|написал|написав|schrieb|a écrit|dijo|escribió|گفت|نوشت/i;
+/** A byline is one short line, within the first steps of its comment. */
+const MAX_BYLINE = 150;
+const BYLINE_STEPS = 48;
+/** Siblings that start with a byline, at least, for a thread. */
+const MIN_THREAD = 3;
+
+/**
+ * Comment threads without reply links (closed threads, plain lists): three or more siblings
+ * that each start with a byline line are comments.
+ */
+function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uint8Array): void {
+  const { kind, text } = doc.ops;
+  const { tag, parent, opStart, opEnd } = doc.nodes;
+  const count = tag.length;
+  const bylined = new Uint8Array(count);
+  const perParent = new Uint16Array(count);
+  let any = false;
+  for (let n = 1; n < count; n++) {
+    const c = chars[n] as number;
+    if (c < 40 || c > MAX_COMMENT || !BLOCK_TAGS.has(tag[n] as string)) continue;
+    // The first line: text steps up to the first break after some text (a few steps at most, so
+    // that nested elements do not each read a long run of breaks: linear in the page).
+    let line = '';
+    const end = Math.min(opEnd[n] as number, (opStart[n] as number) + BYLINE_STEPS);
+    for (let i = opStart[n] as number; i < end && line.length <= MAX_BYLINE; i++) {
+      const k = kind[i];
+      if (k === TextOp.Text) line += text[i] as string;
+      else if (k !== TextOp.Space && line.trim() !== '') break;
+    }
+    if (line.length > MAX_BYLINE || line.length >= c || !BYLINE.test(line)) continue;
+    bylined[n] = 1;
+    const p = parent[n] as number;
+    if ((perParent[p] as number) < 0xffff) perParent[p] = (perParent[p] as number) + 1;
+    any = true;
+  }
+  if (!any) return;
+  for (let n = 1; n < count; n++)
+    if (bylined[n] === 1 && (perParent[parent[n] as number] as number) >= MIN_THREAD) furniture[n] = 1;
+}
+
 /** A reader's comment is shorter than this (characters); an article beside a thread is not. */
 const MAX_COMMENT = 2000;
 
@@ -318,6 +364,7 @@ function markCommentThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
         break;
       }
   }
+  markBylinedThreads(doc, chars, furniture);
   if (!any) return;
   // Subtree sums, and how many of each element's children hold a reply link.
   const holders = new Float64Array(count);
