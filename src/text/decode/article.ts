@@ -284,14 +284,17 @@ const FORM_DEPTH = 8;
 const MAX_FORM = 1500;
 
 /**
- * A comment's first line names its writer and when: "jmiller 3 hours ago", "Alex on September 17,
- * 2018 at 6:34 am said:", "averagjoe says:". A live blog's entries start with a time and no verb.
+ * A comment's first line or two name its writer and when: "jmiller 3 hours ago", "Alex on
+ * September 17, 2018 at 6:34 am said:", "averagjoe says:". A live blog's entries start with a
+ * time and no verb.
  */
 const BYLINE =
   /\b(?:says|said|wrote|writes|commented|replied|ago)\b|назад|пишет|пише|написал|написав|schrieb|a écrit|dijo|escribió|گفت|نوشت/i;
 /** A byline is one short line, within the first steps of its comment. */
 const MAX_BYLINE = 150;
 const BYLINE_STEPS = 48;
+/** A writer's name on a line of its own is this short. */
+const MAX_NAME = 40;
 /** Siblings that start with a byline, at least, for a thread. */
 const MIN_THREAD = 3;
 
@@ -309,14 +312,25 @@ function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
   for (let n = 1; n < count; n++) {
     const c = chars[n] as number;
     if (c < 40 || c > MAX_COMMENT || !BLOCK_TAGS.has(tag[n] as string)) continue;
-    // The first line: text steps up to the first break after some text (a few steps at most, so
-    // that nested elements do not each read a long run of breaks: linear in the page).
+    // The first two lines (the writer's name is often a line of its own above the date): text
+    // steps up to the second break after some text; a few steps at most, so that nested elements
+    // do not each read a long run of breaks (linear in the page).
     let line = '';
+    let lines = 0;
+    let open = false;
     const end = Math.min(opEnd[n] as number, (opStart[n] as number) + BYLINE_STEPS);
     for (let i = opStart[n] as number; i < end && line.length <= MAX_BYLINE; i++) {
       const k = kind[i];
-      if (k === TextOp.Text) line += text[i] as string;
-      else if (k !== TextOp.Space && line.trim() !== '') break;
+      if (k === TextOp.Text) {
+        const t = text[i] as string;
+        line += t;
+        if (t.trim() !== '') open = true;
+      } else if (k !== TextOp.Space && open) {
+        open = false;
+        line += ' ';
+        // A second line only below a name-length first one.
+        if (++lines === 2 || line.length > MAX_NAME) break;
+      }
     }
     if (line.length > MAX_BYLINE || line.length >= c || !BYLINE.test(line)) continue;
     bylined[n] = 1;
