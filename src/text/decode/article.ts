@@ -160,14 +160,13 @@ const COMMA = /[,،，]/g;
 
 /** What every attempt reads: the page's paragraphs and its elements' sizes (computed once). */
 interface PageMeasures {
-  /** Text length, link text length, commas and links (<a> with text) of every element's subtree. */
+  /** Text length, link text length and commas of every element's subtree. */
   chars: Float64Array;
   linkChars: Float64Array;
   commas: Float64Array;
-  links: Float64Array;
   /** Furniture by words and structure, whatever the names (consent notices, comment threads). */
   furniture: Uint8Array;
-  /** Child elements with text, and those of them whose text starts with a link (a headline). */
+  /** Child elements with text, and those of them whose first line is a link (a headline). */
   textKids: Uint16Array;
   linkKids: Uint16Array;
   /** The nearest block element of every element (itself when it is one; 0, the document, when none). */
@@ -183,7 +182,7 @@ interface Paragraph {
 }
 
 function measurePage(doc: ParsedHtml): PageMeasures {
-  const { chars, linkChars, commas, links } = measure(doc);
+  const { chars, linkChars, commas } = measure(doc);
   const { tag, parent } = doc.nodes;
   const count = tag.length;
   const blockOf = new Int32Array(count);
@@ -195,7 +194,7 @@ function measurePage(doc: ParsedHtml): PageMeasures {
   const textKids = new Uint16Array(count);
   const linkKids = new Uint16Array(count);
   // The first text step at or after each step: an element's first text is nextText[opStart].
-  const { kind, link } = doc.ops;
+  const { kind } = doc.ops;
   const nextText = new Int32Array(kind.length + 1);
   nextText[kind.length] = kind.length;
   for (let i = kind.length - 1; i >= 0; i--)
@@ -206,21 +205,42 @@ function measurePage(doc: ParsedHtml): PageMeasures {
     if ((chars[n] as number) === 0) continue;
     const p = parent[n] as number;
     if ((textKids[p] as number) < 0xffff) textKids[p] = (textKids[p] as number) + 1;
-    const first = nextText[opStart[n] as number] as number;
-    if (first < (opEnd[n] as number) && link[first] && (linkKids[p] as number) < 0xffff)
+    if (
+      headlineFirst(doc, nextText[opStart[n] as number] as number, opEnd[n] as number) &&
+      (linkKids[p] as number) < 0xffff
+    )
       linkKids[p] = (linkKids[p] as number) + 1;
   }
   return {
     chars,
     linkChars,
     commas,
-    links,
     furniture,
     textKids,
     linkKids,
     blockOf,
     paragraphs: findParagraphs(doc),
   };
+}
+
+/** Steps read to see whether an element's first line is all link text. */
+const HEADLINE_STEPS = 16;
+
+/**
+ * Whether the text from step `first` to the next line break (or `end`) is all link text: a linked
+ * headline on a line of its own. A round-up's "<a>Headline</a>. What happened..." is not.
+ */
+function headlineFirst(doc: ParsedHtml, first: number, end: number): boolean {
+  const { kind, link, text } = doc.ops;
+  if (first >= end || !link[first]) return false;
+  const stop = Math.min(end, first + HEADLINE_STEPS);
+  for (let i = first + 1; i < stop; i++) {
+    const k = kind[i];
+    if (k === TextOp.Space) continue;
+    if (k !== TextOp.Text) return true;
+    if (!link[i] && (text[i] as string).trim() !== '') return false;
+  }
+  return stop === end;
 }
 
 /** The word for a cookie in the languages doppel reads (a cheap first test of a text step). */
@@ -432,17 +452,11 @@ function findParagraphs(doc: ParsedHtml): Paragraph[] {
   return out;
 }
 
-function measure(doc: ParsedHtml): {
-  chars: Float64Array;
-  linkChars: Float64Array;
-  commas: Float64Array;
-  links: Float64Array;
-} {
+function measure(doc: ParsedHtml): { chars: Float64Array; linkChars: Float64Array; commas: Float64Array } {
   const count = doc.nodes.tag.length;
   const chars = new Float64Array(count);
   const linkChars = new Float64Array(count);
   const commas = new Float64Array(count);
-  const links = new Float64Array(count);
   const { kind, node, text, link } = doc.ops;
   for (let i = 0; i < kind.length; i++) {
     if (kind[i] !== TextOp.Text) continue;
@@ -454,17 +468,14 @@ function measure(doc: ParsedHtml): {
     commas[n] = (commas[n] as number) + (t.match(COMMA)?.length ?? 0);
   }
   // Children are numbered after their parents: one descending pass sums every subtree.
-  const { parent, tag } = doc.nodes;
+  const { parent } = doc.nodes;
   for (let n = count - 1; n > 0; n--) {
     const p = parent[n] as number;
-    // Its subtree is summed by now (descendants come after it).
-    if (tag[n] === 'a' && (chars[n] as number) > 0) links[n] = (links[n] as number) + 1;
     chars[p] = (chars[p] as number) + (chars[n] as number);
     linkChars[p] = (linkChars[p] as number) + (linkChars[n] as number);
     commas[p] = (commas[p] as number) + (commas[n] as number);
-    links[p] = (links[p] as number) + (links[n] as number);
   }
-  return { chars, linkChars, commas, links };
+  return { chars, linkChars, commas };
 }
 
 /** The whole page's text (every visible element) and the article's title: extraction off. */
@@ -520,7 +531,7 @@ function articleBody(
 ): string | undefined {
   const byName = attempt.furnitureByName;
   const { tag, parent, names } = doc.nodes;
-  const { chars, linkChars, commas, links, blockOf } = page;
+  const { chars, linkChars, commas, blockOf } = page;
   const weigh = (n: number): number => (attempt.weighNames ? nameWeight(names[n] as string) : 0);
   const count = tag.length;
   // Furniture, inherited: everything inside a <nav> or a "sidebar" is furniture too.
@@ -641,8 +652,6 @@ function articleBody(
   }
 
   // Inside the article: furniture and link-heavy containers go.
-  let selectedChars = 0;
-  for (const n of selected) selectedChars += chars[n] as number;
   const dropped = new Uint8Array(count);
   const inside = new Uint8Array(count);
   for (const n of selected) inside[n] = 1;
@@ -671,13 +680,8 @@ function articleBody(
     if (CLEANED_TAGS.has(t) && (commas[n] as number) < 10) {
       const weight = weigh(n);
       if ((ld > 0.2 && weight < 25) || ld > 0.5 || weight + (score[n] as number) < 0) dropped[n] = 1;
-    } else if (
-      CLEANED_TAGS.has(t) &&
-      (chars[n] as number) < selectedChars * LINK_LIST_SHARE &&
-      isLinkList(page, n, ld)
-    ) {
-      // A list of headlines with a teaser each has commas enough to pass for prose; most of the
-      // article, it is the article (a news round-up of linked headlines).
+    } else if (CLEANED_TAGS.has(t) && isLinkList(page, n, ld)) {
+      // A list of headlines with a teaser each has commas enough to pass for prose.
       dropped[n] = 1;
     } else if (/^h[1-6]$/.test(t) && (weigh(n) < 0 || ld > 0.33)) {
       dropped[n] = 1;
@@ -748,13 +752,12 @@ function longerProse(
 const LINK_LIST_MIN = 5;
 const LINK_LIST_ITEMS = 0.8;
 const LINK_LIST_DENSITY = 0.2;
-/** A list of links holding this share of the article's text or more is kept. */
-const LINK_LIST_SHARE = 0.5;
 
 /**
  * A list of links, each with a line or two of its own (related stories with teasers, "read
- * more"): repeated items nearly every one of which starts with a link, its headline. Prose with
- * links in it (a list of points included) is items most of which start with words.
+ * more"): repeated items nearly every one of which starts with a linked headline on a line of its
+ * own. Prose with links in it is items most of which start with words; a round-up of the day's
+ * news ("<a>Headline</a>. What happened") is items that start with a link inside a sentence.
  */
 function isLinkList(page: PageMeasures, n: number, linkDensity: number): boolean {
   const items = page.linkKids[n] as number;
