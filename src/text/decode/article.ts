@@ -305,8 +305,8 @@ const MAX_FORM = 1500;
 
 /**
  * A comment's first line or two name its writer and when: "jmiller 3 hours ago", "Alex on
- * September 17, 2018 at 6:34 am said:", "averagjoe says:". A live blog's entries start with a
- * time and no verb.
+ * September 17, 2018 at 6:34 am said:", "averagjoe says:", or a name and a <time> element. A
+ * live blog's entries start with a bare time and no verb.
  */
 const BYLINE =
   /\b(?:says|said|wrote|writes|commented|replied|ago)\b|назад|пишет|пише|написал|написав|schrieb|a écrit|dijo|escribió|گفت|نوشت/i;
@@ -323,7 +323,7 @@ const MIN_THREAD = 3;
  * that each start with a byline line are comments.
  */
 function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uint8Array): void {
-  const { kind, text } = doc.ops;
+  const { kind, text, node } = doc.ops;
   const { tag, parent, opStart, opEnd } = doc.nodes;
   const count = tag.length;
   const bylined = new Uint8Array(count);
@@ -338,6 +338,9 @@ function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
     let line = '';
     let lines = 0;
     let open = false;
+    // A <time> beside a name on the first line ("Anna 3h"); a live blog's bare time is no byline.
+    let timed = false;
+    let named = false;
     const end = Math.min(opEnd[n] as number, (opStart[n] as number) + BYLINE_STEPS);
     for (let i = opStart[n] as number; i < end && line.length <= MAX_BYLINE; i++) {
       const k = kind[i];
@@ -345,6 +348,10 @@ function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
         const t = text[i] as string;
         line += t;
         if (t.trim() !== '') open = true;
+        if (lines === 0) {
+          if (tag[node[i] as number] === 'time') timed = true;
+          else if (t.trim() !== '') named = true;
+        }
       } else if (k !== TextOp.Space && open) {
         open = false;
         line += ' ';
@@ -352,7 +359,7 @@ function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
         if (++lines === 2 || line.length > MAX_NAME) break;
       }
     }
-    if (line.length > MAX_BYLINE || line.length >= c || !BYLINE.test(line)) continue;
+    if (line.length > MAX_BYLINE || line.length >= c || !((timed && named) || BYLINE.test(line))) continue;
     bylined[n] = 1;
     const p = parent[n] as number;
     if ((perParent[p] as number) < 0xffff) perParent[p] = (perParent[p] as number) + 1;
@@ -366,9 +373,9 @@ function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
 /** A reader's comment is shorter than this (characters); an article beside a thread is not. */
 const MAX_COMMENT = 2000;
 
-/** The reply link under a reader's comment (en, ru, uk, fa, de, fr, es, it, pl). */
+/** The reply link under a reader's comment (en, ru, uk, fa, de, fr, es, it, pl; or its arrow alone). */
 const REPLY =
-  /^(?:↩\s*)?(?:reply|reply to \S.*|antworten|répondre|responder|rispondi|odpowiedz|ответить|відповісти|پاسخ)\s*[↩↓»]?$/i;
+  /^[↩⤶↵]$|^(?:↩\s*)?(?:reply|reply to \S.*|antworten|répondre|responder|rispondi|odpowiedz|ответить|відповісти|پاسخ)\s*[↩↓»]?$/i;
 
 /**
  * Comment threads by structure: where reply links sit in several children of one element, each of
