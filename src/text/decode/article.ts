@@ -190,6 +190,7 @@ function measurePage(doc: ParsedHtml): PageMeasures {
     blockOf[n] = BLOCK_TAGS.has(tag[n] as string) ? n : (blockOf[parent[n] as number] as number);
   const furniture = new Uint8Array(count);
   markConsentNotices(doc, chars, blockOf, furniture);
+  markLegalFooters(doc, chars, blockOf, furniture);
   markCommentThreads(doc, chars, furniture);
   const textKids = new Uint16Array(count);
   const linkKids = new Uint16Array(count);
@@ -297,6 +298,61 @@ function markConsentNotices(
     const notice = renderNode(doc, n);
     if (CONSENT_WORDS.test(notice) && (cookie || ASKS_READER.test(notice))) furniture[n] = 1;
   }
+}
+
+/**
+ * The legal lines of a site's footer (en, ru, uk, fa, de, fr, es): copyright, registration,
+ * disclaimers. Each names the site, not the story.
+ */
+const LEGAL_WORDS =
+  /©|copyright|rights reserved|registered (?:office|in|with)|company (?:number|registration)|affiliate links|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
+/** A legal line is short, and so is the footer that holds them (characters). */
+const MAX_LEGAL_LINE = 400;
+const MAX_FOOTER = 2000;
+/** Levels above a legal line searched for the footer: half its text or more is legal lines. */
+const FOOTER_LEVELS = 3;
+const FOOTER_LEGAL_SHARE = 0.5;
+/** A footer has two legal lines or more (an article's one copyright line is no footer). */
+const MIN_LEGAL_LINES = 2;
+
+/**
+ * A site's footer by its words: short blocks with a copyright or registration line are legal
+ * lines, and a container (a few levels up, under MAX_FOOTER characters) with two or more of them
+ * making half its text or more is the footer, furniture whatever its names or tags. An article's own last
+ * line ("© 2019 The Associated Press. All rights reserved.") stays: it is a small part of the
+ * article's container, and people marking article bodies keep it.
+ */
+function markLegalFooters(
+  doc: ParsedHtml,
+  chars: Float64Array,
+  blockOf: Int32Array,
+  furniture: Uint8Array,
+): void {
+  const { kind, node, text } = doc.ops;
+  const { parent, tag } = doc.nodes;
+  const legal = new Float64Array(tag.length);
+  const lines: number[] = [];
+  for (let i = 0; i < kind.length; i++) {
+    if (kind[i] !== TextOp.Text || !LEGAL_WORDS.test(text[i] as string)) continue;
+    const n = blockOf[node[i] as number] as number;
+    if (n <= 0 || legal[n] !== 0 || (chars[n] as number) > MAX_LEGAL_LINE) continue;
+    legal[n] = chars[n] as number;
+    lines.push(n);
+  }
+  // Legal text of each container a few levels up; then the containers mostly of it.
+  const held = new Uint16Array(tag.length);
+  for (const n of lines)
+    for (let a = parent[n] as number, up = 0; a > 0 && up < FOOTER_LEVELS; a = parent[a] as number, up++) {
+      legal[a] = (legal[a] as number) + (chars[n] as number);
+      if ((held[a] as number) < 0xffff) held[a] = (held[a] as number) + 1;
+    }
+  for (const n of lines)
+    for (let a = parent[n] as number, up = 0; a > 0 && up < FOOTER_LEVELS; a = parent[a] as number, up++) {
+      const c = chars[a] as number;
+      if (tag[a] === 'body' || c > MAX_FOOTER) break;
+      if ((held[a] as number) >= MIN_LEGAL_LINES && (legal[a] as number) >= c * FOOTER_LEGAL_SHARE)
+        furniture[a] = 1;
+    }
 }
 
 /** A comment form's text area sits this close under its form, which has at most this much text. */

@@ -158,4 +158,22 @@ describe('article extraction without names', () => {
     expect(out.text).toContain('meadows');
     expect(out.text).toContain('reservoir');
   });
+
+  it("leaves out an unnamed footer of legal lines after the article, and keeps the article's own copyright line", () => {
+    const own = 'Copyright 2026 Northvale Courier. All rights reserved.';
+    const footer =
+      '<div><ul><li><a href="/about">About us</a></li><li><a href="/contact">Contact</a></li></ul>' +
+      '<p>All content on this website is protected by copyright and may not be reproduced without permission, in print, on air or online.</p>' +
+      '<p>Registered office: 1 Example Street, Northvale. Company registration number 01234567, registered in England and Wales.</p>' +
+      '<p>© 2026 Northvale Courier</p></div>';
+    const out = extract(
+      page(
+        `<div><div><h1>Reservoir to rise by two metres</h1>${ARTICLE.map((p) => `<p>${p}</p>`).join('')}<p>${own}</p></div>${footer}</div>`,
+      ),
+    );
+    for (const word of ARTICLE_WORDS) expect(out.text).toContain(word);
+    expect(out.text).toContain(own);
+    expect(out.text).not.toContain('Registered office');
+    expect(out.text).not.toContain('protected by copyright');
+  });
 });
