@@ -643,6 +643,8 @@ function articleBody(
   let top = best[0];
   if (top === undefined) return undefined;
   top = longerProse(doc, page, best, score, top);
+  // The element the paragraphs chose; the steps below may widen the article around it.
+  const core = top;
   const topScore = score[top] as number;
 
   // Paragraphs each wrapped in a card of their own make near-equal candidates: when three or
@@ -714,7 +716,10 @@ function articleBody(
     }
   }
 
-  // Inside the article: furniture and link-heavy containers go.
+  // Inside the article: furniture and link-heavy containers go, but not the ones that hold the
+  // element the paragraphs chose (a wrapper that also holds a share bar has link text enough).
+  const holdsCore = new Uint8Array(count);
+  for (let a = core; a > 0; a = parent[a] as number) holdsCore[a] = 1;
   const dropped = new Uint8Array(count);
   const inside = new Uint8Array(count);
   for (const n of selected) inside[n] = 1;
@@ -739,7 +744,7 @@ function articleBody(
       }
     }
     const ld = linkDensity(n);
-    if (!attempt.clean) continue;
+    if (!attempt.clean || holdsCore[n] === 1) continue;
     if (CLEANED_TAGS.has(t) && (commas[n] as number) < 10) {
       const weight = weigh(n);
       if ((ld > 0.2 && weight < 25) || ld > 0.5 || weight + (score[n] as number) < 0) dropped[n] = 1;

@@ -176,4 +176,21 @@ describe('article extraction without names', () => {
     expect(out.text).not.toContain('Registered office');
     expect(out.text).not.toContain('protected by copyright');
   });
+
+  it('keeps the body when the wrapper around it also holds a long bar of links', () => {
+    const caption =
+      '<div><img src="/p.jpg" alt=""><p>In this March 3, 2026, file photo, made available by the board, engineer Anna Berg, left, and her colleague, Tom Lind, inspect the dam, near Northvale, on a cold morning. (Board via AP, File)</p></div>';
+    const bar = Array.from(
+      { length: 14 },
+      (_, i) => `<a href="/s/${i}">Share this story on network number ${i}</a>`,
+    ).join(' ');
+    const body = ARTICLE.map((p) => `<p>${p.replace(/,/g, '')}</p>`).join('');
+    const out = extract(
+      page(
+        `<div><div><h1>Reservoir to rise by two metres</h1>${caption}<div><div>${bar}</div><div>${body}</div></div></div></div>`,
+      ),
+    );
+    for (const word of ARTICLE_WORDS) expect(out.text).toContain(word);
+    expect(out.text).not.toContain('network number');
+  });
 });
