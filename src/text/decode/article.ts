@@ -189,18 +189,21 @@ function measurePage(doc: ParsedHtml): PageMeasures {
   for (let n = 1; n < count; n++)
     blockOf[n] = BLOCK_TAGS.has(tag[n] as string) ? n : (blockOf[parent[n] as number] as number);
   const furniture = new Uint8Array(count);
-  markConsentNotices(doc, chars, blockOf, furniture);
-  markLegalFooters(doc, chars, blockOf, furniture);
+  const notices = noticeSteps(doc);
+  if (notices.length > 0) {
+    markConsentNotices(doc, notices, chars, blockOf, furniture);
+    markLegalFooters(doc, notices, chars, blockOf, furniture);
+  }
   markCommentThreads(doc, chars, furniture);
   const textKids = new Uint16Array(count);
   const linkKids = new Uint16Array(count);
-  // The first text step at or after each step: an element's first text is nextText[opStart].
+  // The first text step at or after each step: an element's first text is nextText[opStart]
+  // (text steps are never blank outside <pre>: collapsed white space is a Space step).
   const { kind } = doc.ops;
   const nextText = new Int32Array(kind.length + 1);
   nextText[kind.length] = kind.length;
   for (let i = kind.length - 1; i >= 0; i--)
-    nextText[i] =
-      kind[i] === TextOp.Text && (doc.ops.text[i] as string).trim() !== '' ? i : (nextText[i + 1] as number);
+    nextText[i] = kind[i] === TextOp.Text ? i : (nextText[i + 1] as number);
   const { opStart, opEnd } = doc.nodes;
   for (let n = 1; n < count; n++) {
     if ((chars[n] as number) === 0) continue;
@@ -244,7 +247,23 @@ function headlineFirst(doc: ParsedHtml, first: number, end: number): boolean {
   return stop === end;
 }
 
-/** The word for a cookie in the languages doppel reads (a cheap first test of a text step). */
+/**
+ * Any word a consent notice or a footer's legal line has (COOKIE_WORD, DATA_WORD, LEGAL_WORDS):
+ * one test per text step, the three apart only on the few steps that pass it.
+ */
+const NOTICE_TRIGGER =
+  /cookie|куки|کوکی|gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی|©|copyright|rights reserved|registered|company (?:number|registration)|affiliate links|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
+
+/** The text steps with a word of a consent notice or a legal line. */
+function noticeSteps(doc: ParsedHtml): number[] {
+  const { kind, text } = doc.ops;
+  const out: number[] = [];
+  for (let i = 0; i < kind.length; i++)
+    if (kind[i] === TextOp.Text && NOTICE_TRIGGER.test(text[i] as string)) out.push(i);
+  return out;
+}
+
+/** The word for a cookie in the languages doppel reads. */
 const COOKIE_WORD = /cookie|куки|کوکی/i;
 /** Data-protection notices that do not say "cookie" (a GDPR consent box). */
 const DATA_WORD =
@@ -274,15 +293,15 @@ const NOTICE_EXTRA = 200;
  */
 function markConsentNotices(
   doc: ParsedHtml,
+  steps: readonly number[],
   chars: Float64Array,
   blockOf: Int32Array,
   furniture: Uint8Array,
 ): void {
-  const { kind, node, text } = doc.ops;
+  const { node, text } = doc.ops;
   const { parent, tag } = doc.nodes;
   let checked = -1;
-  for (let i = 0; i < kind.length; i++) {
-    if (kind[i] !== TextOp.Text) continue;
+  for (const i of steps) {
     const t = text[i] as string;
     const cookie = COOKIE_WORD.test(t);
     if (!cookie && !DATA_WORD.test(t)) continue;
@@ -324,16 +343,17 @@ const MIN_LEGAL_LINES = 2;
  */
 function markLegalFooters(
   doc: ParsedHtml,
+  steps: readonly number[],
   chars: Float64Array,
   blockOf: Int32Array,
   furniture: Uint8Array,
 ): void {
-  const { kind, node, text } = doc.ops;
+  const { node, text } = doc.ops;
   const { parent, tag } = doc.nodes;
   const legal = new Float64Array(tag.length);
   const lines: number[] = [];
-  for (let i = 0; i < kind.length; i++) {
-    if (kind[i] !== TextOp.Text || !LEGAL_WORDS.test(text[i] as string)) continue;
+  for (const i of steps) {
+    if (!LEGAL_WORDS.test(text[i] as string)) continue;
     const n = blockOf[node[i] as number] as number;
     if (n <= 0 || legal[n] !== 0 || (chars[n] as number) > MAX_LEGAL_LINE) continue;
     legal[n] = chars[n] as number;
