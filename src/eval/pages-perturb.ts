@@ -26,11 +26,17 @@ const BODY_OPEN = /<body\b[^<>]*>/i;
 const H1_OPEN = /<h1[\s>]/i;
 
 export function perturbPage(bytes: Uint8Array, key: string, how: Perturbation): Uint8Array {
-  let html = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  const html = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  return new Uint8Array(Buffer.from(perturbHtml(html, key, how), 'latin1'));
+}
+
+/** The same changes on a page already decoded to a string (the `html` field of a message). */
+export function perturbHtml(page: string, key: string, how: Perturbation): string {
+  let html = page;
   if (how.clutter) html = addClutter(html, key);
   if (how.stripNames) html = html.replace(START_TAG, (tag) => tag.replace(NAME_ATTRIBUTE, ''));
   if (how.divs) html = html.replace(SEMANTIC, '<$1div');
-  return new Uint8Array(Buffer.from(html, 'latin1'));
+  return html;
 }
 
 /** Non-ASCII letters as numeric references: the page's own charset cannot garble them. */
