@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { perturbPage } from '../../src/eval/pages-perturb.js';
+import { perturbHtml, perturbPage } from '../../src/eval/pages-perturb.js';
 
 const PAGE =
   '<!DOCTYPE html><html><head><meta charset="windows-1251"><title>T</title></head>' +
@@ -52,5 +52,12 @@ describe('perturbPage (eval:pages robustness variants)', () => {
 
   it('leaves the page as it is with no change asked for', () => {
     expect(text(perturbPage(bytes, 'k1', {}))).toBe(PAGE);
+  });
+
+  it('changes a page given as a string (the html field of a message) the same way, letters of any script kept', () => {
+    const html =
+      '<html><body><article class="x" id="y"><h1>Заголовок</h1><p>Текст статьи, کوکی.</p></article></body></html>';
+    const out = perturbHtml(html, 'k3', { stripNames: true, divs: true });
+    expect(out).toBe('<html><body><div><h1>Заголовок</h1><p>Текст статьи, کوکی.</p></div></body></html>');
   });
 });

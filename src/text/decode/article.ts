@@ -382,10 +382,11 @@ const MAX_FORM = 1500;
 /**
  * A comment's first line or two name its writer and when: "jmiller 3 hours ago", "Alex on
  * September 17, 2018 at 6:34 am said:", "averagjoe says:", or a name and a <time> element. A
- * live blog's entries start with a bare time and no verb.
+ * live blog's entries start with a bare time and no verb; an article's short lines say "said"
+ * without a colon after it, and "ago" without a count of hours or days before it.
  */
 const BYLINE =
-  /\b(?:says|said|wrote|writes|commented|replied|ago)\b|назад|пишет|пише|написал|написав|schrieb|a écrit|dijo|escribió|گفت|نوشت/i;
+  /(?:\b(?:says|said|wrote|writes|commented|replied)|пишет|пише|написал|написав|schrieb|a écrit|dijo|escribió|گفت|نوشت)\s*:|\b(?:\d+|an?|one)\s+(?:second|minute|min|hour|hr|day|week|month|year)s?\s+ago\b|\d+\s*\S+\s+(?:назад|тому|پیش)|\bvor\s+\d+\s+(?:Minute|Stunde|Tag|Woche|Monat|Jahr)|\bil y a\s+\d+|\bhace\s+\d+/i;
 /** A byline is one short line, within the first steps of its comment. */
 const MAX_BYLINE = 150;
 const BYLINE_STEPS = 48;

@@ -193,4 +193,17 @@ describe('article extraction without names', () => {
     for (const word of ARTICLE_WORDS) expect(out.text).toContain(word);
     expect(out.text).not.toContain('network number');
   });
+
+  it('keeps an article whose sections each start with a short quoted line that says "said" or "ago"', () => {
+    const sections = ARTICLE.map(
+      (p, i) =>
+        `<div><p>${i % 2 === 0 ? '"It will work as planned," the chief engineer said.' : 'Two years ago, nobody in the valley believed it.'}</p><p>${p}</p></div>`,
+    ).join('');
+    const out = extract(
+      page(`<div><h1>Reservoir to rise by two metres</h1>${sections}</div><div><a href="/">Home</a></div>`),
+    );
+    expect(out.extraction).toBe('article');
+    for (const word of ARTICLE_WORDS) expect(out.text).toContain(word);
+    expect(out.text).not.toContain('Home');
+  });
 });
