@@ -276,11 +276,13 @@ const DATA_WORD =
 const CONSENT_WORDS =
   /\b(?:we|site|website) uses?\b|by (?:continuing|clicking|using)|accept|agree|consent|privacy|(?:cookie|your) (?:settings|preferences|policy)|opt[- ]out|используе|продолжая|соглаш|приня|конфиденциальн|використов|продовжуючи|погоджу|прийня|конфіденційн|استفاده|موافق|حریم|verwende|akzeptier|zustimm|einverstanden|datenschutz|utilis|accepte|poursuiv|confidentialit|utiliza|acepta|continúa|privacidad/i;
 /**
- * A data-protection notice without the word cookie asks the reader in the first person: "we
- * have updated our privacy policy, please check the box". A news paragraph on personal data and
- * consent reports what others did.
+ * A notice speaks to the reader in the first or second person: "we use cookies", "we have updated
+ * our privacy policy, please check the box", "you agree" (en, ru, uk, fa, de, fr, es). A news
+ * paragraph on cookies, personal data and consent reports what others did. Asked of a data-
+ * protection box, and of a cookie notice that is one paragraph among the article's.
  */
-const ASKS_READER = /\b(?:we|our|please|you agree|i agree)\b/i;
+const ASKS_READER =
+  /\b(?:we|our|please|you agree|i agree|you accept)\b|мы |наш|вы соглаша|ми |ви погоджу|ما |شما|\bwir\b|\bunser|\bsie stimmen|\bnous\b|\bnotre|\bvous accept|utilizamos|nuestr|usted/i;
 /** A consent notice is short: a block of more text than this is not one, whatever it says. */
 const MAX_NOTICE = 1200;
 /** A notice's container holds the notice and its buttons, little more (characters). */
@@ -308,14 +310,18 @@ function markConsentNotices(
     let n = blockOf[node[i] as number] as number;
     if (n <= 0 || n === checked || furniture[n] === 1) continue;
     const own = chars[n] as number;
+    const block = n;
     for (let p = parent[n] as number; p > 0 && tag[p] !== 'body'; p = parent[p] as number) {
       if ((chars[p] as number) > own + NOTICE_EXTRA) break;
       n = p;
     }
     checked = n;
     if ((chars[n] as number) > MAX_NOTICE) continue;
+    // A notice stands apart (its container holds it and its buttons); a block among much more
+    // text is a paragraph, perhaps of an article on cookie rules, and must speak to the reader.
+    const apart = n !== block || parent[n] === 0 || tag[parent[n] as number] === 'body';
     const notice = renderNode(doc, n);
-    if (CONSENT_WORDS.test(notice) && (cookie || ASKS_READER.test(notice))) furniture[n] = 1;
+    if (CONSENT_WORDS.test(notice) && ((cookie && apart) || ASKS_READER.test(notice))) furniture[n] = 1;
   }
 }
 

@@ -108,9 +108,9 @@ describe('article extraction without names', () => {
     expect(out.text).not.toContain(notice.slice(0, 30));
   });
 
-  it('keeps a paragraph of the article that reports on cookies without asking the reader anything', () => {
+  it('keeps a paragraph of the article that reports on cookies and consent without asking the reader anything', () => {
     const report =
-      'Regulators fined the company because its websites had set advertising cookies before visitors could refuse them, the third such fine this year.';
+      'Regulators fined the company because its websites had set advertising cookies before visitors could give their consent or refuse them, the third such fine this year.';
     const out = extract(
       page(
         `<div><h1>Fine for cookies</h1>${[...ARTICLE.slice(0, 2), report, ...ARTICLE.slice(2)].map((p) => `<p>${p}</p>`).join('')}</div>`,
