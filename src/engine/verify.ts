@@ -229,12 +229,14 @@ function addContained(out: Evidence, a: SignatureRecord, b: SignatureRecord): vo
 }
 
 /**
- * The evidence's contained fields from a containment measure: the higher of the sentence share
- * and the lead share; on a tie (both 1 for a teaser of whole sentences), the one holding more
- * tokens (sentences under minTokens are left out, runs of the lead are not).
+ * The evidence's contained fields from a containment measure: of the sentence share and the lead
+ * share, the one with more evidence, its share times the tokens it found shared. A lead share of
+ * 1 over 18 tokens (the shared stretch of a teaser behind a headline line) says less than a
+ * sentence share of 0.8 over 35; on a tie (both 1 for a teaser of whole sentences) the one
+ * holding more tokens wins (sentences under minTokens are left out, runs of the lead are not).
  */
 export function setContained(out: Evidence, c: SentenceContainment): void {
-  const lead = c.leadShare > c.share || (c.leadShare === c.share && c.leadTokens > c.tokens);
+  const lead = c.leadShare * c.leadTokens > c.share * c.tokens;
   out.contained = roundSimilarity(lead ? c.leadShare : c.share);
   out.containedSentences = lead ? c.leadCount : c.count;
   out.containedTokens = lead ? c.leadTokens : c.tokens;
