@@ -308,7 +308,17 @@ function leadContainment(
   smallTokens: number,
   out: SentenceContainment,
 ): void {
+  out.leadShare = 0;
+  out.leadCount = 0;
+  out.leadTokens = 0;
+  // The text's run tokens first: most candidate pairs are two full articles, and the smaller
+  // one's lead does not cover it, so its passages are never looked up in the other's.
   let lead = 0;
+  for (let k = 0; k < small.length; k++) {
+    const v = small[k] as number;
+    if (isPassage(v)) lead += passageTokens(v);
+  }
+  if (lead === 0 || smallTokens > lead + LEAD_SLACK) return;
   let shared = 0;
   let count = 0;
   // Tokens of the passages before the first shared one, and since the last shared one.
@@ -318,7 +328,6 @@ function leadContainment(
     const v = small[k] as number;
     if (!isPassage(v)) continue;
     const t = passageTokens(v);
-    lead += t;
     if (holdsPassage(other, v)) {
       count++;
       shared += t;
@@ -328,11 +337,7 @@ function leadContainment(
   }
   out.leadCount = count;
   out.leadTokens = shared;
-  const covered = lead > 0 && smallTokens <= lead + LEAD_SLACK;
-  if (!covered || shared === 0) {
-    out.leadShare = 0;
-    return;
-  }
+  if (shared === 0) return;
   const edges = before + after;
   const measured = (before === 0 || after === 0) && edges < shared ? lead - edges : lead;
   out.leadShare = Math.min(1, shared / measured);
