@@ -290,6 +290,13 @@ export function sentenceContainment(
 }
 
 /**
+ * Least share of the stretch left when a teaser's own start or end is left out: past its own
+ * words, a teaser is the article's text nearly word for word. Two articles on one story that
+ * share a background sentence behind a headline line of their own have 0.6-0.7 there.
+ */
+const TRIMMED_MIN_SHARE = 0.75;
+
+/**
  * The lead passages of the smaller text `small` that `other` has too, into out.lead*. They
  * measure a text that lies within its lead window (a teaser): a longer one, whose passages cover
  * only its start, would be "contained" by sharing an opening paragraph, so it gets leadShare 0.
@@ -297,10 +304,11 @@ export function sentenceContainment(
  * A teaser often carries words of its own before or after the article's lead: a headline line, a
  * dateline, a lead-in ("Breaking:"), a rewritten first sentence; or a "Related:" list of links.
  * Its passages before the first shared one, or those after the last, are left out of the share
- * when the shared passages hold more tokens than they do: what is measured is how much of the
- * stretch the two texts have in common is the same text. Never both ends: a reply that quotes a
- * message between words of its own (mail), or an article that quotes another's paragraph, has
- * both, and is not the other's teaser. Unshared runs between shared ones always count.
+ * when the shared passages hold more tokens than they do and at least TRIMMED_MIN_SHARE of what
+ * is left: the share is then how much of the stretch the two texts have in common is the same
+ * text. Never both ends: a reply that quotes a message between words of its own (mail), or an
+ * article that quotes another's paragraph, has both, and is not the other's teaser. Unshared
+ * runs between shared ones always count.
  */
 function leadContainment(
   small: ArrayLike<number>,
@@ -339,8 +347,8 @@ function leadContainment(
   out.leadTokens = shared;
   if (shared === 0) return;
   const edges = before + after;
-  const measured = (before === 0 || after === 0) && edges < shared ? lead - edges : lead;
-  out.leadShare = Math.min(1, shared / measured);
+  const trimmed = (before === 0 || after === 0) && edges < shared ? shared / (lead - edges) : 0;
+  out.leadShare = Math.min(1, trimmed >= TRIMMED_MIN_SHARE ? trimmed : shared / lead);
 }
 
 /** Does `values` hold lead passage v? (A few dozen passages at most: a scan.) */

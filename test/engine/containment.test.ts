@@ -135,19 +135,22 @@ describe('containment: sentences or lead passages', () => {
     return e;
   };
 
-  it('reports the measure with more evidence: its share times the tokens it found shared', () => {
-    // A lead share of 1 over 18 tokens (a teaser behind a headline) against 0.8 over 35.
+  it('reports the higher share and the more shared tokens of the two measures', () => {
+    // A lead share of 1 over 18 tokens (a teaser behind a headline) beside 0.62 over 23: the
+    // sentences saw tokens the runs did not (the teaser's last run), the runs the share.
     expect(
-      measured({ share: 0.8, count: 2, tokens: 35, leadShare: 1, leadCount: 4, leadTokens: 18 }),
-    ).toMatchObject({ contained: 0.8, containedSentences: 2, containedTokens: 35 });
+      measured({ share: 0.62, count: 1, tokens: 23, leadShare: 1, leadCount: 4, leadTokens: 18 }),
+    ).toMatchObject({ contained: 1, containedSentences: 4, containedTokens: 23 });
     // Glued sentences: one shared sentence of 12 tokens, the lead's runs 0.9 over 30.
     expect(
       measured({ share: 0.3, count: 1, tokens: 12, leadShare: 0.9, leadCount: 6, leadTokens: 30 }),
     ).toMatchObject({ contained: 0.9, containedSentences: 6, containedTokens: 30 });
-    // A tie of shares: the one holding more tokens.
+    // A tie of shares: the count of the one over more tokens.
     expect(
       measured({ share: 1, count: 3, tokens: 40, leadShare: 1, leadCount: 9, leadTokens: 46 }),
-    ).toMatchObject({ contained: 1, containedTokens: 46 });
+    ).toMatchObject({ contained: 1, containedSentences: 9, containedTokens: 46 });
+    // Nothing shared by either: nothing contained.
+    expect(measured({})).toMatchObject({ contained: 0, containedSentences: 0, containedTokens: 0 });
   });
 });
 

@@ -139,6 +139,28 @@ describe('lead passages', () => {
     expect(containment(`${ownStart} ${SENTENCES[0]}`, article).leadShare).toBeLessThan(0.6);
   });
 
+  it('keep an own start in the share when what follows it is not the article word for word', () => {
+    const article = SENTENCES.join(' ');
+    const headline = 'Northern pier closes for the winter, ferries move south';
+    const edit = (s: string, at: number[]) =>
+      s
+        .split(' ')
+        .map((w, i) => (at.includes(i) ? `changed${i}` : w))
+        .join(' ');
+    // The first two sentences with a word changed: as a background paragraph two reports of one
+    // story share, edited. Alone, 0.6-0.75 of it is shared with the article's lead.
+    const reworded = [edit(SENTENCES[0] as string, [10]), SENTENCES[1]].join(' ');
+    const alone = containment(reworded, article);
+    expect(alone.leadShare).toBeGreaterThan(0.6);
+    expect(alone.leadShare).toBeLessThan(0.75);
+    // Behind a headline line, that is too little of the rest for the headline to be left out.
+    const c = containment(`${headline}\n${reworded}`, article);
+    expect(c.leadTokens).toBeGreaterThan(0);
+    expect(c.leadShare).toBeLessThan(0.6);
+    // Word for word after the headline, the headline is left out.
+    expect(containment(`${headline}\n${SENTENCES.slice(0, 2).join(' ')}`, article).leadShare).toBe(1);
+  });
+
   it('count both ends of a text that quotes a passage between words of its own', () => {
     const article = SENTENCES.join(' ');
     const quote = SENTENCES.slice(0, 2).join(' ');
