@@ -107,6 +107,11 @@ const KINDS = {
     if (!lead || lead.length < 2) return null;
     return `${reword(lead[0].text, o.lang, r)} ${render(lead.slice(1), body)}`;
   },
+  'headline-first': (o, body, all, r) => {
+    const lead = leadFrom(all, 0, r);
+    if (!lead || lead.length < 2 || !o.title) return null;
+    return `${o.title.replace(/[.!?]*$/u, '.')} ${render(lead.slice(1), body)}`;
+  },
   'lead-in': (o, body, all, r) => {
     const lead = leadFrom(all, 0, r);
     return lead && `${r.pick(LEAD_IN[o.lang])} ${render(lead, body)}`;
