@@ -87,6 +87,14 @@ describe('lead passages', () => {
     expect(c.share).toBeLessThan(c.leadShare);
   });
 
+  it('give a text of a few words none (its runs cannot end: a run end needs 2 tokens after it)', () => {
+    for (const text of ['Ferries', 'Ferries move', 'Ferries move south', 'Ferries move south tonight'])
+      expect(passages(text)).toEqual([]);
+    // Six words: at most one run, of 3 tokens or more.
+    for (const v of passages('Ferries move south tonight after repairs'))
+      expect(passageTokens(v)).toBeGreaterThanOrEqual(3);
+  });
+
   it('come after the sentence values, in reading order: a cut teaser holds the first ones', () => {
     const article = SENTENCES.join(' ');
     const values = [...fingerprints(article)];
