@@ -26,7 +26,8 @@
  * thousand). They are the measured stream's messages with other ids, other words and earlier event
  * times (src/bench/warmup-stream.ts), so nothing of the measured stream is indexed before it is
  * measured. CPU, Redis figures, throughput, latency, verdicts and lost count the measured messages
- * only; 0 measures a cold process, as before.
+ * only; 0 measures a cold process, as before. BENCH_NEWS_ENTRY runs another build's news consumer
+ * (its consumers/news.js) for A/B comparisons.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -57,17 +58,15 @@ const PASSTHROUGH = process.env.BENCH_PASSTHROUGH === '1';
 const BASELINE = process.env.BENCH_BASELINE !== '0';
 const SIGN_THREADS = process.env.BENCH_SIGN_THREADS;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 0);
+// BENCH_NEWS_ENTRY: another build's consumers/news.js (a copy of the repository with its dist/),
+// to compare two builds' consumers under one harness.
 const entryOf = (passthrough: boolean) =>
-  passthrough ? 'dist/bench/passthrough-consumer.js' : 'consumers/news.js';
+  passthrough ? 'dist/bench/passthrough-consumer.js' : (process.env.BENCH_NEWS_ENTRY ?? 'consumers/news.js');
 
-/**
- * CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere.
- * With `mainThreadOnly`, its main thread's alone (the rest is V8's compiler and GC threads and
- * libuv's pool).
- */
-function cpuSecondsOf(pid: number | undefined, mainThreadOnly = false): number {
+/** User + system CPU seconds from a /proc stat file (a process's or a thread's); NaN when unreadable. */
+function statSeconds(path: string): number {
   try {
-    const stat = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
@@ -76,6 +75,30 @@ function cpuSecondsOf(pid: number | undefined, mainThreadOnly = false): number {
   }
 }
 const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere.
+ * With `mainThreadOnly`, its main thread's alone (the rest is V8's compiler and GC threads and
+ * libuv's pool).
+ */
+function cpuSecondsOf(pid: number | undefined, mainThreadOnly = false): number {
+  return statSeconds(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`);
+}
+
+/** CPU seconds of a live process's threads by thread name (main, V8 workers, libuv pool, ...). */
+function cpuSecondsByThread(pid: number | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const name =
+        tid === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(name, (out.get(name) ?? 0) + statSeconds(`/proc/${pid}/task/${tid}/stat`));
+    }
+  } catch {
+    // The process is gone or /proc is not there: no breakdown.
+  }
+  return out;
+}
 
 function cpuSecondsOfThisProcess(): number {
   const { user, system } = process.cpuUsage();
@@ -289,6 +312,7 @@ async function main(): Promise<void> {
       });
       const redisPass = passthrough ? null : await startRedisPass(redisClient);
       const cpuBefore = cpuNow();
+      const threadsBefore = cpuSecondsByThread(children[0]?.pid);
       const started = Date.now();
       await produce(lines, true, started);
       const produced = Date.now();
@@ -299,6 +323,16 @@ async function main(): Promise<void> {
       await committed(warmup.length + lines.length, started);
       const committedAt = Date.now();
       const cpuAfter = cpuNow();
+      // The first consumer process's CPU by thread: what the main thread does and what V8's
+      // compiler and GC threads add.
+      const threadMicrosPerMessage = Object.fromEntries(
+        [...cpuSecondsByThread(children[0]?.pid)]
+          .map(([name, seconds]) => [
+            name,
+            Math.round(((seconds - (threadsBefore.get(name) ?? 0)) * 1e6) / lines.length),
+          ])
+          .filter(([, micros]) => (micros as number) > 0),
+      );
       const redisStats = redisPass ? await endRedisPass(redisClient, redisPass.cpuBefore) : null;
       await redisPass?.restore();
       const cpuMicrosPerMessage = Object.fromEntries(
@@ -382,12 +416,14 @@ async function main(): Promise<void> {
         verdicts,
         storyEvents: stories,
         cpuMicrosPerMessage,
+        threadMicrosPerMessage,
       };
       process.stdout.write(
         `\nbench:e2e: ${lines.length} messages end to end in ${seconds.toFixed(1)} s = ${summary.throughput} messages/s; ` +
           `latency produce -> output p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
           `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n` +
           `CPU µs per message (user + system, produce start to last commit): ${JSON.stringify(cpuMicrosPerMessage)}\n` +
+          `first consumer process, CPU µs per message by thread: ${JSON.stringify(threadMicrosPerMessage)}\n` +
           (redisStats ? formatRedisPass(redisStats, lines.length) : ''),
       );
       if (redisStats) Object.assign(summary, { redis: redisStats });
