@@ -50,7 +50,7 @@ const FURNITURE_ROLES = new Set([
 ]);
 /** id/class words of furniture (Readability's unlikely-candidate list, with consent banners). */
 const UNLIKELY =
-  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|newsletter|subscribe|share|sharing|caption|credit|gallery|slideshow|carousel/;
+  /-ad-|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|newsletter|sign-?up|subscribe|share|sharing|caption|credit|gallery|slideshow|carousel/;
 /**
  * The furniture names no retry trusts less: what a reader writes or is asked for around an
  * article (comments, consent, newsletter sign-up, share bars). A page whose article is a few lines
@@ -58,7 +58,7 @@ const UNLIKELY =
  * and pages of one site share those sentences.
  */
 const ALWAYS_FURNITURE =
-  /comment|consent|cookie|copyright|disqus|footer|gdpr|newsletter|replies|share|sharing|social|subscribe/;
+  /comment|consent|cookie|copyright|disqus|footer|gdpr|newsletter|replies|share|sharing|sign-?up|social|subscribe/;
 /** ...unless they also name the content (a "content-header" or "main-column" is kept). */
 const MAYBE_CONTENT = /and|article|body|column|content|main|shadow/;
 const NEGATIVE =
@@ -384,6 +384,11 @@ function markLegalFooters(
 /** A comment form's text area sits this close under its form, which has at most this much text. */
 const FORM_DEPTH = 8;
 const MAX_FORM = 1500;
+/**
+ * A form with input fields and no text area holds at most this much text when it is a search,
+ * sign-up or filter form (its labels and button words); a page-wide form holds more.
+ */
+const MAX_INPUT_FORM = 500;
 
 /**
  * A comment's first line or two name its writer and when: "jmiller 3 hours ago", "Alex on
@@ -480,11 +485,15 @@ function markCommentThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uin
     any = true;
   }
   // A page-wide <form> (some CMSs wrap the whole page in one) is not a comment form.
+  // A search or option form's labels ("Search in title", "Exact matches only") are the site's
+  // words on every page, and weigh as much as a short article.
   for (let n = 1; n < count; n++) {
-    if (tag[n] !== 'textarea') continue;
+    const t = tag[n];
+    if (t !== 'textarea' && t !== 'input') continue;
+    const limit = t === 'textarea' ? MAX_FORM : MAX_INPUT_FORM;
     for (let a = parent[n] as number, up = 0; a > 0 && up < FORM_DEPTH; a = parent[a] as number, up++)
       if (tag[a] === 'form') {
-        if ((chars[a] as number) <= MAX_FORM) furniture[a] = 1;
+        if ((chars[a] as number) <= limit) furniture[a] = 1;
         break;
       }
   }
