@@ -855,7 +855,7 @@ function longerProse(
 /** Items at least, nearly all of them with a link, a fifth of the text or more in links. */
 const LINK_LIST_MIN = 5;
 const LINK_LIST_ITEMS = 0.8;
-const LINK_LIST_DENSITY = 0.2;
+const LINK_LIST_DENSITY = 0.15;
 
 /**
  * A list of links, each with a line or two of its own (related stories with teasers, "read
