@@ -211,3 +211,100 @@ describe('extractArticle', () => {
     for (const p of PARAGRAPHS) expect(result.text).toContain(p);
   });
 });
+
+/** A short article (three paragraphs) in a site's column: `inBody` after its first paragraph, `afterMain` beside it. */
+function shortPostPage(
+  headline: string,
+  paragraphs: readonly string[],
+  inBody: string,
+  afterMain = '',
+): string {
+  const [first, ...rest] = paragraphs;
+  return `<html><head><title>${headline} | Big Brand</title></head><body>
+<div class="site-wrap"><div class="primary">
+<main class="site-main"><div class="post-area"><h1>${headline}</h1>
+<div class="entry"><p>${first}</p>
+${inBody}
+${rest.map((p) => `<p>${p}</p>`).join('\n')}</div>
+</div></main>
+${afterMain}
+</div></div></body></html>`;
+}
+
+describe('extractArticle on site chrome that pages of one site share', () => {
+  it('leaves out a search plugin option form (check boxes and their labels) beside the article', () => {
+    const options = [
+      'Exact matches only',
+      'Search in title',
+      'Search in content',
+      'Search in excerpt',
+      'Search in posts',
+      'Search in pages',
+    ]
+      .map(
+        (label, i) =>
+          `<div class="opt"><input type="checkbox" id="o${i}" checked><label for="o${i}">${label}</label></div><div class="opt-label">${label}</div>`,
+      )
+      .join('');
+    const form = `<form name="options" autocomplete="off"><fieldset><legend>Generic selectors</legend>${options}</fieldset></form>`;
+    const a = extract(shortPostPage(BRIDGE, PARAGRAPHS.slice(0, 3), form));
+    for (const p of PARAGRAPHS.slice(0, 3)) expect(a.text).toContain(p);
+    expect(a.text).not.toContain('Exact matches only');
+    expect(a.text).not.toContain('Search in title');
+  });
+
+  it('keeps a form that holds more text than a search or sign-up form (a page-wide form)', () => {
+    const page = `<html><body><form id="aspnetForm"><input type="hidden" name="state" value="x">
+<div class="content"><h1>${BRIDGE}</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</div></form></body></html>`;
+    const a = extract(page);
+    expect(a.extraction).toBe('article');
+    for (const p of PARAGRAPHS) expect(a.text).toContain(p);
+  });
+
+  it('leaves out a newsletter sign-up box whose class names say "signup"', () => {
+    const signup = `<div class="signupBackground___27Lh"><h2 class="signupTitle___15f">Breaking News Emails</h2><div class="signupMessage___3ct">Get breaking news alerts and special reports. The news and stories that matter, delivered weekday mornings.</div><a href="/newsletters">SUBSCRIBE</a></div>`;
+    const a = extract(shortPostPage(BRIDGE, PARAGRAPHS.slice(0, 3), signup));
+    for (const p of PARAGRAPHS.slice(0, 3)) expect(a.text).toContain(p);
+    expect(a.text).not.toContain('Breaking News Emails');
+    expect(a.text).not.toContain('Get breaking news alerts');
+  });
+
+  it('leaves out a "more in this section" list of headlines with long teasers and Read More links', () => {
+    const teasers = [
+      [
+        'Minnesotan finds his legs in Buffalo',
+        'About three years ago, a 17-year-old draft prospect started working out with some veterans at a local academy, a slick center from Eden Prairie. He looked like he was twelve, one of the veterans said, and now he is in the league, scoring twice in his last four games...',
+      ],
+      [
+        'Three young forwards help the team fix its problems',
+        'Not to be confused with the techies who fix computers, three young forwards are helping the team find its legs after a difficult start, and the coach could not be happier. They are getting better and better, he said after practice on Monday, before the team left for a road trip...',
+      ],
+      [
+        'Receiver sensed blood in the water on Sunday',
+        'Akin to the shark tattoo behind his left ear, the star receiver sensed blood in the water on Sunday afternoon and promptly went in for the kill. It showed on the sideline after he hauled in a long touchdown pass from the quarterback, and the crowd rose to its feet...',
+      ],
+      [
+        'Former general manager signed his own successor',
+        'The former general manager unknowingly signed his own replacement when he hired an assistant last summer, a veteran scout with two decades in the league. The owner said on Tuesday that the decision was made after a long review, and that the search had been short...',
+      ],
+      [
+        'Coach does not like tinkering with his lines',
+        'Contrary to what his record might suggest, the coach does not like tinkering with his lines. He would much rather have the same trios on the ice night in and night out, he said, but the losses early in the season forced him to experiment with new pairs...',
+      ],
+      [
+        'Playing from behind is a bad formula for success',
+        'Though his players seem to thrive when playing from behind, the coach has stressed that, more often than not, it is not going to work out in their favour. It is a bad formula for success, he said after a loss on the road, the third in a row for a team that had hoped for more...',
+      ],
+    ]
+      .map(
+        ([title, excerpt], i) =>
+          `<li><article class="more-posts-view"><div class="article-info"><h5 class="entry-title"><a href="/sport/${i}">${title}</a></h5><time>November 19, 2019 at 5:10 pm</time><div class="excerpt">${excerpt}</div></div><a href="/sport/${i}" class="read-more">Read More</a></article></li>`,
+      )
+      .join('\n');
+    const more = `<div class="more-news"><h2 class="widget-title">More in Sport</h2><ul>${teasers}</ul></div>`;
+    const a = extract(shortPostPage(BRIDGE, PARAGRAPHS.slice(0, 3), '', more));
+    for (const p of PARAGRAPHS.slice(0, 3)) expect(a.text).toContain(p);
+    expect(a.text).not.toContain('draft prospect');
+    expect(a.text).not.toContain('Read More');
+  });
+});
