@@ -193,6 +193,7 @@ function measurePage(doc: ParsedHtml): PageMeasures {
   if (notices.length > 0) {
     markConsentNotices(doc, notices, chars, blockOf, furniture);
     markLegalFooters(doc, notices, chars, blockOf, furniture);
+    markDisclosures(doc, notices, chars, blockOf, furniture);
   }
   markCommentThreads(doc, chars, furniture);
   const textKids = new Uint16Array(count);
@@ -252,7 +253,7 @@ function headlineFirst(doc: ParsedHtml, first: number, end: number): boolean {
  * one test per text step, the three apart only on the few steps that pass it.
  */
 const NOTICE_TRIGGER =
-  /cookie|куки|کوکی|gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی|©|copyright|rights reserved|registered|company (?:number|registration)|affiliate links|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
+  /cookie|куки|کوکی|gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی|©|copyright|rights reserved|registered|company (?:number|registration)|affiliate|commission|share of the sale|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
 
 /** The text steps with a word of a consent notice or a legal line. */
 function noticeSteps(doc: ParsedHtml): number[] {
@@ -322,6 +323,37 @@ function markConsentNotices(
     const apart = n !== block || parent[n] === 0 || tag[parent[n] as number] === 'body';
     const notice = renderNode(doc, n);
     if (CONSENT_WORDS.test(notice) && ((cookie && apart) || ASKS_READER.test(notice))) furniture[n] = 1;
+  }
+}
+
+/**
+ * An affiliate disclosure: the site tells the reader it is paid when they buy through its links
+ * ("Microsoft may earn an Affiliate Commission if you purchase something through recommended
+ * links", "If you buy something through this post, IGN may get a share of the sale"). It names the
+ * site, not the story, and stands on every shopping page of it.
+ */
+const DISCLOSURE_PAID = /affiliate|commission|share of the sale/i;
+const DISCLOSURE_READER = /\byou\b|\byour\b/i;
+const DISCLOSURE_BUYS = /\b(?:buy|purchase|click|links?)\b/i;
+/** A disclosure is one short block (characters); a paragraph on affiliate marketing is longer. */
+const MAX_DISCLOSURE = 300;
+
+/** Affiliate disclosures by their words: short blocks that say the site is paid when the reader buys. */
+function markDisclosures(
+  doc: ParsedHtml,
+  steps: readonly number[],
+  chars: Float64Array,
+  blockOf: Int32Array,
+  furniture: Uint8Array,
+): void {
+  const { node, text } = doc.ops;
+  for (const i of steps) {
+    if (!DISCLOSURE_PAID.test(text[i] as string)) continue;
+    const n = blockOf[node[i] as number] as number;
+    if (n <= 0 || furniture[n] === 1 || (chars[n] as number) > MAX_DISCLOSURE) continue;
+    const block = renderNode(doc, n);
+    if (DISCLOSURE_PAID.test(block) && DISCLOSURE_READER.test(block) && DISCLOSURE_BUYS.test(block))
+      furniture[n] = 1;
   }
 }
 

@@ -307,4 +307,15 @@ describe('extractArticle on site chrome that pages of one site share', () => {
     expect(a.text).not.toContain('draft prospect');
     expect(a.text).not.toContain('Read More');
   });
+  it('leaves out an affiliate disclosure line, and keeps a paragraph of the article about affiliate links', () => {
+    const disclosure =
+      '<div class="commerce-disclosure">If you buy something through this post, Big Brand may get a share of the sale. For more, <a href="/terms">learn more</a>.</div>';
+    const a = extract(shortPostPage(BRIDGE, PARAGRAPHS.slice(0, 3), disclosure));
+    for (const p of PARAGRAPHS.slice(0, 3)) expect(a.text).toContain(p);
+    expect(a.text).not.toContain('share of the sale');
+    const report =
+      'The regulator said on Monday that shopping sites must tell readers when they earn a commission on what you buy through their links, and that the rule would apply from June to every site that sells advertising to shops, whatever its size. Sites that break the rule face fines of up to two per cent of their turnover, it said.';
+    const b = extract(shortPostPage(BRIDGE, [PARAGRAPHS[0] as string, report, PARAGRAPHS[1] as string], ''));
+    expect(b.text).toContain(report);
+  });
 });
