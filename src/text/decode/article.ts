@@ -253,7 +253,7 @@ function headlineFirst(doc: ParsedHtml, first: number, end: number): boolean {
  * one test per text step, the three apart only on the few steps that pass it.
  */
 const NOTICE_TRIGGER =
-  /cookie|куки|کوکی|gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی|©|copyright|rights reserved|registered|company (?:number|registration)|affiliate|commission|share of the sale|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
+  /cookie|куки|کوکی|gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی|©|copyright|rights reserved|registered|company (?:number|registration)|affiliate|commission|share of the sale|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق[^.]{0,40}محفوظ|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
 
 /** The text steps with a word of a consent notice or a legal line. */
 function noticeSteps(doc: ParsedHtml): number[] {
@@ -362,7 +362,7 @@ function markDisclosures(
  * disclaimers. Each names the site, not the story.
  */
 const LEGAL_WORDS =
-  /©|copyright|rights reserved|registered (?:office|in|with)|company (?:number|registration)|affiliate links|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
+  /©|copyright|rights reserved|registered (?:office|in|with)|company (?:number|registration)|affiliate links|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق[^.]{0,40}محفوظ|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
 /** A legal line is short, and so is the footer that holds them (characters). */
 const MAX_LEGAL_LINE = 400;
 const MAX_FOOTER = 2000;

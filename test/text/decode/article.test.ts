@@ -318,4 +318,17 @@ describe('extractArticle on site chrome that pages of one site share', () => {
     const b = extract(shortPostPage(BRIDGE, [PARAGRAPHS[0] as string, report, PARAGRAPHS[1] as string], ''));
     expect(b.text).toContain(report);
   });
+
+  it('keeps a Persian article on human rights: "rights" alone is no copyright line, "rights ... reserved" is', () => {
+    const fa = [
+      'وزیر امور خارجه کوبا ادعاهای کشورهای صنعتی در زمینه حقوق بشر را ریاکاری سیاسی دانست و گفت این کشورها معیارهای دوگانه دارند.',
+      'او روز گذشته در برابر کمیسیون حقوق بشر سازمان ملل متحد در ژنو سخن گفت و از کشورهای ثروتمند خواست به تعهدات خود عمل کنند.',
+      'وزیر خارجه کوبا افزود که دفاع از حقوق بشر نباید ابزاری برای فشار سیاسی بر کشورهای در حال توسعه باشد.',
+    ];
+    const footer =
+      '<div class="foot"><p>کلیه حقوق این سایت محفوظ است.</p><p>کلیه حقوق مادی و معنوی این سایت محفوظ است و استفاده از مطالب با ذکر منبع آزاد است.</p></div>';
+    const a = extract(shortPostPage('ادعاهای کشورهای صنعتی درباره حقوق بشر', fa, '', footer));
+    for (const p of fa) expect(a.text).toContain(p);
+    expect(a.text).not.toContain('محفوظ');
+  });
 });
