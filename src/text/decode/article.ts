@@ -884,7 +884,10 @@ function longerProse(
   return chosen;
 }
 
-/** Items at least, nearly all of them with a link, a fifth of the text or more in links. */
+/**
+ * Items at least, nearly all of them with a link, 15% of the text or more in links: six linked
+ * headlines with 300-character teasers and a Read More link each are 17%.
+ */
 const LINK_LIST_MIN = 5;
 const LINK_LIST_ITEMS = 0.8;
 const LINK_LIST_DENSITY = 0.15;
