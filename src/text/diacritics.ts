@@ -1,8 +1,8 @@
 /**
  * Marks that disguise rather than spell. Run after NFKC, so that a mark that composes with its
  * letter (e + U+0301 = é, и + U+0306 = й, і + U+0308 = ї) is already part of it:
- * - a combining diacritic (U+0300-036F, U+1AB0-1AFF, U+1DC0-1DFF, U+20D0-20FF, U+FE20-FE2F) left
- *   over is removed: strikethrough and overlay marks (a̶), "Zalgo" stacks, and the stress marks of
+ * - a combining diacritic (U+0300-036F, U+1AB0-1AFF, U+1DC0-1DFF, U+20D0-20FF, U+FE20-FE2F, and the
+ *   Cyrillic enclosing signs U+0488-0489 that Zalgo text stacks: ҉) left over is removed: strikethrough and overlay marks (a̶), "Zalgo" stacks, and the stress marks of
  *   Russian and Ukrainian dictionaries and textbooks (за́мок), which no ordinary spelling needs;
  * - a letter that carries a mark below the line (dot, ring, diaeresis, circumflex, breve, tilde or
  *   macron below: ẹ ṭ ḁ ḛ) loses that mark (ệ becomes ê): spam sprinkles these on English words,
@@ -12,19 +12,10 @@
  * Marks of other scripts (Arabic, Hebrew, Indic vowel signs) are not touched here.
  */
 
-export const LEFTOVER_MARK = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
-export const HAS_LEFTOVER_MARK = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/;
-
-/** Whether a code unit is one of the combining diacritics removed when left over. */
-export function isLeftoverMark(code: number): boolean {
-  return (
-    (code >= 0x0300 && code <= 0x036f) ||
-    (code >= 0x1ab0 && code <= 0x1aff) ||
-    (code >= 0x1dc0 && code <= 0x1dff) ||
-    (code >= 0x20d0 && code <= 0x20ff) ||
-    (code >= 0xfe20 && code <= 0xfe2f)
-  );
-}
+export const LEFTOVER_MARK =
+  /[\u0300-\u036f\u0488\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+export const HAS_LEFTOVER_MARK =
+  /[\u0300-\u036f\u0488\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/;
 
 /** Dot, diaeresis, ring, circumflex, breve, tilde and macron below. */
 const BELOW = /[\u0323\u0324\u0325\u032d\u032e\u0330\u0331]/g;

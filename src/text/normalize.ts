@@ -97,11 +97,18 @@ const HAS_SHORT_DIGIT_LINE = /(?:^|\n)[^\n\d]{0,20}\d[^\n]{0,23}(?:\n|$)/;
  */
 export function cleanLayout(text: string): string {
   let out = removeInvisibles(text);
+  if (HAS_PARENTHESIZED.test(out)) out = out.replace(PARENTHESIZED, parenthesizedLetter);
   if (HAS_RARE_LAYOUT.test(out)) out = out.replace(/\r\n?/g, '\n').replace(FORM_FEED_AND_SEPARATORS, '\n');
   if (HAS_LINE_END_HYPHEN.test(out)) out = out.replace(LINE_END_HYPHEN, '$1');
   if (HAS_SHORT_DIGIT_LINE.test(out)) out = dropPageNumberLines(out);
   return out;
 }
+
+// Parenthesized small letters (⒜ U+249C .. ⒵ U+24B5): NFKC makes "(a)", which would split the
+// word they spell ("⒱⒤⒜⒢⒭⒜") into letters; taken as the letter before NFKC.
+const PARENTHESIZED = /[\u249c-\u24b5]/g;
+const HAS_PARENTHESIZED = /[\u249c-\u24b5]/;
+const parenthesizedLetter = (ch: string): string => String.fromCharCode(0x61 + ch.charCodeAt(0) - 0x249c);
 
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
 
@@ -312,6 +319,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
     fastFold[code] = EXPAND;
   }
   for (const ch of '\r\f\v\u2028\u2029\u0085') fastFold[ch.charCodeAt(0)] = SLOW;
+  for (let code = 0x249c; code <= 0x24b5; code++) fastFold[code] = SLOW; // cleanLayout's parenthesized letters
   fastFold[ZWNJ_CODE] = COMPLEX;
   for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) fastFold[code] = INVISIBLE;
   return { fastFold, expansions: Uint16Array.from(expansions) };

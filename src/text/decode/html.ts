@@ -174,6 +174,28 @@ export interface ParsedHtml {
 }
 
 const DISPLAY_NONE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+/**
+ * Inline styles that keep an element's text from a reader: not displayed, zero-sized type, fully
+ * transparent, Outlook's mso-hide. Spam hides words in these (inside and between the words a
+ * reader sees) to change its fingerprint, so their text is left out like a <script>'s.
+ */
+const CONCEALING_STYLE =
+  /(?:^|[;\s"'])(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:;|!|$)|opacity\s*:\s*0(?:\.0+)?\s*(?:;|!|$)|mso-hide\s*:\s*all)/i;
+/** White type (`color:` in a style, or <font color>): unreadable on the default white page. */
+const WHITE = /^\s*(?:#fff(?:fff)?|white|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,\s*1(?:\.0*)?\s*)?\))\s*$/i;
+const STYLE_COLOR = /(?:^|[;\s])color\s*:\s*([^;!]+)/i;
+const BACKGROUND = /background/i;
+
+/** Whether an element's own attributes hide its text from a reader (see CONCEALING_STYLE, WHITE). */
+function conceals(name: string, attribs: Record<string, string>, onBackground: boolean): boolean {
+  if (attribs.hidden !== undefined) return true;
+  const style = attribs.style;
+  if (style !== undefined && CONCEALING_STYLE.test(style)) return true;
+  if (onBackground) return false;
+  const color =
+    name === 'font' ? attribs.color : style === undefined ? undefined : STYLE_COLOR.exec(style)?.[1];
+  return color !== undefined && WHITE.test(color) && !(style !== undefined && BACKGROUND.test(style));
+}
 
 /**
  * Parses HTML into the text stream and element tree. Inline elements add nothing, so
@@ -197,6 +219,10 @@ export function parseHtml(html: string): ParsedHtml {
   let metaTitle: string | undefined;
   let siteName: string | undefined;
   let hidden = 0;
+  // Elements whose attributes hide their text (conceals), and elements that set a background
+  // (white type on them is readable): the ids of the open ones.
+  const concealing: number[] = [];
+  const backgrounds: number[] = [];
   let pre = 0;
   let links = 0;
   let foreign = 0; // inside svg/math, where <title> is a tooltip, not the document's title
@@ -253,9 +279,14 @@ export function parseHtml(html: string): ParsedHtml {
             else if (siteName === undefined && property === 'og:site_name') siteName = content;
           }
         }
+        if (attribs.bgcolor !== undefined || (attribs.style !== undefined && BACKGROUND.test(attribs.style)))
+          backgrounds.push(id);
         if (HIDDEN.has(name)) {
           hidden++;
           if (name === 'svg' || name === 'math') foreign++;
+        } else if (name !== 'title' && conceals(name, attribs, backgrounds.length > 0)) {
+          concealing.push(id);
+          hidden++;
         } else if (name === 'title' && foreign === 0) {
           inTitle = true;
         } else if (hidden === 0) {
@@ -268,9 +299,14 @@ export function parseHtml(html: string): ParsedHtml {
       onclosetag(name, isImplied) {
         textStep = -1;
         if (open.length <= 1) return;
+        const closing = open[open.length - 1] as number;
+        if (backgrounds[backgrounds.length - 1] === closing) backgrounds.pop();
         if (HIDDEN.has(name)) {
           hidden--;
           if (name === 'svg' || name === 'math') foreign--;
+        } else if (concealing[concealing.length - 1] === closing) {
+          concealing.pop();
+          hidden--;
         } else if (name === 'title' && inTitle) {
           inTitle = false;
           titleDone = titleParts.length > 0;
