@@ -3,7 +3,7 @@ import { type NormalizeOptions, normalizeTextCodes } from './normalize.js';
 import { joinPersianAffixes } from './persian-affixes.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { codesToString } from './utf16.js';
-import { HAS_ARABIC, HAS_SCRIPT_MIX, scanWords } from './word-scripts.js';
+import { HAS_ARABIC, HAS_SCRIPT_MIX, HAS_SPELLED_OUT, scanWords } from './word-scripts.js';
 
 /**
  * Clean text as the tokenizer reads it: normalized (invisible characters removed, layout, NFKC,
@@ -18,8 +18,10 @@ export function cleanTextCodes(
 ): { codes: Uint16Array; length: number } {
   const clean = normalizeTextCodes(text, options);
   const found = scanWords(clean.codes, clean.length);
+  if (found === 0) return clean;
   if (found & HAS_SCRIPT_MIX) foldLookalikes(clean.codes, clean.length);
-  let length = joinSpelledOut(clean.codes, clean.length);
+  let length = clean.length;
+  if (found & HAS_SPELLED_OUT) length = joinSpelledOut(clean.codes, length);
   if (found & HAS_ARABIC && options.zwnj === 'join') length = joinPersianAffixes(clean.codes, length);
   return { codes: clean.codes, length };
 }

@@ -73,7 +73,17 @@ export function joinSpelledOut(codes: Uint16Array, length: number): number {
   let copied = 0; // codes[copied, i) not yet moved to w
   let i = 0;
   while (i < length) {
-    if (!singleLetter(codes, i, length)) {
+    // One table read per code unit: skip non-word characters, and words of two or more characters whole.
+    if ((WORD_SCRIPT[codes[i] as number] as number) === 0) {
+      i++;
+      continue;
+    }
+    if (i + 1 < length && (WORD_SCRIPT[codes[i + 1] as number] as number) !== 0) {
+      i += 2;
+      while (i < length && (WORD_SCRIPT[codes[i] as number] as number) !== 0) i++;
+      continue;
+    }
+    if (!isLetter(codes[i] as number)) {
       i++;
       continue;
     }
