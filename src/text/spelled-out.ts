@@ -3,7 +3,7 @@ import { WORD_SCRIPT } from './word-scripts.js';
 /**
  * Words spelt out letter by letter: "v i a g r a", "f.r.e.e", "c-a-s-h", "w . i . n". Spam writes a
  * word so to keep it out of fingerprints and filters, while a reader still reads the word. A run of
- * at least MIN_LETTERS single letters of one script, each between two non-word characters, with the same
+ * MIN_LETTERS to MAX_LETTERS single letters of one script, each between two non-word characters, with the same
  * separator (one to three characters, no line break, no apostrophe) between every two of them,
  * becomes the word. Ordinary text has no such runs: initials and abbreviations are at most three
  * letters ("J. R. R.", "U.S.A.", "т. е."), a list of one-letter words ("и в с") has no four in a row. Acronyms written with spaces
@@ -11,6 +11,14 @@ import { WORD_SCRIPT } from './word-scripts.js';
  */
 
 export const MIN_LETTERS = 4;
+/**
+ * A longer run is not a word spelt out but letters strewn as filler (spam pads with runs of
+ * random single letters): joined, it would leave a few long tokens where a copy shares many, and
+ * random words appended to a copy would then outweigh it. Such a run is left as it is.
+ */
+export const MAX_LETTERS = 16;
+/** More one-character words than this in runs of MIN_LETTERS or more: filler (isLetterSalad). */
+export const MAX_SPELLED = 40;
 const MAX_SEPARATOR = 3;
 const NEWLINE = 0x0a;
 const APOSTROPHE = 0x27;
@@ -34,6 +42,37 @@ function singleLetter(codes: Uint16Array, i: number, length: number): boolean {
 function same(codes: Uint16Array, a: number, b: number, n: number): boolean {
   for (let k = 0; k < n; k++) if (codes[a + k] !== codes[b + k]) return false;
   return true;
+}
+
+/**
+ * Whether the text is filler of strewn letters rather than a text with words spelt out: it holds
+ * a run of more than MAX_LETTERS one-character words (each within MAX_SEPARATOR characters of the
+ * last), or more than MAX_SPELLED one-character words in runs of MIN_LETTERS or more. Then no run
+ * of it is joined: a copy that inserts words into the filler cuts it into runs short enough to
+ * join, and would join where its original does not.
+ */
+function isLetterSalad(codes: Uint16Array, length: number): boolean {
+  let last = 0;
+  let before = 0;
+  let single = -MAX_SEPARATOR - 2;
+  let chain = 0;
+  let inRuns = 0;
+  for (let i = 0; i <= length; i++) {
+    const script = i < length ? (WORD_SCRIPT[codes[i] as number] as number) : 0;
+    if (script === 0 && last !== 0 && before === 0) {
+      if (i - 1 - single <= MAX_SEPARATOR + 1) chain++;
+      else {
+        if (chain >= MIN_LETTERS) inRuns += chain;
+        chain = 1;
+      }
+      if (chain > MAX_LETTERS) return true;
+      single = i - 1;
+    }
+    before = last;
+    last = script;
+  }
+  if (chain >= MIN_LETTERS) inRuns += chain;
+  return inRuns > MAX_SPELLED;
 }
 
 /** Length of the separator after the letter at i: up to MAX_SEPARATOR non-word characters. */
@@ -69,6 +108,7 @@ function startsOtherRun(codes: Uint16Array, q: number, length: number, from: num
  * One pass: only a letter standing alone is looked at further.
  */
 export function joinSpelledOut(codes: Uint16Array, length: number): number {
+  if (isLetterSalad(codes, length)) return length;
   let w = 0; // write position once something was removed
   let copied = 0; // codes[copied, i) not yet moved to w
   let i = 0;
@@ -101,6 +141,10 @@ export function joinSpelledOut(codes: Uint16Array, length: number): number {
         last += 1 + sep;
         letters++;
       }
+    }
+    if (letters > MAX_LETTERS) {
+      i = last + 1;
+      continue;
     }
     if (letters < MIN_LETTERS) {
       // The next letter may start a run with another separator ("a t.h.a.t"); at most

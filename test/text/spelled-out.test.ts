@@ -33,6 +33,24 @@ describe('words spelt out letter by letter', () => {
     ])
       expect(join(text)).toBe(text);
   });
+  it('joins a run of up to 16 letters, and leaves a text with a longer run (strewn letters) alone', () => {
+    expect(join('read our s p e c i a l r e p o r t now')).toBe('read our specialreport now');
+    const filler = 'x m a h c x u a a x u d i i z q t b h y n x a z d';
+    expect(join(`${filler} and s p e c i a l r e p o r t`)).toBe(`${filler} and s p e c i a l r e p o r t`);
+  });
+  it('leaves a text with more than 40 letters in spelt-out runs alone', () => {
+    const many = Array.from({ length: 11 }, () => 'f r e e').join(' and ');
+    expect(join(many)).toBe(many);
+    const ten = Array.from({ length: 10 }, () => 'f r e e').join(' and ');
+    expect(join(ten)).toBe(Array.from({ length: 10 }, () => 'free').join(' and '));
+  });
+  it('leaves a text of strewn letters alone, so that words inserted among them change nothing', () => {
+    const salad = 'q w e r t y u i o p a s d f g h j k l z x c v b n m';
+    expect(join(`hello ${salad} s p a m`)).toBe(`hello ${salad} s p a m`);
+    expect(join(`hello q w e r t y inserted u i o p a s d f g h j k l z x c v b n m s p a m`)).toBe(
+      'hello q w e r t y inserted u i o p a s d f g h j k l z x c v b n m s p a m',
+    );
+  });
   it('joins letters of one script only', () => {
     expect(join('گروه های e و d و همچنین')).toBe('گروه های e و d و همچنین');
   });
