@@ -1,13 +1,16 @@
 import { WORD_SCRIPT } from './word-scripts.js';
 
 /**
- * Words spelt out letter by letter: "v i a g r a", "f.r.e.e", "c-a-s-h", "w . i . n". Spam writes a
- * word so to keep it out of fingerprints and filters, while a reader still reads the word. A run of
- * MIN_LETTERS to MAX_LETTERS single letters of one script, each between two non-word characters, with the same
- * separator (one to three characters, no line break, no apostrophe) between every two of them,
- * becomes the word. Ordinary text has no such runs: initials and abbreviations are at most three
- * letters ("J. R. R.", "U.S.A.", "т. е."), a list of one-letter words ("и в с") has no four in a row. Acronyms written with spaces
- * ("n n p c") become the acronym, as they are when written with no spaces.
+ * Words spelt out letter by letter with punctuation: "f.r.e.e", "c-a-s-h", "v_i_a_g_r_a",
+ * "w . i . n". Spam writes a word so to keep it out of fingerprints and filters, while a reader
+ * still reads the word. A run of MIN_LETTERS to MAX_LETTERS single letters of one script, each
+ * between two non-word characters, with the same separator (one to three characters, not only
+ * blanks, no line break, no apostrophe) between every two of them, becomes the word. Ordinary text
+ * has no such runs: initials and abbreviations are at most three letters ("J. R. R.", "U.S.A.",
+ * "т. е.").
+ * Letters separated by blanks only ("v i a g r a") are left: spam also pads with random single
+ * letters, and a copy that inserts words among them would join runs its original does not (the
+ * same holds for command flags "diff -b -w -u -d" in mail bodies stripped of punctuation).
  */
 
 export const MIN_LETTERS = 4;
@@ -75,6 +78,18 @@ function isLetterSalad(codes: Uint16Array, length: number): boolean {
   return inRuns > MAX_SPELLED;
 }
 
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/** Whether codes[from, from + n) holds only spaces and tabs (or nothing). */
+function blank(codes: Uint16Array, from: number, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    const c = codes[from + k] as number;
+    if (c !== SPACE && c !== TAB) return false;
+  }
+  return true;
+}
+
 /** Length of the separator after the letter at i: up to MAX_SEPARATOR non-word characters. */
 function separatorAfter(codes: Uint16Array, i: number, length: number): number {
   let sep = 0;
@@ -128,6 +143,10 @@ export function joinSpelledOut(codes: Uint16Array, length: number): number {
       continue;
     }
     const sep = separatorAfter(codes, i, length);
+    if (blank(codes, i + 1, sep)) {
+      i++;
+      continue;
+    }
     let letters = 1;
     let last = i;
     const script = WORD_SCRIPT[codes[i] as number];
