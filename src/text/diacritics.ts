@@ -1,9 +1,11 @@
 /**
  * Marks that disguise rather than spell. Run after NFKC, so that a mark that composes with its
  * letter (e + U+0301 = é, и + U+0306 = й, і + U+0308 = ї) is already part of it:
- * - a combining diacritic (U+0300-036F, U+1AB0-1AFF, U+1DC0-1DFF, U+20D0-20FF, U+FE20-FE2F, and the
- *   Cyrillic enclosing signs U+0488-0489 that Zalgo text stacks: ҉) left over is removed: strikethrough and overlay marks (a̶), "Zalgo" stacks, and the stress marks of
- *   Russian and Ukrainian dictionaries and textbooks (за́мок), which no ordinary spelling needs;
+ * - a combining diacritic left over (U+0302-036F, U+1AB0-1AFF, U+1DC0-1DFF, U+20D0-20FF,
+ *   U+FE20-FE2F, and the Cyrillic enclosing signs U+0488-0489 that Zalgo text stacks: ҉) is
+ *   removed: strikethrough and overlay marks (a̶), "Zalgo" stacks. The acute and grave accents
+ *   (U+0301, U+0300) stay: Russian and Ukrainian texts mark stress with them (коли́т), and real
+ *   articles do, so removing them would change ordinary text;
  * - a letter that carries a mark below the line (dot, ring, diaeresis, circumflex, breve, tilde or
  *   macron below: ẹ ṭ ḁ ḛ) loses that mark (ệ becomes ê): spam sprinkles these on English words,
  *   while the languages that spell with them (Vietnamese, transliterations) keep one form per word
@@ -13,9 +15,9 @@
  */
 
 export const LEFTOVER_MARK =
-  /[\u0300-\u036f\u0488\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+  /[\u0302-\u036f\u0488\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
 export const HAS_LEFTOVER_MARK =
-  /[\u0300-\u036f\u0488\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/;
+  /[\u0302-\u036f\u0488\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/;
 
 /** Dot, diaeresis, ring, circumflex, breve, tilde and macron below. */
 const BELOW = /[\u0323\u0324\u0325\u032d\u032e\u0330\u0331]/g;
