@@ -68,25 +68,24 @@ const SPELLED_GAP = 3;
  */
 export function scanWords(codes: Uint16Array, length: number): number {
   let all = 0;
-  let before = 0; // WORD_SCRIPT of the code unit before the last
-  let last = 0; // WORD_SCRIPT of the last code unit
+  // Bits 2, 1, 0: whether the code unit before the last, the last and this one are word
+  // characters; 0b010 is a word of one character that just ended.
+  let state = 0;
   let single = -SPELLED_GAP - 2; // where the last one-character word stood
   let chain = 0; // one-character words in a row so far, less one
   let longest = 0;
   for (let i = 0; i < length; i++) {
     const script = WORD_SCRIPT[codes[i] as number] as number;
     all |= script;
-    if (script === 0 && last !== 0 && before === 0) {
-      // codes[i - 1] is a word of one character
+    state = ((state << 1) | (script === 0 ? 0 : 1)) & 7;
+    if (state === 2) {
       chain = i - 1 - single <= SPELLED_GAP + 1 ? chain + 1 : 0;
       if (chain > longest) longest = chain;
       single = i - 1;
     }
-    before = last;
-    last = script;
   }
-  if (last !== 0 && before === 0 && length - 1 - single <= SPELLED_GAP + 1 && chain + 1 > longest)
-    longest = chain + 1;
+  // A one-character word at the very end.
+  if ((state & 3) === 1 && length - 1 - single <= SPELLED_GAP + 1 && chain + 1 > longest) longest = chain + 1;
   const scripts = all & LOOKALIKE_SCRIPTS;
   return (
     ((scripts & (scripts - 1)) !== 0 ? HAS_SCRIPT_MIX : 0) |
