@@ -54,42 +54,15 @@ export const WORD_SCRIPT = charTable('word-script', Uint8Array, buildWordScript)
 /** Bits of scanWords' answer. */
 export const HAS_SCRIPT_MIX = 1;
 export const HAS_ARABIC = 2;
-/** Four or more one-character words in a row, each within 3 characters of the last: maybe a word spelt out. */
-export const HAS_SPELLED_OUT = 4;
-
-/** Most characters between two one-character words of a word spelt out (spelled-out.ts). */
-const SPELLED_GAP = 3;
 
 /**
  * Whether codes[0, length) has letters of two look-alike scripts (then a word may be disguised:
- * lookalike.ts), whether it has Arabic letters, and whether it may hold a word spelt out letter by
- * letter (spelled-out.ts). One pass: a text whose letters are all in one script and that has no
- * run of one-character words (most English text) needs no other look.
+ * lookalike.ts), and whether it has Arabic letters. One branch-free pass: a text whose letters are
+ * all in one script (most English text) needs no other look.
  */
 export function scanWords(codes: Uint16Array, length: number): number {
   let all = 0;
-  // Bits 2, 1, 0: whether the code unit before the last, the last and this one are word
-  // characters; 0b010 is a word of one character that just ended.
-  let state = 0;
-  let single = -SPELLED_GAP - 2; // where the last one-character word stood
-  let chain = 0; // one-character words in a row so far, less one
-  let longest = 0;
-  for (let i = 0; i < length; i++) {
-    const script = WORD_SCRIPT[codes[i] as number] as number;
-    all |= script;
-    state = ((state << 1) | (script === 0 ? 0 : 1)) & 7;
-    if (state === 2) {
-      chain = i - 1 - single <= SPELLED_GAP + 1 ? chain + 1 : 0;
-      if (chain > longest) longest = chain;
-      single = i - 1;
-    }
-  }
-  // A one-character word at the very end.
-  if ((state & 3) === 1 && length - 1 - single <= SPELLED_GAP + 1 && chain + 1 > longest) longest = chain + 1;
+  for (let i = 0; i < length; i++) all |= WORD_SCRIPT[codes[i] as number] as number;
   const scripts = all & LOOKALIKE_SCRIPTS;
-  return (
-    ((scripts & (scripts - 1)) !== 0 ? HAS_SCRIPT_MIX : 0) |
-    (all & ARABIC ? HAS_ARABIC : 0) |
-    (longest >= 3 ? HAS_SPELLED_OUT : 0)
-  );
+  return ((scripts & (scripts - 1)) !== 0 ? HAS_SCRIPT_MIX : 0) | (all & ARABIC ? HAS_ARABIC : 0);
 }
