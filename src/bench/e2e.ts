@@ -19,6 +19,15 @@
  * .bench-out/peers-stream.jsonl, which `npm run bench:peers` writes; its first BENCH_MESSAGES lines,
  * all of them by default). After the news pass it prints Redis CPU per message, split by script,
  * and Redis commands per message (src/bench/redis-stats.ts).
+ *
+ * BENCH_WARMUP (0): messages sent through each consumer process (the baseline's and the news
+ * consumer's alike) before the measured stream, so that the figures are a running consumer's and
+ * not a fresh process's first messages (V8 compiles the per-message path during the first few
+ * thousand). They are the measured stream's messages with other ids, other words and earlier event
+ * times (src/bench/warmup-stream.ts), so nothing of the measured stream is indexed before it is
+ * measured. CPU, Redis figures, throughput, latency, verdicts and lost count the measured messages
+ * only; 0 measures a cold process, as before. BENCH_NEWS_ENTRY runs another build's news consumer
+ * (its consumers/news.js) for A/B comparisons.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +42,7 @@ import { HEADER, readHeaders } from '../kafka/headers.js';
 import { sharedDataAvailable } from './data.js';
 import { endRedisPass, formatRedisPass, startRedisPass } from './redis-stats.js';
 import { newsSources, writeStream } from './stream.js';
+import { warmupLines } from './warmup-stream.js';
 
 const { Kafka: KafkaClient, logLevel } = kafkajs;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,13 +57,16 @@ const PARTITIONS = 4;
 const PASSTHROUGH = process.env.BENCH_PASSTHROUGH === '1';
 const BASELINE = process.env.BENCH_BASELINE !== '0';
 const SIGN_THREADS = process.env.BENCH_SIGN_THREADS;
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 0);
+// BENCH_NEWS_ENTRY: another build's consumers/news.js (a copy of the repository with its dist/),
+// to compare two builds' consumers under one harness.
 const entryOf = (passthrough: boolean) =>
-  passthrough ? 'dist/bench/passthrough-consumer.js' : 'consumers/news.js';
+  passthrough ? 'dist/bench/passthrough-consumer.js' : (process.env.BENCH_NEWS_ENTRY ?? 'consumers/news.js');
 
-/** CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSecondsOf(pid: number | undefined): number {
+/** User + system CPU seconds from a /proc stat file (a process's or a thread's); NaN when unreadable. */
+function statSeconds(path: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
@@ -62,6 +75,30 @@ function cpuSecondsOf(pid: number | undefined): number {
   }
 }
 const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere.
+ * With `mainThreadOnly`, its main thread's alone (the rest is V8's compiler and GC threads and
+ * libuv's pool).
+ */
+function cpuSecondsOf(pid: number | undefined, mainThreadOnly = false): number {
+  return statSeconds(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`);
+}
+
+/** CPU seconds of a live process's threads by thread name (main, V8 workers, libuv pool, ...). */
+function cpuSecondsByThread(pid: number | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const name =
+        tid === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(name, (out.get(name) ?? 0) + statSeconds(`/proc/${pid}/task/${tid}/stat`));
+    }
+  } catch {
+    // The process is gone or /proc is not there: no breakdown.
+  }
+  return out;
+}
 
 function cpuSecondsOfThisProcess(): number {
   const { user, system } = process.cpuUsage();
@@ -83,7 +120,13 @@ async function readAll(
   kafka: Kafka,
   topics: string[],
   expected: number,
-  onMessage: (topic: string, headers: Record<string, string>, timestamp: number) => void,
+  onMessage: (
+    topic: string,
+    headers: Record<string, string>,
+    timestamp: number,
+    partition: number,
+    offset: bigint,
+  ) => void,
 ): Promise<void> {
   const consumer = kafka.consumer({ groupId: `bench-reader-${Date.now()}`, maxBytesPerPartition: 8 << 20 });
   await consumer.connect();
@@ -93,7 +136,13 @@ async function readAll(
   await consumer.run({
     eachBatch: async ({ batch }) => {
       for (const m of batch.messages) {
-        onMessage(batch.topic, readHeaders(m.headers as Record<string, unknown>), Number(m.timestamp));
+        onMessage(
+          batch.topic,
+          readHeaders(m.headers as Record<string, unknown>),
+          Number(m.timestamp),
+          batch.partition,
+          BigInt(m.offset),
+        );
       }
       seen += batch.messages.length;
       last = Date.now();
@@ -127,6 +176,7 @@ async function main(): Promise<void> {
     .filter((l) => l !== '')
     .slice(0, MESSAGES);
   const bytes = lines.reduce((s, l) => s + Buffer.byteLength(l), 0);
+  const warmup = await warmupLines(lines, WARMUP);
 
   const localKafka = process.env.DOPPEL_KAFKA_BROKERS ? null : await startLocalKafka();
   const localRedis = process.env.DOPPEL_REDIS_URL ? null : await startLocalRedis();
@@ -200,50 +250,89 @@ async function main(): Promise<void> {
 
       const producer = kafka.producer({ allowAutoTopicCreation: false });
       await producer.connect();
+      const chunk = 500;
+      /** Sends `batch` in chunks of 500, partitions in turn, at RATE when `paced`. */
+      const produce = async (batch: readonly string[], paced: boolean, from: number) => {
+        for (let i = 0; i < batch.length; i += chunk) {
+          const slice = batch.slice(i, i + chunk);
+          await producer.send({
+            topic: input,
+            acks: -1,
+            messages: slice.map((value, j) => ({ value, partition: (i + j) % PARTITIONS })),
+          });
+          if (paced && RATE > 0) {
+            const due = from + ((i + slice.length) / RATE) * 1000;
+            const wait = due - Date.now();
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          }
+        }
+      };
+      /** Waits until the group has committed `total` input offsets. */
+      const committed = async (total: number, since: number) => {
+        let lastReport = Date.now();
+        for (;;) {
+          const done = await committedSum(admin, group, input);
+          if (done >= total) return;
+          if (Date.now() - lastReport > 10_000) {
+            lastReport = Date.now();
+            process.stdout.write(
+              `  committed ${done}/${total} after ${((Date.now() - since) / 1000).toFixed(0)} s\n`,
+            );
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      };
+      // The warm-up: through the same process, consumed and committed before anything is measured.
+      // Where its records end in each topic, so the read-back counts the measured ones only.
+      const warmEnds = new Map<string, bigint>();
+      if (warmup.length > 0) {
+        const warmStarted = Date.now();
+        const consumersCpu = () => children.reduce((sum, c) => sum + cpuSecondsOf(c.pid), 0);
+        const warmCpu = consumersCpu();
+        await produce(warmup, false, warmStarted);
+        await committed(warmup.length, warmStarted);
+        for (const topic of [input, `${input}.stories`]) {
+          for (const e of await admin.fetchTopicOffsets(topic))
+            warmEnds.set(`${topic}/${e.partition}`, BigInt(e.high));
+        }
+        process.stdout.write(
+          `warm-up: ${warmup.length} messages in ${((Date.now() - warmStarted) / 1000).toFixed(1)} s, ` +
+            `consumer CPU ${Math.round(((consumersCpu() - warmCpu) * 1e6) / warmup.length)} µs per message\n`,
+        );
+      }
+      const warmEnd = (topic: string, partition: number) => warmEnds.get(`${topic}/${partition}`) ?? 0n;
       // Where the CPU goes, per process (the 2 cores are shared by all of them): snapshots now and
       // when the group has committed everything.
       const cpuNow = () => ({
         consumers: children.reduce((s, c) => s + cpuSecondsOf(c.pid), 0),
+        consumersMainThread: children.reduce((s, c) => s + cpuSecondsOf(c.pid, true), 0),
         broker: cpuSecondsOf(localKafka?.pid),
         redis: cpuSecondsOf(localRedis?.pid),
         bench: cpuSecondsOfThisProcess(),
       });
       const redisPass = passthrough ? null : await startRedisPass(redisClient);
       const cpuBefore = cpuNow();
+      const threadsBefore = cpuSecondsByThread(children[0]?.pid);
       const started = Date.now();
-      const chunk = 500;
-      for (let i = 0; i < lines.length; i += chunk) {
-        const slice = lines.slice(i, i + chunk);
-        await producer.send({
-          topic: input,
-          acks: -1,
-          messages: slice.map((value, j) => ({ value, partition: (i + j) % PARTITIONS })),
-        });
-        if (RATE > 0) {
-          const due = started + ((i + slice.length) / RATE) * 1000;
-          const wait = due - Date.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        }
-      }
+      await produce(lines, true, started);
       const produced = Date.now();
       await producer.disconnect();
       process.stdout.write(
         `produced ${lines.length} in ${((produced - started) / 1000).toFixed(1)} s (${Math.round(lines.length / ((produced - started) / 1000))}/s)\n`,
       );
-      let lastReport = Date.now();
-      for (;;) {
-        const done = await committedSum(admin, group, input);
-        if (done >= lines.length) break;
-        if (Date.now() - lastReport > 10_000) {
-          lastReport = Date.now();
-          process.stdout.write(
-            `  committed ${done}/${lines.length} after ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
-          );
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      await committed(warmup.length + lines.length, started);
       const committedAt = Date.now();
       const cpuAfter = cpuNow();
+      // The first consumer process's CPU by thread: what the main thread does and what V8's
+      // compiler and GC threads add.
+      const threadMicrosPerMessage = Object.fromEntries(
+        [...cpuSecondsByThread(children[0]?.pid)]
+          .map(([name, seconds]) => [
+            name,
+            Math.round(((seconds - (threadsBefore.get(name) ?? 0)) * 1e6) / lines.length),
+          ])
+          .filter(([, micros]) => (micros as number) > 0),
+      );
       const redisStats = redisPass ? await endRedisPass(redisClient, redisPass.cpuBefore) : null;
       await redisPass?.restore();
       const cpuMicrosPerMessage = Object.fromEntries(
@@ -265,7 +354,8 @@ async function main(): Promise<void> {
       const perPartition = new Map<number, number>();
       const offsetsBase: number[] = [];
       const ends = await admin.fetchTopicOffsets(input);
-      for (const e of ends) perPartition.set(e.partition, Number(e.high));
+      for (const e of ends)
+        perPartition.set(e.partition, Number(BigInt(e.high) - warmEnd(input, e.partition)));
       // Map (partition, offset) to one index: partitions' offsets laid end to end.
       let base = 0;
       for (let p = 0; p < PARTITIONS; p++) {
@@ -280,15 +370,17 @@ async function main(): Promise<void> {
       await readAll(
         kafka,
         [`${input}.tagged`, `${input}.duplicates`, `${input}.dlq`, `${input}.stories`],
-        lines.length,
-        (topic, headers, timestamp) => {
+        warmup.length + lines.length,
+        (topic, headers, timestamp, partition, offset) => {
           if (topic.endsWith('.stories')) {
-            stories++;
+            if (offset >= warmEnd(topic, partition)) stories++;
             return;
           }
-          outputs++;
           const p = Number(headers[HEADER.sourcePartition]);
-          const index = (offsetsBase[p] ?? 0) + Number(headers[HEADER.sourceOffset]);
+          const sourceOffset = BigInt(headers[HEADER.sourceOffset] ?? '-1');
+          if (sourceOffset < warmEnd(input, p)) return;
+          outputs++;
+          const index = (offsetsBase[p] ?? 0) + Number(sourceOffset - warmEnd(input, p));
           if (seen[index]) duplicated++;
           else {
             seen[index] = 1;
@@ -304,6 +396,7 @@ async function main(): Promise<void> {
       const seconds = (lastOutput - started) / 1000;
       const summary = {
         messages: lines.length,
+        warmup: warmup.length,
         consumers: CONSUMERS,
         consumer: passthrough ? 'passthrough' : 'news',
         concurrency: CONCURRENCY,
@@ -323,12 +416,14 @@ async function main(): Promise<void> {
         verdicts,
         storyEvents: stories,
         cpuMicrosPerMessage,
+        threadMicrosPerMessage,
       };
       process.stdout.write(
         `\nbench:e2e: ${lines.length} messages end to end in ${seconds.toFixed(1)} s = ${summary.throughput} messages/s; ` +
           `latency produce -> output p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms; ` +
           `lost ${lost}, duplicated ${duplicated}; ${JSON.stringify(verdicts)}; ${stories} story events\n` +
           `CPU µs per message (user + system, produce start to last commit): ${JSON.stringify(cpuMicrosPerMessage)}\n` +
+          `first consumer process, CPU µs per message by thread: ${JSON.stringify(threadMicrosPerMessage)}\n` +
           (redisStats ? formatRedisPass(redisStats, lines.length) : ''),
       );
       if (redisStats) Object.assign(summary, { redis: redisStats });
@@ -341,10 +436,27 @@ async function main(): Promise<void> {
     if (news && baseline) {
       // Both passes in this run, so the machine's load is (about) the same for both.
       const ratio = news.throughput / baseline.throughput;
-      Object.assign(summary, { baseline, ratioToBaseline: Number(ratio.toFixed(3)) });
+      // On saturated cores throughput goes as the inverse of the CPU all processes spend per
+      // message: the same ratio from CPU, which the machine's other load moves less.
+      // (consumersMainThread is part of consumers.)
+      const summed = (c: Record<string, number>) =>
+        Object.entries(c).reduce(
+          (sum, [k, v]) => sum + (k !== 'consumersMainThread' && Number.isFinite(v) ? v : 0),
+          0,
+        );
+      const cpuRatio = summed(baseline.cpuMicrosPerMessage) / summed(news.cpuMicrosPerMessage);
+      Object.assign(summary, {
+        baseline,
+        ratioToBaseline: Number(ratio.toFixed(3)),
+        cpuRatioToBaseline: Number(cpuRatio.toFixed(3)),
+      });
       process.stdout.write(
-        `\nbench:e2e: news consumer ${news.throughput} messages/s = ${(100 * ratio).toFixed(1)}% of the Kafka-only ` +
-          `baseline (${baseline.throughput} messages/s) in this run; lost ${news.lost} (baseline ${baseline.lost})\n`,
+        `\nbench:e2e (warm-up ${warmup.length}): news consumer ${news.throughput} messages/s = ${(100 * ratio).toFixed(1)}% of the Kafka-only ` +
+          `baseline (${baseline.throughput} messages/s) in this run; lost ${news.lost} (baseline ${baseline.lost})\n` +
+          `consumer CPU µs per message: news ${news.cpuMicrosPerMessage.consumers} (main thread ${news.cpuMicrosPerMessage.consumersMainThread}), ` +
+          `Kafka-only ${baseline.cpuMicrosPerMessage.consumers} (main thread ${baseline.cpuMicrosPerMessage.consumersMainThread}); ` +
+          `all processes: news ${summed(news.cpuMicrosPerMessage)}, Kafka-only ${summed(baseline.cpuMicrosPerMessage)}, ` +
+          `ratio ${(100 * cpuRatio).toFixed(1)}%\n`,
       );
     }
     writeFileSync(join(OUT, 'e2e-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -3,16 +3,20 @@
  * message's way before the store (decode, canonicalize, sign, index keys, record), news profile
  * with and without them, alternating in one process (process.cpuUsage, four rounds each after a
  * warm-up), and the index keys and fingerprints they add per message. With --lead: the lead
- * passages alone (sentence fingerprints on both sides, lead passages on one).
+ * passages alone (sentence fingerprints on both sides, lead passages on one). Then the
+ * containment verification of each message against the 22 before it (about the candidates a
+ * message of the news profile verifies), with and without them, alternating.
  */
 import { readFileSync } from 'node:fs';
 import type { DedupConfig } from '../config/dedup.js';
 import { resolveDedupConfig } from '../config/profiles.js';
 import { IndexKeyBuilder } from '../engine/index-keys.js';
 import { compactRecord } from '../engine/record.js';
+import type { SignatureRecord } from '../engine/types.js';
 import { type Message, parseMessageLine } from '../input/message.js';
 import { signMessage } from '../pipeline/sign.js';
 import { createSigner } from '../signatures/create.js';
+import { emptySentenceContainment, NO_CUT, sentenceContainment } from '../signatures/sentences.js';
 import type { Signer } from '../signatures/signer.js';
 
 interface Setup {
@@ -91,4 +95,64 @@ process.stdout.write(
     `with ${f(withSentences)} (mean ${mean(withSentences).toFixed(1)})\n` +
     `index keys per message ${(offKeys / n).toFixed(1)} -> ${((counts.keys - offKeys) / n).toFixed(1)}; ` +
     `fingerprints per record ${(counts.fingerprints / Math.max(1, counts.signed)).toFixed(1)}\n`,
+);
+
+/** Each message's records, as the store keeps them. */
+async function records(s: Setup): Promise<SignatureRecord[]> {
+  const out: SignatureRecord[] = [];
+  for (const m of messages) {
+    try {
+      const signed = await signMessage(m, s.signer);
+      out.push(compactRecord(signed.signatures, signed.doc.lang));
+    } catch {
+      // An invalid message has no record.
+    }
+  }
+  return out;
+}
+
+const CANDIDATES = 22;
+const scratch = emptySentenceContainment();
+/** CPU µs per message of sentenceContainment against the CANDIDATES records before it. */
+function verify(rs: readonly SignatureRecord[]): number {
+  const started = process.cpuUsage();
+  let sink = 0;
+  for (let i = 0; i < rs.length; i++) {
+    const a = rs[i] as SignatureRecord;
+    if (a.sentences === undefined) continue;
+    for (let j = Math.max(0, i - CANDIDATES); j < i; j++) {
+      const b = rs[j] as SignatureRecord;
+      if (b.sentences === undefined) continue;
+      sentenceContainment(
+        a.sentences,
+        a.sentenceCut ?? NO_CUT,
+        a.tokens,
+        b.sentences,
+        b.sentenceCut ?? NO_CUT,
+        b.tokens,
+        scratch,
+      );
+      sink += scratch.share + scratch.leadShare;
+    }
+  }
+  const used = process.cpuUsage(started);
+  verifySink += sink;
+  return (used.user + used.system) / rs.length;
+}
+let verifySink = 0;
+
+const onRecords = await records(on);
+const offRecords = await records(off);
+verify(onRecords);
+verify(offRecords);
+const verifyOff: number[] = [];
+const verifyOn: number[] = [];
+for (let i = 0; i < 4; i++) {
+  verifyOff.push(verify(offRecords));
+  verifyOn.push(verify(onRecords));
+}
+process.stdout.write(
+  `containment against ${CANDIDATES} candidates, CPU µs per message: without ${what} ${f(verifyOff)} ` +
+    `(mean ${mean(verifyOff).toFixed(2)}), with ${f(verifyOn)} (mean ${mean(verifyOn).toFixed(2)})` +
+    `${verifySink < 0 ? ' ' : ''}\n`,
 );

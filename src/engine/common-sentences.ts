@@ -120,18 +120,34 @@ function copies(a: Candidate, b: Candidate, near: Thresholds, memo: Map<string, 
   return same;
 }
 
+/**
+ * Calls `visit` with each value both fingerprint arrays hold: a merge over the ascending sentence
+ * values, then each lead passage of `a` (in reading order after them) that `b` holds.
+ */
 function forEachShared(a: ArrayLike<number>, b: ArrayLike<number>, visit: (v: number) => void): void {
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
     const x = a[i] as number;
     const y = b[j] as number;
-    if (x === y) {
+    if (isPassage(x)) i++;
+    else if (isPassage(y)) j++;
+    else if (x === y) {
       visit(x);
       i++;
       j++;
     } else if (x < y) i++;
     else j++;
+  }
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k] as number;
+    if (!isPassage(x)) continue;
+    for (let m = 0; m < b.length; m++) {
+      if (b[m] === x) {
+        visit(x);
+        break;
+      }
+    }
   }
 }
 

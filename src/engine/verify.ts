@@ -229,15 +229,21 @@ function addContained(out: Evidence, a: SignatureRecord, b: SignatureRecord): vo
 }
 
 /**
- * The evidence's contained fields from a containment measure: the higher of the sentence share
- * and the lead share; on a tie (both 1 for a teaser of whole sentences), the one holding more
- * tokens (sentences under minTokens are left out, runs of the lead are not).
+ * The evidence's contained fields from a containment measure. Sentences and lead runs measure one
+ * thing, how much of the smaller text the other holds, and each misses what the other sees:
+ * sentence fingerprints miss glued or cut sentences and the short ones, runs miss a teaser's last
+ * run (where it is cut) and the one its own words run into. `contained` is the higher of the two
+ * shares and `containedTokens` the more of the two measures' shared tokens, so that neither hides
+ * the other: a lead share of 1 over 18 tokens (a teaser behind a headline line) beside a sentence
+ * share of 0.62 over 23 tokens is 1 over 23, where reporting either measure alone missed it.
+ * `containedSentences` counts the shared sentences or runs of the measure with the higher share
+ * (on a tie, the one over more tokens).
  */
 export function setContained(out: Evidence, c: SentenceContainment): void {
   const lead = c.leadShare > c.share || (c.leadShare === c.share && c.leadTokens > c.tokens);
-  out.contained = roundSimilarity(lead ? c.leadShare : c.share);
+  out.contained = roundSimilarity(Math.max(c.leadShare, c.share));
   out.containedSentences = lead ? c.leadCount : c.count;
-  out.containedTokens = lead ? c.leadTokens : c.tokens;
+  out.containedTokens = Math.max(c.leadTokens, c.tokens);
 }
 
 /** Open addressing over a term vector's hashes (at most a few dozen): hash -> weight. */

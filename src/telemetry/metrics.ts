@@ -37,6 +37,13 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 // Candidates per message are capped by index.maxCandidates (24 by default).
 const CANDIDATE_BUCKETS = [0, 1, 2, 4, 8, 16, 24, 32, 64, 128];
 
+interface ProfileAttributes {
+  base: Attributes;
+  unique: Attributes;
+  duplicate: Attributes;
+  near_duplicate: Attributes;
+}
+
 export class DoppelMetrics {
   private readonly messages: Counter;
   private readonly invalid: Counter;
@@ -55,6 +62,8 @@ export class DoppelMetrics {
   private readonly stores = new Set<DedupStore>();
   /** Latest lag per `topic|partition|group`, reported at each collection. */
   private readonly lag = new Map<string, { value: number; attributes: Attributes }>();
+  /** The attribute sets of recordVerdicts, per profile. */
+  private readonly profileAttributes = new Map<string, ProfileAttributes>();
 
   constructor(meter: Meter) {
     this.messages = meter.createCounter(METRIC_NAMES.messages, {
@@ -128,21 +137,50 @@ export class DoppelMetrics {
     });
   }
 
-  /** One engine batch: verdicts, candidates, hot buckets, cluster events and decision latency. */
+  /**
+   * One engine batch: verdicts, candidates, hot buckets, cluster events and decision latency.
+   * Counters are added once per batch and attribute sets are made once per profile and verdict:
+   * the per-message part is the two histogram records, which the API has no count for.
+   */
   recordVerdicts(profile: string, verdicts: readonly EngineVerdict[], seconds: number): void {
-    const base = { profile };
+    const attrs = this.attributesOf(profile);
+    const byVerdict = { unique: 0, duplicate: 0, near_duplicate: 0 };
+    let clamped = 0;
+    let hot = 0;
+    let created = 0;
+    let merged = 0;
     for (const v of verdicts) {
-      this.messages.add(1, { verdict: v.verdict, profile });
-      this.decision.record(seconds, base);
-      if (v.eventTimeClamped) this.clamped.add(1, base);
+      byVerdict[v.verdict]++;
+      this.decision.record(seconds, attrs.base);
+      if (v.eventTimeClamped) clamped++;
       if (v.replay) continue;
-      this.candidates.record(v.candidates, base);
-      if (v.hotBuckets > 0) this.hot.add(v.hotBuckets, base);
+      this.candidates.record(v.candidates, attrs.base);
+      hot += v.hotBuckets;
       for (const e of v.events) {
-        if (e.type === 'created') this.created.add(1, base);
-        else if (e.type === 'merged') this.merged.add(e.mergedFrom?.length ?? 1, base);
+        if (e.type === 'created') created++;
+        else if (e.type === 'merged') merged += e.mergedFrom?.length ?? 1;
       }
     }
+    for (const verdict of ['unique', 'duplicate', 'near_duplicate'] as const)
+      if (byVerdict[verdict] > 0) this.messages.add(byVerdict[verdict], attrs[verdict]);
+    if (clamped > 0) this.clamped.add(clamped, attrs.base);
+    if (hot > 0) this.hot.add(hot, attrs.base);
+    if (created > 0) this.created.add(created, attrs.base);
+    if (merged > 0) this.merged.add(merged, attrs.base);
+  }
+
+  private attributesOf(profile: string): ProfileAttributes {
+    let attrs = this.profileAttributes.get(profile);
+    if (!attrs) {
+      attrs = {
+        base: { profile },
+        unique: { verdict: 'unique', profile },
+        duplicate: { verdict: 'duplicate', profile },
+        near_duplicate: { verdict: 'near_duplicate', profile },
+      };
+      this.profileAttributes.set(profile, attrs);
+    }
+    return attrs;
   }
 
   /** Reports the store's filled (hot) buckets (doppel_hot_buckets_filled) from now on. */

@@ -2,12 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { DedupEngine, type EngineMessage } from '../../src/engine/engine.js';
 import { compactRecord } from '../../src/engine/record.js';
-import { compareRecords } from '../../src/engine/verify.js';
+import type { Evidence } from '../../src/engine/types.js';
+import { compareRecords, setContained } from '../../src/engine/verify.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { parseMessageObject } from '../../src/input/message.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { engineMessage } from '../../src/pipeline/flow.js';
 import { signMessage } from '../../src/pipeline/sign.js';
+import { emptySentenceContainment, type SentenceContainment } from '../../src/signatures/sentences.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
 import { rng, syntheticSentences } from '../support/engine.js';
@@ -102,8 +104,13 @@ describe('containment (sentence fingerprints)', () => {
 
   it("measures the smaller side's share of shared sentence tokens", async () => {
     const article = sentences(6, 10);
+    // Sentences only: lead passages would measure the same text by its runs (below).
+    const bySentences = new Signer(
+      resolveDedupConfig('news', { signatures: { sentences: { leadTokens: 0 } } }).signatures,
+      LexiconSet.defaults(),
+    );
     const sign = async (text: string) =>
-      (await signMessage(parseMessageObject({ id: 'x', text, lang: 'en' }), signer)).signatures;
+      (await signMessage(parseMessageObject({ id: 'x', text, lang: 'en' }), bySentences)).signatures;
     const full = compactRecord(await sign(article.join(' ')), 'en');
     const half = compactRecord(await sign([...article.slice(0, 2), ...sentences(7, 2)].join(' ')), 'en');
     const e = compareRecords(half, full);
@@ -111,6 +118,39 @@ describe('containment (sentence fingerprints)', () => {
     expect(e.contained).toBeGreaterThan(0.3);
     expect(e.contained).toBeLessThan(0.7);
     expect(compareRecords(full, half)).toEqual(e);
+  });
+});
+
+describe('containment: sentences or lead passages', () => {
+  const measured = (c: Partial<SentenceContainment>): Evidence => {
+    const e: Evidence = {
+      exact: false,
+      hamming: null,
+      jaccard: null,
+      imatch: false,
+      lexical: 0,
+      cosine: null,
+    };
+    setContained(e, { ...emptySentenceContainment(), ...c });
+    return e;
+  };
+
+  it('reports the higher share and the more shared tokens of the two measures', () => {
+    // A lead share of 1 over 18 tokens (a teaser behind a headline) beside 0.62 over 23: the
+    // sentences saw tokens the runs did not (the teaser's last run), the runs the share.
+    expect(
+      measured({ share: 0.62, count: 1, tokens: 23, leadShare: 1, leadCount: 4, leadTokens: 18 }),
+    ).toMatchObject({ contained: 1, containedSentences: 4, containedTokens: 23 });
+    // Glued sentences: one shared sentence of 12 tokens, the lead's runs 0.9 over 30.
+    expect(
+      measured({ share: 0.3, count: 1, tokens: 12, leadShare: 0.9, leadCount: 6, leadTokens: 30 }),
+    ).toMatchObject({ contained: 0.9, containedSentences: 6, containedTokens: 30 });
+    // A tie of shares: the count of the one over more tokens.
+    expect(
+      measured({ share: 1, count: 3, tokens: 40, leadShare: 1, leadCount: 9, leadTokens: 46 }),
+    ).toMatchObject({ contained: 1, containedSentences: 9, containedTokens: 46 });
+    // Nothing shared by either: nothing contained.
+    expect(measured({})).toMatchObject({ contained: 0, containedSentences: 0, containedTokens: 0 });
   });
 });
 

@@ -56,10 +56,10 @@ describe('lead passages', () => {
     expect(sentencesOf(glued)).not.toEqual(sentencesOf(plain));
   });
 
-  it('are told from sentence fingerprints by their low byte and weigh 4-15 tokens', () => {
+  it('are told from sentence fingerprints by their low byte and weigh 3-15 tokens', () => {
     for (const v of passages(SENTENCES.join(' '))) {
       expect(v & 0xff).toBe(0);
-      expect(passageTokens(v)).toBeGreaterThanOrEqual(4);
+      expect(passageTokens(v)).toBeGreaterThanOrEqual(3);
       expect(passageTokens(v)).toBeLessThanOrEqual(15);
     }
     for (const v of sentencesOf(SENTENCES.join(' '))) expect(v & 0xff).toBeGreaterThan(0);
@@ -85,6 +85,100 @@ describe('lead passages', () => {
     expect(c.leadShare).toBeGreaterThanOrEqual(0.6);
     expect(c.leadTokens).toBeGreaterThanOrEqual(20);
     expect(c.share).toBeLessThan(c.leadShare);
+  });
+
+  it('give a text of a few words none (its runs cannot end: a run end needs 2 tokens after it)', () => {
+    for (const text of ['Ferries', 'Ferries move', 'Ferries move south', 'Ferries move south tonight'])
+      expect(passages(text)).toEqual([]);
+    // Six words: at most one run, of 3 tokens or more.
+    for (const v of passages('Ferries move south tonight after repairs'))
+      expect(passageTokens(v)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('come after the sentence values, in reading order: a cut teaser holds the first ones', () => {
+    const article = SENTENCES.join(' ');
+    const values = [...fingerprints(article)];
+    const firstPassage = values.findIndex(isPassage);
+    expect(firstPassage).toBeGreaterThan(0);
+    expect(values.slice(firstPassage).every(isPassage)).toBe(true);
+    const sentenceValues = values.slice(0, firstPassage);
+    expect(sentenceValues).toEqual([...sentenceValues].sort((x, y) => x - y));
+    // Cut at 30 words, the teaser's passages are the article's first ones, its last run left out.
+    const cut = passages(article.split(' ').slice(0, 30).join(' '));
+    expect(cut.length).toBeGreaterThan(3);
+    expect(cut).toEqual(passages(article).slice(0, cut.length));
+  });
+
+  it('fall into step with the article a few words after a lead-in, a dateline or a headline', () => {
+    const article = SENTENCES.join(' ');
+    const own = passages(article);
+    for (const prefix of [
+      'Breaking:',
+      'LONDON, Nov 3 (Reuters) -',
+      'Harbour pier to close for winter repairs\n',
+      'UPDATE 2 - Ferries moved to the southern terminal, traders worried -',
+    ]) {
+      const theirs = passages(`${prefix} ${article}`);
+      // Only the article's first run may differ (the prefix's last words decide where the run
+      // before it ends) and, the article being ~95 tokens, its last one, which falls outside
+      // the prefixed text's 96-token window; every run between is shared, in the same order.
+      const later = own.slice(1, -1);
+      expect(later.every((v) => theirs.includes(v))).toBe(true);
+      expect(theirs.filter((v) => later.includes(v))).toEqual(later);
+    }
+  });
+
+  it('leave an unshared start out of a teaser’s share when the shared part is larger', () => {
+    const article = SENTENCES.join(' ');
+    const lead = SENTENCES.slice(0, 3).join(' ');
+    const headline = 'Northern pier closes for the winter, ferries move south';
+    const withHeadline = containment(`${headline}\n${lead}`, article);
+    expect(withHeadline.leadShare).toBe(1);
+    expect(withHeadline.leadTokens).toBeGreaterThanOrEqual(25);
+    // The same with a "Related" list after the lead instead.
+    const related = `${lead}\n\nRelated:\n- Storm damage along the coast\n- New timetable for buses`;
+    expect(containment(related, article).leadShare).toBe(1);
+    // An own start longer than the shared part counts: one shared sentence is not the text.
+    const ownStart = [
+      'A spokesperson for the fishing cooperative declined to comment on the closure or its cost.',
+      'Boats registered in the harbour will moor along the river quay while the work goes on.',
+      'The cooperative expects its members to lose a third of their winter catch this year.',
+    ].join(' ');
+    expect(containment(`${ownStart} ${SENTENCES[0]}`, article).leadShare).toBeLessThan(0.6);
+  });
+
+  it('keep an own start in the share when what follows it is not the article word for word', () => {
+    const article = SENTENCES.join(' ');
+    const headline = 'Northern pier closes for the winter, ferries move south';
+    const edit = (s: string, at: number[]) =>
+      s
+        .split(' ')
+        .map((w, i) => (at.includes(i) ? `changed${i}` : w))
+        .join(' ');
+    // The first two sentences with a word changed: as a background paragraph two reports of one
+    // story share, edited. Alone, 0.6-0.75 of it is shared with the article's lead.
+    const reworded = [edit(SENTENCES[0] as string, [10]), SENTENCES[1]].join(' ');
+    const alone = containment(reworded, article);
+    expect(alone.leadShare).toBeGreaterThan(0.6);
+    expect(alone.leadShare).toBeLessThan(0.75);
+    // Behind a headline line, that is too little of the rest for the headline to be left out.
+    const c = containment(`${headline}\n${reworded}`, article);
+    expect(c.leadTokens).toBeGreaterThan(0);
+    expect(c.leadShare).toBeLessThan(0.6);
+    // Word for word after the headline, the headline is left out.
+    expect(containment(`${headline}\n${SENTENCES.slice(0, 2).join(' ')}`, article).leadShare).toBe(1);
+  });
+
+  it('count both ends of a text that quotes a passage between words of its own', () => {
+    const article = SENTENCES.join(' ');
+    const quote = SENTENCES.slice(0, 2).join(' ');
+    const reply = `As the port wrote this morning: ${quote} We will see whether the bus runs on time.`;
+    const c = containment(reply, article);
+    expect(c.leadTokens).toBeGreaterThan(0);
+    // Shared 2 sentences of about 36 tokens; with one end left out it would be 0.8 or more.
+    expect(c.leadShare).toBeLessThan(0.8);
+    const cutStart = containment(`${quote} We will see whether the bus runs on time.`, article);
+    expect(cutStart.leadShare).toBeGreaterThan(c.leadShare);
   });
 
   it('measure a different text with the same first sentence as not contained', () => {
