@@ -80,7 +80,10 @@ export function canonicalize(
   // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
   if (tokens.spelledOut) {
     const joined = joinSpelledOut(clean.codes, length);
-    if (joined !== length) tokens = tokenizeCodes(clean.codes, (length = joined), config.maxTokenLength);
+    if (joined !== length) {
+      length = joined;
+      tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
+    }
   }
   // A text of emoji and symbols only signs by its symbols (symbols.ts), not as one empty text.
   if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, length));
