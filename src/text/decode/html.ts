@@ -176,25 +176,40 @@ export interface ParsedHtml {
 const DISPLAY_NONE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 /**
  * Inline styles that keep an element's text from a reader: not displayed, zero-sized type, fully
- * transparent, Outlook's mso-hide. Spam hides words in these (inside and between the words a
- * reader sees) to change its fingerprint, so their text is left out like a <script>'s.
+ * transparent, Outlook's mso-hide; and white type (`color:`, or <font color>), unreadable on the
+ * default white page unless the element or one around it sets a background. Spam hides words in
+ * these (inside and between the words a reader sees) to change its fingerprint, so their text is
+ * left out like a <script>'s. One scan of the style reads the properties that matter.
  */
-const CONCEALING_STYLE =
-  /(?:^|[;\s"'])(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:;|!|$)|opacity\s*:\s*0(?:\.0+)?\s*(?:;|!|$)|mso-hide\s*:\s*all)/i;
-/** White type (`color:` in a style, or <font color>): unreadable on the default white page. */
-const WHITE = /^\s*(?:#fff(?:fff)?|white|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,\s*1(?:\.0*)?\s*)?\))\s*$/i;
-const STYLE_COLOR = /(?:^|[;\s])color\s*:\s*([^;!]+)/i;
-const BACKGROUND = /background/i;
+const STYLE_PROPERTY =
+  /(?:^|[;\s"'])(display|visibility|font-size|opacity|mso-hide|color|background[\w-]*)\s*:\s*([^;!]*)/gi;
+const ZERO_SIZE = /^0(?:\.0+)?(?:px|pt|em|rem|%)?$/;
+const ZERO = /^0(?:\.0+)?$/;
+const WHITE = /^(?:#fff(?:fff)?|white|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,\s*1(?:\.0*)?\s*)?\))$/;
+const CONCEALS = 1;
+const WHITE_TYPE = 2;
+const SETS_BACKGROUND = 4;
 
-/** Whether an element's own attributes hide its text from a reader (see CONCEALING_STYLE, WHITE). */
-function conceals(name: string, attribs: Record<string, string>, onBackground: boolean): boolean {
-  if (attribs.hidden !== undefined) return true;
-  const style = attribs.style;
-  if (style !== undefined && CONCEALING_STYLE.test(style)) return true;
-  if (onBackground) return false;
-  const color =
-    name === 'font' ? attribs.color : style === undefined ? undefined : STYLE_COLOR.exec(style)?.[1];
-  return color !== undefined && WHITE.test(color) && !(style !== undefined && BACKGROUND.test(style));
+/** What an inline style does to its element's text (CONCEALS, WHITE_TYPE, SETS_BACKGROUND bits). */
+function styleFlags(style: string): number {
+  let flags = 0;
+  STYLE_PROPERTY.lastIndex = 0;
+  for (let m = STYLE_PROPERTY.exec(style); m !== null; m = STYLE_PROPERTY.exec(style)) {
+    const property = (m[1] as string).toLowerCase();
+    const value = (m[2] as string).trim().toLowerCase();
+    if (property === 'color') {
+      if (WHITE.test(value)) flags |= WHITE_TYPE;
+    } else if (property.startsWith('background')) flags |= SETS_BACKGROUND;
+    else if (
+      (property === 'display' && value.startsWith('none')) ||
+      (property === 'visibility' && value.startsWith('hidden')) ||
+      (property === 'font-size' && ZERO_SIZE.test(value)) ||
+      (property === 'opacity' && ZERO.test(value)) ||
+      (property === 'mso-hide' && value.startsWith('all'))
+    )
+      flags |= CONCEALS;
+  }
+  return flags;
 }
 
 /**
@@ -279,12 +294,19 @@ export function parseHtml(html: string): ParsedHtml {
             else if (siteName === undefined && property === 'og:site_name') siteName = content;
           }
         }
-        if (attribs.bgcolor !== undefined || (attribs.style !== undefined && BACKGROUND.test(attribs.style)))
-          backgrounds.push(id);
+        const style = attribs.style === undefined ? 0 : styleFlags(attribs.style);
+        if (attribs.bgcolor !== undefined || style & SETS_BACKGROUND) backgrounds.push(id);
+        // White type conceals only where no background is set (its own one counts, above).
+        const white =
+          backgrounds.length === 0 &&
+          (style & WHITE_TYPE ||
+            (name === 'font' &&
+              attribs.color !== undefined &&
+              WHITE.test(attribs.color.trim().toLowerCase())));
         if (HIDDEN.has(name)) {
           hidden++;
           if (name === 'svg' || name === 'math') foreign++;
-        } else if (name !== 'title' && conceals(name, attribs, backgrounds.length > 0)) {
+        } else if (name !== 'title' && (attribs.hidden !== undefined || style & CONCEALS || white)) {
           concealing.push(id);
           hidden++;
         } else if (name === 'title' && foreign === 0) {
