@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBenchmarkPages, runPages, scorePages, shingleCounts } from '../../src/eval/pages.js';
+import { type Perturbation, perturbPage } from '../../src/eval/pages-perturb.js';
 import { SHARED_DATA_DIR, warnIfNoSharedData } from '../support/shared-data.js';
 
 describe("shingleCounts and scorePages (the benchmark's scoring)", () => {
@@ -52,5 +53,23 @@ describe.skipIf(pages === null)('article extraction on real pages (evaluation co
     expect(run.score.precision).toBeGreaterThanOrEqual(0.9);
     expect(run.score.recall).toBeGreaterThanOrEqual(0.95);
     expect(run.pages.filter((p) => p.extraction === 'article').length).toBeGreaterThanOrEqual(170);
+  });
+
+  // The same pages without the names the extractor was tuned on, or with furniture it never saw
+  // placed before the article (eval:pages --strip-names / --clutter).
+  it.each([
+    ['without class, id, role and itemprop names', { stripNames: true }, 0.93],
+    [
+      'with an unnamed cookie notice, related list and comment thread before the article',
+      { clutter: true },
+      0.95,
+    ],
+  ] as [string, Perturbation, number][])('keeps body F1 on the same pages %s', async (_label, how, floor) => {
+    const changed = (pages ?? []).map((p) => ({ ...p, bytes: perturbPage(p.bytes, p.key, how) }));
+    const run = await runPages(changed);
+    console.log(
+      `pages (${_label}): P ${run.score.precision.toFixed(3)} R ${run.score.recall.toFixed(3)} F1 ${run.score.f1.toFixed(3)}`,
+    );
+    expect(run.score.f1).toBeGreaterThanOrEqual(floor);
   });
 });

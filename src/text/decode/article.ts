@@ -164,6 +164,11 @@ interface PageMeasures {
   chars: Float64Array;
   linkChars: Float64Array;
   commas: Float64Array;
+  /** Furniture by words and structure, whatever the names (consent notices, comment threads). */
+  furniture: Uint8Array;
+  /** Child elements with text, and those of them whose first line is a link (a headline). */
+  textKids: Uint16Array;
+  linkKids: Uint16Array;
   /** The nearest block element of every element (itself when it is one; 0, the document, when none). */
   blockOf: Int32Array;
   paragraphs: Paragraph[];
@@ -183,7 +188,324 @@ function measurePage(doc: ParsedHtml): PageMeasures {
   const blockOf = new Int32Array(count);
   for (let n = 1; n < count; n++)
     blockOf[n] = BLOCK_TAGS.has(tag[n] as string) ? n : (blockOf[parent[n] as number] as number);
-  return { chars, linkChars, commas, blockOf, paragraphs: findParagraphs(doc) };
+  const furniture = new Uint8Array(count);
+  const notices = noticeSteps(doc);
+  if (notices.length > 0) {
+    markConsentNotices(doc, notices, chars, blockOf, furniture);
+    markLegalFooters(doc, notices, chars, blockOf, furniture);
+  }
+  markCommentThreads(doc, chars, furniture);
+  const textKids = new Uint16Array(count);
+  const linkKids = new Uint16Array(count);
+  // The first text step at or after each step: an element's first text is nextText[opStart]
+  // (text steps are never blank outside <pre>: collapsed white space is a Space step).
+  const { kind } = doc.ops;
+  const nextText = new Int32Array(kind.length + 1);
+  nextText[kind.length] = kind.length;
+  for (let i = kind.length - 1; i >= 0; i--)
+    nextText[i] = kind[i] === TextOp.Text ? i : (nextText[i + 1] as number);
+  const { opStart, opEnd } = doc.nodes;
+  for (let n = 1; n < count; n++) {
+    if ((chars[n] as number) === 0) continue;
+    const p = parent[n] as number;
+    if ((textKids[p] as number) < 0xffff) textKids[p] = (textKids[p] as number) + 1;
+    if (
+      headlineFirst(doc, nextText[opStart[n] as number] as number, opEnd[n] as number) &&
+      (linkKids[p] as number) < 0xffff
+    )
+      linkKids[p] = (linkKids[p] as number) + 1;
+  }
+  return {
+    chars,
+    linkChars,
+    commas,
+    furniture,
+    textKids,
+    linkKids,
+    blockOf,
+    paragraphs: findParagraphs(doc),
+  };
+}
+
+/** Steps read to see whether an element's first line is all link text. */
+const HEADLINE_STEPS = 16;
+
+/**
+ * Whether the text from step `first` to the next line break (or `end`) is all link text: a linked
+ * headline on a line of its own. A round-up's "<a>Headline</a>. What happened..." is not.
+ */
+function headlineFirst(doc: ParsedHtml, first: number, end: number): boolean {
+  const { kind, link, text } = doc.ops;
+  if (first >= end || !link[first]) return false;
+  const stop = Math.min(end, first + HEADLINE_STEPS);
+  for (let i = first + 1; i < stop; i++) {
+    const k = kind[i];
+    if (k === TextOp.Space) continue;
+    if (k !== TextOp.Text) return true;
+    if (!link[i] && (text[i] as string).trim() !== '') return false;
+  }
+  return stop === end;
+}
+
+/**
+ * Any word a consent notice or a footer's legal line has (COOKIE_WORD, DATA_WORD, LEGAL_WORDS):
+ * one test per text step, the three apart only on the few steps that pass it.
+ */
+const NOTICE_TRIGGER =
+  /cookie|куки|کوکی|gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی|©|copyright|rights reserved|registered|company (?:number|registration)|affiliate links|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
+
+/** The text steps with a word of a consent notice or a legal line. */
+function noticeSteps(doc: ParsedHtml): number[] {
+  const { kind, text } = doc.ops;
+  const out: number[] = [];
+  for (let i = 0; i < kind.length; i++)
+    if (kind[i] === TextOp.Text && NOTICE_TRIGGER.test(text[i] as string)) out.push(i);
+  return out;
+}
+
+/** The word for a cookie in the languages doppel reads. */
+const COOKIE_WORD = /cookie|куки|کوکی/i;
+/** Data-protection notices that do not say "cookie" (a GDPR consent box). */
+const DATA_WORD =
+  /gdpr|personal data|персональн|datenschutz|données personnelles|datos personales|حریم خصوصی/i;
+/**
+ * What a consent notice says besides "cookie": we use them, by continuing you agree, accept all,
+ * the privacy policy (en, ru, uk, fa, de, fr, es). An article about cookies rarely says these in
+ * one short block; a notice always does.
+ */
+const CONSENT_WORDS =
+  /\b(?:we|site|website) uses?\b|by (?:continuing|clicking|using)|accept|agree|consent|privacy|(?:cookie|your) (?:settings|preferences|policy)|opt[- ]out|используе|продолжая|соглаш|приня|конфиденциальн|використов|продовжуючи|погоджу|прийня|конфіденційн|استفاده|موافق|حریم|verwende|akzeptier|zustimm|einverstanden|datenschutz|utilis|accepte|poursuiv|confidentialit|utiliza|acepta|continúa|privacidad/i;
+/**
+ * A notice speaks to the reader in the first or second person: "we use cookies", "we have updated
+ * our privacy policy, please check the box", "you agree" (en, ru, uk, fa, de, fr, es). A news
+ * paragraph on cookies, personal data and consent reports what others did. Asked of a data-
+ * protection box, and of a cookie notice that is one paragraph among the article's.
+ */
+const ASKS_READER =
+  /\b(?:we|our|please|you agree|i agree|you accept)\b|мы |наш|вы соглаша|ми |ви погоджу|ما |شما|\bwir\b|\bunser|\bsie stimmen|\bnous\b|\bnotre|\bvous accept|utilizamos|nuestr|usted/i;
+/** A consent notice is short: a block of more text than this is not one, whatever it says. */
+const MAX_NOTICE = 1200;
+/** A notice's container holds the notice and its buttons, little more (characters). */
+const NOTICE_EXTRA = 200;
+
+/**
+ * Consent notices by their words: a short block that names cookies and asks for consent, with the
+ * container that holds little more than it (its buttons), is furniture. Sites name their banners
+ * in every way or not at all; the words are what every notice has.
+ */
+function markConsentNotices(
+  doc: ParsedHtml,
+  steps: readonly number[],
+  chars: Float64Array,
+  blockOf: Int32Array,
+  furniture: Uint8Array,
+): void {
+  const { node, text } = doc.ops;
+  const { parent, tag } = doc.nodes;
+  let checked = -1;
+  for (const i of steps) {
+    const t = text[i] as string;
+    const cookie = COOKIE_WORD.test(t);
+    if (!cookie && !DATA_WORD.test(t)) continue;
+    let n = blockOf[node[i] as number] as number;
+    if (n <= 0 || n === checked || furniture[n] === 1) continue;
+    const own = chars[n] as number;
+    const block = n;
+    for (let p = parent[n] as number; p > 0 && tag[p] !== 'body'; p = parent[p] as number) {
+      if ((chars[p] as number) > own + NOTICE_EXTRA) break;
+      n = p;
+    }
+    checked = n;
+    if ((chars[n] as number) > MAX_NOTICE) continue;
+    // A notice stands apart (its container holds it and its buttons); a block among much more
+    // text is a paragraph, perhaps of an article on cookie rules, and must speak to the reader.
+    const apart = n !== block || parent[n] === 0 || tag[parent[n] as number] === 'body';
+    const notice = renderNode(doc, n);
+    if (CONSENT_WORDS.test(notice) && ((cookie && apart) || ASKS_READER.test(notice))) furniture[n] = 1;
+  }
+}
+
+/**
+ * The legal lines of a site's footer (en, ru, uk, fa, de, fr, es): copyright, registration,
+ * disclaimers. Each names the site, not the story.
+ */
+const LEGAL_WORDS =
+  /©|copyright|rights reserved|registered (?:office|in|with)|company (?:number|registration)|affiliate links|авторск|права защищены|зарегистрирован|мнение редакции|права захищені|зареєстрован|حقوق|urheberrecht|rechte vorbehalten|droits réservés|derechos reservados/i;
+/** A legal line is short, and so is the footer that holds them (characters). */
+const MAX_LEGAL_LINE = 400;
+const MAX_FOOTER = 2000;
+/** Levels above a legal line searched for the footer: half its text or more is legal lines. */
+const FOOTER_LEVELS = 3;
+const FOOTER_LEGAL_SHARE = 0.5;
+/** A footer has two legal lines or more (an article's one copyright line is no footer). */
+const MIN_LEGAL_LINES = 2;
+
+/**
+ * A site's footer by its words: short blocks with a copyright or registration line are legal
+ * lines, and a container (a few levels up, under MAX_FOOTER characters) with two or more of them
+ * making half its text or more is the footer, furniture whatever its names or tags. An article's own last
+ * line ("© 2019 The Associated Press. All rights reserved.") stays: it is a small part of the
+ * article's container, and people marking article bodies keep it.
+ */
+function markLegalFooters(
+  doc: ParsedHtml,
+  steps: readonly number[],
+  chars: Float64Array,
+  blockOf: Int32Array,
+  furniture: Uint8Array,
+): void {
+  const { node, text } = doc.ops;
+  const { parent, tag } = doc.nodes;
+  const legal = new Float64Array(tag.length);
+  const lines: number[] = [];
+  for (const i of steps) {
+    if (!LEGAL_WORDS.test(text[i] as string)) continue;
+    const n = blockOf[node[i] as number] as number;
+    if (n <= 0 || legal[n] !== 0 || (chars[n] as number) > MAX_LEGAL_LINE) continue;
+    legal[n] = chars[n] as number;
+    lines.push(n);
+  }
+  // Legal text of each container a few levels up; then the containers mostly of it.
+  const held = new Uint16Array(tag.length);
+  for (const n of lines)
+    for (let a = parent[n] as number, up = 0; a > 0 && up < FOOTER_LEVELS; a = parent[a] as number, up++) {
+      legal[a] = (legal[a] as number) + (chars[n] as number);
+      if ((held[a] as number) < 0xffff) held[a] = (held[a] as number) + 1;
+    }
+  for (const n of lines)
+    for (let a = parent[n] as number, up = 0; a > 0 && up < FOOTER_LEVELS; a = parent[a] as number, up++) {
+      const c = chars[a] as number;
+      if (tag[a] === 'body' || c > MAX_FOOTER) break;
+      if ((held[a] as number) >= MIN_LEGAL_LINES && (legal[a] as number) >= c * FOOTER_LEGAL_SHARE)
+        furniture[a] = 1;
+    }
+}
+
+/** A comment form's text area sits this close under its form, which has at most this much text. */
+const FORM_DEPTH = 8;
+const MAX_FORM = 1500;
+
+/**
+ * A comment's first line or two name its writer and when: "jmiller 3 hours ago", "Alex on
+ * September 17, 2018 at 6:34 am said:", "averagjoe says:", or a name and a <time> element. A
+ * live blog's entries start with a bare time and no verb; an article's short lines say "said"
+ * without a colon after it, and "ago" without a count of hours or days before it.
+ */
+const BYLINE =
+  /(?:\b(?:says|said|wrote|writes|commented|replied)|пишет|пише|написал|написав|schrieb|a écrit|dijo|escribió|گفت|نوشت)\s*:|\b(?:\d+|an?|one)\s+(?:second|minute|min|hour|hr|day|week|month|year)s?\s+ago\b|\d+\s*\S+\s+(?:назад|тому|پیش)|\bvor\s+\d+\s+(?:Minute|Stunde|Tag|Woche|Monat|Jahr)|\bil y a\s+\d+|\bhace\s+\d+/i;
+/** A byline is one short line, within the first steps of its comment. */
+const MAX_BYLINE = 150;
+const BYLINE_STEPS = 48;
+/** A writer's name on a line of its own is this short. */
+const MAX_NAME = 40;
+/** Siblings that start with a byline, at least, for a thread. */
+const MIN_THREAD = 3;
+
+/**
+ * Comment threads without reply links (closed threads, plain lists): three or more siblings
+ * that each start with a byline line are comments.
+ */
+function markBylinedThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uint8Array): void {
+  const { kind, text, node } = doc.ops;
+  const { tag, parent, opStart, opEnd } = doc.nodes;
+  const count = tag.length;
+  const bylined = new Uint8Array(count);
+  const perParent = new Uint16Array(count);
+  let any = false;
+  for (let n = 1; n < count; n++) {
+    const c = chars[n] as number;
+    if (c < 40 || c > MAX_COMMENT || !BLOCK_TAGS.has(tag[n] as string)) continue;
+    // The first two lines (the writer's name is often a line of its own above the date): text
+    // steps up to the second break after some text; a few steps at most, so that nested elements
+    // do not each read a long run of breaks (linear in the page).
+    let line = '';
+    let lines = 0;
+    let open = false;
+    // A <time> beside a name on the first line ("Anna 3h"); a live blog's bare time is no byline.
+    let timed = false;
+    let named = false;
+    const end = Math.min(opEnd[n] as number, (opStart[n] as number) + BYLINE_STEPS);
+    for (let i = opStart[n] as number; i < end && line.length <= MAX_BYLINE; i++) {
+      const k = kind[i];
+      if (k === TextOp.Text) {
+        const t = text[i] as string;
+        line += t;
+        if (t.trim() !== '') open = true;
+        if (lines === 0) {
+          if (tag[node[i] as number] === 'time') timed = true;
+          else if (t.trim() !== '') named = true;
+        }
+      } else if (k !== TextOp.Space && open) {
+        open = false;
+        line += ' ';
+        // A second line only below a name-length first one.
+        if (++lines === 2 || line.length > MAX_NAME) break;
+      }
+    }
+    if (line.length > MAX_BYLINE || line.length >= c || !((timed && named) || BYLINE.test(line))) continue;
+    bylined[n] = 1;
+    const p = parent[n] as number;
+    if ((perParent[p] as number) < 0xffff) perParent[p] = (perParent[p] as number) + 1;
+    any = true;
+  }
+  if (!any) return;
+  for (let n = 1; n < count; n++)
+    if (bylined[n] === 1 && (perParent[parent[n] as number] as number) >= MIN_THREAD) furniture[n] = 1;
+}
+
+/** A reader's comment is shorter than this (characters); an article beside a thread is not. */
+const MAX_COMMENT = 2000;
+
+/** The reply link under a reader's comment (en, ru, uk, fa, de, fr, es, it, pl; or its arrow alone). */
+const REPLY =
+  /^[↩⤶↵]$|^(?:↩\s*)?(?:reply|reply to \S.*|antworten|répondre|responder|rispondi|odpowiedz|ответить|відповісти|پاسخ)\s*[↩↓»]?$/i;
+
+/**
+ * Comment threads by structure: where reply links sit in several children of one element, each of
+ * those children is a comment; a form with a text area is a comment (or contact) form. Both are
+ * furniture whatever their names, so a long thread cannot outscore a short article.
+ */
+function markCommentThreads(doc: ParsedHtml, chars: Float64Array, furniture: Uint8Array): void {
+  const { kind, node, text, link } = doc.ops;
+  const { tag, parent } = doc.nodes;
+  const count = tag.length;
+  const replies = new Float64Array(count);
+  let any = false;
+  for (let i = 0; i < kind.length; i++) {
+    if (kind[i] !== TextOp.Text || !link[i]) continue;
+    const t = (text[i] as string).trim();
+    if (t.length > 40 || !REPLY.test(t)) continue;
+    const n = node[i] as number;
+    replies[n] = (replies[n] as number) + 1;
+    any = true;
+  }
+  // A page-wide <form> (some CMSs wrap the whole page in one) is not a comment form.
+  for (let n = 1; n < count; n++) {
+    if (tag[n] !== 'textarea') continue;
+    for (let a = parent[n] as number, up = 0; a > 0 && up < FORM_DEPTH; a = parent[a] as number, up++)
+      if (tag[a] === 'form') {
+        if ((chars[a] as number) <= MAX_FORM) furniture[a] = 1;
+        break;
+      }
+  }
+  markBylinedThreads(doc, chars, furniture);
+  if (!any) return;
+  // Subtree sums, and how many of each element's children hold a reply link.
+  const holders = new Float64Array(count);
+  for (let n = count - 1; n > 0; n--) {
+    const p = parent[n] as number;
+    if ((replies[n] as number) > 0) {
+      replies[p] = (replies[p] as number) + (replies[n] as number);
+      holders[p] = (holders[p] as number) + 1;
+    }
+  }
+  // A child with one reply link is one comment; one with more holds a thread of its own (or
+  // the article and its thread, when another reply link is elsewhere), and its children decide.
+  for (let n = 1; n < count; n++) {
+    const p = parent[n] as number;
+    if ((replies[n] as number) === 1 && (holders[p] as number) >= 2 && (chars[n] as number) <= MAX_COMMENT)
+      furniture[n] = 1;
+  }
 }
 
 /** Paragraphs score by length and commas (commas mark sentences of prose, not lists of links). */
@@ -305,7 +627,8 @@ function articleBody(
   // Furniture, inherited: everything inside a <nav> or a "sidebar" is furniture too.
   const furniture = new Uint8Array(count);
   for (let n = 1; n < count; n++)
-    furniture[n] = furniture[parent[n] as number] === 1 || isFurniture(doc, n, byName) ? 1 : 0;
+    furniture[n] =
+      furniture[parent[n] as number] === 1 || page.furniture[n] === 1 || isFurniture(doc, n, byName) ? 1 : 0;
   const linkDensity = (n: number): number => {
     const c = chars[n] as number;
     return c === 0 ? 0 : (linkChars[n] as number) / c;
@@ -346,6 +669,9 @@ function articleBody(
   }
   let top = best[0];
   if (top === undefined) return undefined;
+  top = longerProse(doc, page, best, score, top);
+  // The element the paragraphs chose; the steps below may widen the article around it.
+  const core = top;
   const topScore = score[top] as number;
 
   // Paragraphs each wrapped in a card of their own make near-equal candidates: when three or
@@ -417,7 +743,10 @@ function articleBody(
     }
   }
 
-  // Inside the article: furniture and link-heavy containers go.
+  // Inside the article: furniture and link-heavy containers go, but not the ones that hold the
+  // element the paragraphs chose (a wrapper that also holds a share bar has link text enough).
+  const holdsCore = new Uint8Array(count);
+  for (let a = core; a > 0; a = parent[a] as number) holdsCore[a] = 1;
   const dropped = new Uint8Array(count);
   const inside = new Uint8Array(count);
   for (const n of selected) inside[n] = 1;
@@ -442,10 +771,13 @@ function articleBody(
       }
     }
     const ld = linkDensity(n);
-    if (!attempt.clean) continue;
+    if (!attempt.clean || holdsCore[n] === 1) continue;
     if (CLEANED_TAGS.has(t) && (commas[n] as number) < 10) {
       const weight = weigh(n);
       if ((ld > 0.2 && weight < 25) || ld > 0.5 || weight + (score[n] as number) < 0) dropped[n] = 1;
+    } else if (CLEANED_TAGS.has(t) && isLinkList(page, n, ld)) {
+      // A list of headlines with a teaser each has commas enough to pass for prose.
+      dropped[n] = 1;
     } else if (/^h[1-6]$/.test(t) && (weigh(n) < 0 || ld > 0.33)) {
       dropped[n] = 1;
     }
@@ -468,6 +800,67 @@ function articleBody(
     to,
   );
   return body === '' ? undefined : body;
+}
+
+/** A best element of less text than this (characters outside links) may be a caption... */
+const SHORT_BLOCK = 600;
+/** ...and a runner-up within this share of its score... */
+const RUNNER_UP_SCORE = 0.5;
+/** ...with this many times its text outside links, apart from it, is the article. */
+const RUNNER_UP_PROSE = 2;
+/** ...and little link text (a list of headlines with teasers has much text and many links). */
+const RUNNER_UP_LINKS = 0.15;
+
+/**
+ * The best element, or when it is a short block, a runner-up that scores nearly as well with much
+ * more text outside links elsewhere on the page: commas make a photo caption or a short quote box
+ * outscore a body of plain sentences, and a short block is rarely the article beside a long one.
+ */
+function longerProse(
+  doc: ParsedHtml,
+  page: PageMeasures,
+  best: readonly number[],
+  score: Float64Array,
+  top: number,
+): number {
+  const { opStart, opEnd } = doc.nodes;
+  const prose = (n: number): number => (page.chars[n] as number) - (page.linkChars[n] as number);
+  const topScore = score[top] as number;
+  // A long best element is an article: comment threads are often longer still.
+  if (prose(top) > SHORT_BLOCK) return top;
+  let chosen = top;
+  for (const n of best) {
+    if (n === top || (score[n] as number) < topScore * RUNNER_UP_SCORE) continue;
+    const nested =
+      ((opStart[n] as number) <= (opStart[top] as number) &&
+        (opEnd[top] as number) <= (opEnd[n] as number)) ||
+      ((opStart[top] as number) <= (opStart[n] as number) && (opEnd[n] as number) <= (opEnd[top] as number));
+    const c = page.chars[n] as number;
+    const ld = c === 0 ? 0 : (page.linkChars[n] as number) / c;
+    if (nested || ld > RUNNER_UP_LINKS || isLinkList(page, n, ld)) continue;
+    if (prose(n) >= prose(chosen) * RUNNER_UP_PROSE) chosen = n;
+  }
+  return chosen;
+}
+
+/** Items at least, nearly all of them with a link, a fifth of the text or more in links. */
+const LINK_LIST_MIN = 5;
+const LINK_LIST_ITEMS = 0.8;
+const LINK_LIST_DENSITY = 0.2;
+
+/**
+ * A list of links, each with a line or two of its own (related stories with teasers, "read
+ * more"): repeated items nearly every one of which starts with a linked headline on a line of its
+ * own. Prose with links in it is items most of which start with words; a round-up of the day's
+ * news ("<a>Headline</a>. What happened") is items that start with a link inside a sentence.
+ */
+function isLinkList(page: PageMeasures, n: number, linkDensity: number): boolean {
+  const items = page.linkKids[n] as number;
+  return (
+    items >= LINK_LIST_MIN &&
+    items >= (page.textKids[n] as number) * LINK_LIST_ITEMS &&
+    linkDensity >= LINK_LIST_DENSITY
+  );
 }
 
 /** Headlines compared with the title, at most (a page has one; a hostile one may have millions). */
