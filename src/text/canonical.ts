@@ -3,6 +3,7 @@ import { DoppelError } from '../errors.js';
 import { cleanText, cleanTextCodes } from './clean.js';
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
+import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
 import { tokenizeCodes, tokenWords } from './tokenize.js';
@@ -74,12 +75,21 @@ export function canonicalize(
   if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
   const options = { zwnj: config.zwnj };
   const clean = cleanTextCodes(body, options);
-  let tokens = tokenizeCodes(clean.codes, clean.length, config.maxTokenLength);
+  let length = clean.length;
+  let tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
+  // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
+  if (tokens.spelledOut) {
+    const joined = joinSpelledOut(clean.codes, length);
+    if (joined !== length) {
+      length = joined;
+      tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
+    }
+  }
   // A text of emoji and symbols only signs by its symbols (symbols.ts), not as one empty text.
-  if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, clean.length));
+  if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, length));
   if (tokens.count === 0)
     throw new DoppelError('EMPTY_TEXT', 'no words or symbols left after canonicalization');
-  const lang = languageFromTag(declaredLang) ?? detectLanguageOfCodes(clean.codes, clean.length);
+  const lang = languageFromTag(declaredLang) ?? detectLanguageOfCodes(clean.codes, length);
   const text = body;
   return new CanonicalDoc(
     lang,

@@ -1,13 +1,16 @@
 import { foldLookalikes } from './lookalike.js';
 import { type NormalizeOptions, normalizeTextCodes } from './normalize.js';
 import { joinPersianAffixes } from './persian-affixes.js';
+import { joinSpelledOut } from './spelled-out.js';
 import { codesToString } from './utf16.js';
 import { HAS_ARABIC, HAS_SCRIPT_MIX, scanWords } from './word-scripts.js';
 
 /**
  * Clean text as the tokenizer reads it: normalized (invisible characters removed, layout, NFKC,
  * letter rules), then per word: disguised look-alike letters folded to one script (lookalike.ts),
- * and Persian affixes written apart joined (with the `join` ZWNJ rule). Returned as UTF-16
+ * and Persian affixes written apart joined (with the `join` ZWNJ rule). Words spelt out letter
+ * by letter are joined by canonicalize when the tokenizer saw a run of one-letter words
+ * (spelled-out.ts), and by cleanText. Returned as UTF-16
  * code units codes[0, length) of a scratch buffer that the next call reuses.
  */
 export function cleanTextCodes(
@@ -23,8 +26,8 @@ export function cleanTextCodes(
   return { codes: clean.codes, length };
 }
 
-/** cleanTextCodes as a string. */
+/** cleanTextCodes as a string, with words spelt out letter by letter joined (as the tokens have them). */
 export function cleanText(text: string, options: NormalizeOptions): string {
   const { codes, length } = cleanTextCodes(text, options);
-  return codesToString(codes, length);
+  return codesToString(codes, joinSpelledOut(codes, length));
 }

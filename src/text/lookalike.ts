@@ -1,5 +1,13 @@
 import { LOOKALIKE_PAIRS } from './lookalike-table.js';
-import { CYRILLIC, GREEK, LATIN, LOOKALIKE_SCRIPTS, WORD_SCRIPT } from './word-scripts.js';
+import {
+  ARMENIAN,
+  CHEROKEE,
+  CYRILLIC,
+  GREEK,
+  LATIN,
+  LOOKALIKE_SCRIPTS,
+  WORD_SCRIPT,
+} from './word-scripts.js';
 
 /**
  * Look-alike letters folded to one script, so that a disguised word signs like the word it
@@ -12,8 +20,12 @@ import { CYRILLIC, GREEK, LATIN, LOOKALIKE_SCRIPTS, WORD_SCRIPT } from './word-s
  * - a word written wholly in another look-alike script than the text's main one, when the main
  *   script can spell all its letters: a disguise that swaps every letter it can turns English "a"
  *   and "copy" into Cyrillic "а" and "сору", Russian "с" and "о" into Latin "c" and "o".
- * The text's main script is the one most of its letters are in: a disguise swaps only the letters
- * that have a look-alike, a minority in every language. Words in the main script are never touched (Ukrainian і and ї in Ukrainian text, Persian letter forms).
+ * The text's main script is the one most of its letters are in (of Latin, Cyrillic, Greek, Armenian
+ * and Cherokee): a disguise swaps only the letters that have a look-alike, a minority in every
+ * language. Words in the main script are never touched (Ukrainian і and ї in Ukrainian text,
+ * Persian letter forms, a Greek or Armenian text with a few English words in it).
+ * Armenian and Cherokee are sources only: a text written in them keeps its words, and only a word
+ * that mixes scripts is folded, to Latin, Cyrillic or Greek.
  * The text decides before the word because a disguise replaces every letter it can: Russian
  * "рост" disguised as "pocт" has more Latin letters than Cyrillic ones.
  */
@@ -24,11 +36,21 @@ const TARGETS: ReadonlyArray<readonly [number, string]> = [
   [GREEK, LOOKALIKE_PAIRS.Greek],
 ];
 
+/**
+ * Pairs TR39 does not list but disguises use: Cyrillic п for Latin n. Canonical text is lower case,
+ * and TR39 pairs Greek η with Latin h through their capitals (Η, H), while the small η imitates n:
+ * inside a word (not its first letter, where a capital stands) η is read as n.
+ */
+const EXTRA_LATIN = '\u043fn';
+const ETA = 0x03b7;
+const N = 0x6e;
+
 /** Per target script bit: code unit of a letter of another script -> its look-alike in the target. */
 const TO = new Map<number, Map<number, number>>();
 for (const [script, pairs] of TARGETS) {
   const map = new Map<number, number>();
-  for (let i = 0; i + 1 < pairs.length; i += 2) map.set(pairs.charCodeAt(i), pairs.charCodeAt(i + 1));
+  const all = script === LATIN ? pairs + EXTRA_LATIN : pairs;
+  for (let i = 0; i + 1 < all.length; i += 2) map.set(all.charCodeAt(i), all.charCodeAt(i + 1));
   TO.set(script, map);
 }
 
@@ -75,6 +97,8 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
   let latin = 0;
   let cyrillic = 0;
   let greek = 0;
+  let other = 0; // Armenian and Cherokee letters (source scripts only)
+  let otherScript = 0;
   let found = 0;
   let i = 0;
   while (i < length) {
@@ -102,6 +126,10 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
         else if (letter === CYRILLIC) cyrillic++;
         else if (letter === GREEK) greek++;
       }
+    } else {
+      // A word wholly Armenian or Cherokee: the text may be written in it.
+      other += i - start;
+      otherScript |= m;
     }
     if (3 * found + 3 > words.length) {
       const grown = new Int32Array(words.length * 2);
@@ -114,7 +142,20 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
     found++;
   }
   const top = Math.max(latin, cyrillic, greek);
-  const main = top === 0 ? 0 : top === latin ? LATIN : top === cyrillic ? CYRILLIC : GREEK;
+  // An Armenian or Cherokee text: main is that script, which is no target, so only mixed words fold.
+  const main =
+    other > top
+      ? otherScript & ARMENIAN
+        ? ARMENIAN
+        : CHEROKEE
+      : top === 0
+        ? 0
+        : top === latin
+          ? LATIN
+          : top === cyrillic
+            ? CYRILLIC
+            : GREEK;
+  const mainTarget = TO.has(main) ? main : 0;
   let folded = 0;
   for (let k = 0; k < found; k++) {
     const m = words[3 * k + 2] as number;
@@ -122,13 +163,16 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
     const start = words[3 * k] as number;
     const end = words[3 * k + 1] as number;
     let target: number;
-    if ((m & (m - 1)) === 0) target = main !== 0 && canSpell(codes, start, end, main) ? main : 0;
-    else target = targetFor(codes, start, end, main);
+    if ((m & (m - 1)) === 0)
+      target = mainTarget !== 0 && canSpell(codes, start, end, mainTarget) ? mainTarget : 0;
+    else target = targetFor(codes, start, end, mainTarget);
     if (target === 0) continue;
     const map = TO.get(target) as Map<number, number>;
     for (let j = start; j < end; j++) {
-      const script = WORD_SCRIPT[codes[j] as number] as number;
-      if (script & LOOKALIKE_SCRIPTS && script !== target) codes[j] = map.get(codes[j] as number) as number;
+      const code = codes[j] as number;
+      const script = WORD_SCRIPT[code] as number;
+      if (script & LOOKALIKE_SCRIPTS && script !== target)
+        codes[j] = target === LATIN && code === ETA && j > start ? N : (map.get(code) as number);
     }
     folded++;
   }

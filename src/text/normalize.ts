@@ -1,5 +1,20 @@
 import { charTable } from './char-tables.js';
+import {
+  BELOW_LETTER,
+  HAS_BELOW_LETTER,
+  HAS_LEFTOVER_MARK,
+  LEFTOVER_MARK,
+  withoutMarkBelow,
+} from './diacritics.js';
 import { INVISIBLE_UNIT, removeInvisibles } from './invisible.js';
+import {
+  ENCLOSED_LETTER,
+  enclosedLetter,
+  HAS_ENCLOSED_LETTER,
+  HAS_LETTER_VARIANT,
+  LETTER_VARIANT,
+  letterVariant,
+} from './letter-variants.js';
 import { fastNfkc, INERT, MAX_NORMALIZED_LENGTH, tooLongWhenNormalized } from './nfkc.js';
 import { codesToString } from './utf16.js';
 
@@ -82,11 +97,18 @@ const HAS_SHORT_DIGIT_LINE = /(?:^|\n)[^\n\d]{0,20}\d[^\n]{0,23}(?:\n|$)/;
  */
 export function cleanLayout(text: string): string {
   let out = removeInvisibles(text);
+  if (HAS_PARENTHESIZED.test(out)) out = out.replace(PARENTHESIZED, parenthesizedLetter);
   if (HAS_RARE_LAYOUT.test(out)) out = out.replace(/\r\n?/g, '\n').replace(FORM_FEED_AND_SEPARATORS, '\n');
   if (HAS_LINE_END_HYPHEN.test(out)) out = out.replace(LINE_END_HYPHEN, '$1');
   if (HAS_SHORT_DIGIT_LINE.test(out)) out = dropPageNumberLines(out);
   return out;
 }
+
+// Parenthesized small letters (⒜ U+249C .. ⒵ U+24B5): NFKC makes "(a)", which would split the
+// word they spell ("⒱⒤⒜⒢⒭⒜") into letters; taken as the letter before NFKC.
+const PARENTHESIZED = /[\u249c-\u24b5]/g;
+const HAS_PARENTHESIZED = /[\u249c-\u24b5]/;
+const parenthesizedLetter = (ch: string): string => String.fromCharCode(0x61 + ch.charCodeAt(0) - 0x249c);
 
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
 
@@ -127,12 +149,18 @@ function dropPageNumberLines(text: string): string {
 }
 
 /**
- * The letter rules after NFKC, as plain string operations: lower case, apostrophes, ё, Persian
- * letter forms, harakat and tatweel, eastern digits, ZWNJ. This is the definition; `foldLetters`
- * applies the same rules in one table-driven pass and is checked against this in tests.
+ * The letter rules after NFKC, as plain string operations: lower case, apostrophes, ё, letter
+ * variants (small capitals, enclosed capitals: letter-variants.ts), marks that disguise (left-over
+ * combining diacritics, marks below: diacritics.ts), Persian letter forms, harakat and tatweel,
+ * eastern digits, ZWNJ. This is the definition; `foldLetters` applies the same rules in one
+ * table-driven pass and is checked against this in tests.
  */
 export function letterRules(text: string, options: NormalizeOptions): string {
   let out = text.toLowerCase();
+  if (HAS_LETTER_VARIANT.test(out)) out = out.replace(LETTER_VARIANT, letterVariant);
+  if (HAS_ENCLOSED_LETTER.test(out)) out = out.replace(ENCLOSED_LETTER, enclosedLetter);
+  if (HAS_BELOW_LETTER.test(out)) out = out.replace(BELOW_LETTER, withoutMarkBelow);
+  if (HAS_LEFTOVER_MARK.test(out)) out = out.replace(LEFTOVER_MARK, '');
   if (HAS_APOSTROPHE.test(out)) out = out.replace(APOSTROPHES, "'");
   if (out.includes('ё')) out = out.replaceAll('ё', 'е');
   if (ARABIC_SCRIPT.test(out)) {
@@ -236,8 +264,22 @@ export function normalizeText(text: string, options: NormalizeOptions): string {
 // takes the full path.
 const SLOW = 0xfffc;
 const EXPAND = 0xfffb;
-// Arabic marks that compose with a preceding letter (madda and hamza: alef + U+0654 = U+0623).
-const COMPOSING_MARKS = new Set([0x0653, 0x0654, 0x0655]);
+/**
+ * Marks that compose with a letter before them: every mark after the first character of some
+ * BMP character's canonical decomposition (Arabic madda and hamza: alef + U+0654 = U+0623; the
+ * Latin and Cyrillic accents: e + U+0301 = é, и + U+0306 = й). Canonical composition only ever
+ * makes a character whose decomposition it undoes, so a mark in none composes with nothing.
+ */
+function composingMarks(): Set<number> {
+  const marks = new Set<number>();
+  const mark = /\p{M}/u;
+  for (let code = 0; code < 0x10000; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const nfd = String.fromCharCode(code).normalize('NFD');
+    for (let i = 1; i < nfd.length; i++) if (mark.test(nfd[i] as string)) marks.add(nfd.charCodeAt(i));
+  }
+  return marks;
+}
 // Invisible characters are removed before anything else (cleanLayout), so the one pass skips
 // them before the layout tracking: what is left is what the other rules see. Each character
 // left is still handled on its own (the argument above), whatever stood between it and the last.
@@ -251,6 +293,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
   const fastFold = FOLD.slice();
   const expansions: number[] = [];
   const mark = /\p{M}/u;
+  const composing = composingMarks();
   for (let code = 0; code < 0x10000; code++) {
     if (INERT[code]) continue;
     fastFold[code] = SLOW;
@@ -258,8 +301,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
     if ((code >= 0x1100 && code <= 0x11ff) || (code >= 0x3130 && code <= 0x318f)) continue;
     const ch = String.fromCharCode(code);
     if (mark.test(ch)) {
-      if (FOLD[code] === DROP && !COMPOSING_MARKS.has(code) && ch.normalize('NFKC') === ch)
-        fastFold[code] = DROP;
+      if (FOLD[code] === DROP && !composing.has(code) && ch.normalize('NFKC') === ch) fastFold[code] = DROP;
       continue;
     }
     const replacement = ch.normalize('NFKC');
@@ -277,6 +319,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
     fastFold[code] = EXPAND;
   }
   for (const ch of '\r\f\v\u2028\u2029\u0085') fastFold[ch.charCodeAt(0)] = SLOW;
+  for (let code = 0x249c; code <= 0x24b5; code++) fastFold[code] = SLOW; // cleanLayout's parenthesized letters
   fastFold[ZWNJ_CODE] = COMPLEX;
   for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) fastFold[code] = INVISIBLE;
   return { fastFold, expansions: Uint16Array.from(expansions) };

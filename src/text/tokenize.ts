@@ -41,7 +41,15 @@ export interface Tokens {
   starts: Int32Array;
   /** sentenceEnds[i] = index one past the last token of sentence i; the last entry is count. */
   sentenceEnds: number[];
+  /**
+   * Four or more one-character tokens in a row, each within 3 characters of the last: maybe a
+   * word spelt out letter by letter (spelled-out.ts). Counted per token, so free for other text.
+   */
+  spelledOut?: boolean;
 }
+
+/** Most characters between two one-character tokens of a word spelt out (spelled-out.ts). */
+const SPELLED_GAP = 3;
 
 const BIG_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
 // The canonical text is built as UTF-16 code units in a Buffer-backed array and made a string by
@@ -92,6 +100,9 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
   let starts = startBuffer;
   let count = 0;
   let length = 0;
+  let single = -SPELLED_GAP - 2; // where the last one-character token started
+  let chain = 0; // one-character tokens in a row so far, less one
+  let spelledOut = false;
   let i = 0;
   while (i < n) {
     const cls = CLASS[codes[i] as number];
@@ -106,6 +117,11 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
           continue;
         }
         break;
+      }
+      if (i - start === 1) {
+        chain = start - single <= SPELLED_GAP + 1 ? chain + 1 : 0;
+        if (chain >= 3) spelledOut = true;
+        single = start;
       }
       if (i - start <= maxTokenLength) {
         if (count > 0) joined[length++] = 32;
@@ -136,6 +152,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
     count,
     starts: starts.slice(0, count),
     sentenceEnds,
+    spelledOut,
   };
 }
 

@@ -15,10 +15,12 @@ export const CYRILLIC = 2;
 export const GREEK = 4;
 export const ARMENIAN = 8;
 export const ARABIC = 16;
+/** Cherokee: its capitals look like Latin capitals (Ꭺ Ᏼ Ꮯ Ꭼ Ꮋ Ꮶ Ꮇ Ꮲ Ꮪ Ꭲ), and canonical text holds their small forms. */
+export const CHEROKEE = 32;
 /** A word character of no script above (digits, marks, letters of other scripts). */
 export const NEUTRAL = 0x80;
 /** The scripts between which look-alike letters are folded. */
-export const LOOKALIKE_SCRIPTS = LATIN | CYRILLIC | GREEK | ARMENIAN;
+export const LOOKALIKE_SCRIPTS = LATIN | CYRILLIC | GREEK | ARMENIAN | CHEROKEE;
 
 /** Per BMP code unit: 0 (not a word character), a script bit, or NEUTRAL. Surrogates: NEUTRAL. */
 export function buildWordScript(): Uint8Array {
@@ -31,6 +33,7 @@ export function buildWordScript(): Uint8Array {
     [/\p{Script=Greek}/u, GREEK],
     [/\p{Script=Armenian}/u, ARMENIAN],
     [/\p{Script=Arabic}/u, ARABIC],
+    [/\p{Script=Cherokee}/u, CHEROKEE],
   ];
   for (let code = 0; code < 0x10000; code++) {
     if (code >= 0xd800 && code <= 0xdfff) {

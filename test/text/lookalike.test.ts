@@ -31,6 +31,28 @@ describe('look-alike letters (TR39 confusables)', () => {
   it('folds Greek look-alikes in an English word', () => {
     expect(fold('the prοduct is ηere')).toBe('the product is here');
   });
+  it('reads η inside a word as n (the small letter) and at its start as h (the capital Η)', () => {
+    expect(fold('the bαηk is ηere')).toBe('the bank is here');
+    expect(cleanText('Ηello from the bαηk', opts)).toBe('hello from the bank');
+  });
+  it('reads Cyrillic п in an English word as n', () => {
+    expect(fold('the bапk is open')).toBe('the bank is open');
+  });
+  it('folds Cherokee capitals (their small forms in canonical text) in English text', () => {
+    expect(cleanText('ᎢᎻᎬ bank and ᏢᎪYᏢᎪᏞ wrote to every ᏚᎬᏟᎢ of the club', opts)).toBe(
+      'the bank and paypal wrote to every sect of the club',
+    );
+    expect(cleanText('Ꮃin ᏟᎪᏚᎻ today with our offer', opts)).toBe('win cash today with our offer');
+  });
+  it('leaves an Armenian or Cherokee text alone, English words in it too, and folds only mixed words', () => {
+    const armenian = 'Հայաստանի կառավարությունը ուսումնասիրում է օրենքը ոս and the bank';
+    expect(fold(armenian)).toBe(armenian);
+    expect(fold('Հայաստանի կառավարությունը ուսումնասիրում է bօnk')).toBe(
+      'Հայաստանի կառավարությունը ուսումնասիրում է bonk',
+    );
+    const cherokee = 'ꮳꮃꭹ ꭰꮒꮧꭲꮝꮧ ꮧꭵꮃ ꭰꮒ ꮳꮃꭹ ꭰꮿꮝꮧ ok';
+    expect(fold(cherokee)).toBe(cherokee);
+  });
   it('prefers the script of the text when a word could be spelt in either', () => {
     // "cop" in Cyrillic letters с о р, disguised with a Latin p: Cyrillic text, so Cyrillic.
     expect(fold('сор и coр')).toBe('сор и сор');

@@ -71,3 +71,16 @@ describe('hasLetter', () => {
     expect(hasLetter('год')).toBe(true);
   });
 });
+
+describe('tokenize: runs of one-character tokens (words spelt out)', () => {
+  it('flags four one-character tokens in a row, each within 3 characters of the last', () => {
+    expect(tokenize('buy f.r.e.e now', 64).spelledOut).toBe(true);
+    expect(tokenize('w . i . n . s', 64).spelledOut).toBe(true);
+    expect(tokenize('v i a g r a', 64).spelledOut).toBe(true);
+  });
+  it('does not flag three in a row, or one-character words far apart', () => {
+    expect(tokenize('the U.S.A. and J. R. R. Tolkien', 64).spelledOut).toBe(false);
+    expect(tokenize('a cat, a dog, a bird and a fish', 64).spelledOut).toBe(false);
+    expect(tokenize('x .... y .... z .... w', 64).spelledOut).toBe(false);
+  });
+});

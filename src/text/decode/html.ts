@@ -174,6 +174,43 @@ export interface ParsedHtml {
 }
 
 const DISPLAY_NONE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+/**
+ * Inline styles that keep an element's text from a reader: not displayed, zero-sized type, fully
+ * transparent, Outlook's mso-hide; and white type (`color:`, or <font color>), unreadable on the
+ * default white page unless the element or one around it sets a background. Spam hides words in
+ * these (inside and between the words a reader sees) to change its fingerprint, so their text is
+ * left out like a <script>'s. One scan of the style reads the properties that matter.
+ */
+const STYLE_PROPERTY =
+  /(?:^|[;\s"'])(display|visibility|font-size|opacity|mso-hide|color|background[\w-]*)\s*:\s*([^;!]*)/gi;
+const ZERO_SIZE = /^0(?:\.0+)?(?:px|pt|em|rem|%)?$/;
+const ZERO = /^0(?:\.0+)?$/;
+const WHITE = /^(?:#fff(?:fff)?|white|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,\s*1(?:\.0*)?\s*)?\))$/;
+const CONCEALS = 1;
+const WHITE_TYPE = 2;
+const SETS_BACKGROUND = 4;
+
+/** What an inline style does to its element's text (CONCEALS, WHITE_TYPE, SETS_BACKGROUND bits). */
+function styleFlags(style: string): number {
+  let flags = 0;
+  STYLE_PROPERTY.lastIndex = 0;
+  for (let m = STYLE_PROPERTY.exec(style); m !== null; m = STYLE_PROPERTY.exec(style)) {
+    const property = (m[1] as string).toLowerCase();
+    const value = (m[2] as string).trim().toLowerCase();
+    if (property === 'color') {
+      if (WHITE.test(value)) flags |= WHITE_TYPE;
+    } else if (property.startsWith('background')) flags |= SETS_BACKGROUND;
+    else if (
+      (property === 'display' && value.startsWith('none')) ||
+      (property === 'visibility' && value.startsWith('hidden')) ||
+      (property === 'font-size' && ZERO_SIZE.test(value)) ||
+      (property === 'opacity' && ZERO.test(value)) ||
+      (property === 'mso-hide' && value.startsWith('all'))
+    )
+      flags |= CONCEALS;
+  }
+  return flags;
+}
 
 /**
  * Parses HTML into the text stream and element tree. Inline elements add nothing, so
@@ -197,6 +234,10 @@ export function parseHtml(html: string): ParsedHtml {
   let metaTitle: string | undefined;
   let siteName: string | undefined;
   let hidden = 0;
+  // Elements whose attributes hide their text (conceals), and elements that set a background
+  // (white type on them is readable): the ids of the open ones.
+  const concealing: number[] = [];
+  const backgrounds: number[] = [];
   let pre = 0;
   let links = 0;
   let foreign = 0; // inside svg/math, where <title> is a tooltip, not the document's title
@@ -253,9 +294,21 @@ export function parseHtml(html: string): ParsedHtml {
             else if (siteName === undefined && property === 'og:site_name') siteName = content;
           }
         }
+        const style = attribs.style === undefined ? 0 : styleFlags(attribs.style);
+        if (attribs.bgcolor !== undefined || style & SETS_BACKGROUND) backgrounds.push(id);
+        // White type conceals only where no background is set (its own one counts, above).
+        const white =
+          backgrounds.length === 0 &&
+          (style & WHITE_TYPE ||
+            (name === 'font' &&
+              attribs.color !== undefined &&
+              WHITE.test(attribs.color.trim().toLowerCase())));
         if (HIDDEN.has(name)) {
           hidden++;
           if (name === 'svg' || name === 'math') foreign++;
+        } else if (name !== 'title' && (attribs.hidden !== undefined || style & CONCEALS || white)) {
+          concealing.push(id);
+          hidden++;
         } else if (name === 'title' && foreign === 0) {
           inTitle = true;
         } else if (hidden === 0) {
@@ -268,9 +321,14 @@ export function parseHtml(html: string): ParsedHtml {
       onclosetag(name, isImplied) {
         textStep = -1;
         if (open.length <= 1) return;
+        const closing = open[open.length - 1] as number;
+        if (backgrounds[backgrounds.length - 1] === closing) backgrounds.pop();
         if (HIDDEN.has(name)) {
           hidden--;
           if (name === 'svg' || name === 'math') foreign--;
+        } else if (concealing[concealing.length - 1] === closing) {
+          concealing.pop();
+          hidden--;
         } else if (name === 'title' && inTitle) {
           inTitle = false;
           titleDone = titleParts.length > 0;

@@ -65,6 +65,49 @@ describe('htmlToText', () => {
   });
 });
 
+describe('htmlToText: text hidden from the reader', () => {
+  it('leaves out elements hidden by an inline style or the hidden attribute, inside a word too', () => {
+    for (const trick of [
+      '<span style="display:none">junk words</span>',
+      '<span style="DISPLAY: none;">junk words</span>',
+      '<span style="visibility:hidden">junk words</span>',
+      '<span style="font-size:0px">junk words</span>',
+      '<span style="font-size: 0">junk words</span>',
+      '<span style="color:red;opacity:0">junk words</span>',
+      '<span style="mso-hide:all">junk words</span>',
+      '<span hidden>junk words</span>',
+      '<span style="display:none"><b>junk</b> words</span>',
+      '<!-- junk words -->',
+    ])
+      expect(htmlToText(`<p>cheap pre${trick}scriptions today</p>`).text).toBe('cheap prescriptions today');
+  });
+  it('leaves out white type on the default page, and keeps it on a background', () => {
+    expect(htmlToText('<p>buy n<font color="#FFFFFF">xq zz</font>ow</p>').text).toBe('buy now');
+    expect(htmlToText('<p>buy n<span style="color: white">xq zz</span>ow</p>').text).toBe('buy now');
+    expect(htmlToText('<p>buy n<span style="color:rgb(255, 255, 255)">xq</span>ow</p>').text).toBe('buy now');
+    expect(htmlToText('<td bgcolor="#0066cc"><a style="color:#ffffff">Read more</a></td>').text).toBe(
+      'Read more',
+    );
+    expect(
+      htmlToText('<div style="background:#333"><p><span style="color:#fff">Read more</span></p></div>').text,
+    ).toBe('Read more');
+    expect(htmlToText('<a style="color:#fff;background-color:#c00">Sign up</a>').text).toBe('Sign up');
+  });
+  it('keeps text that is only styled, or hidden from screen readers only', () => {
+    expect(
+      htmlToText('<p><span style="font-size:10px">small</span> <span style="opacity:0.5">faded</span></p>')
+        .text,
+    ).toBe('small faded');
+    expect(htmlToText('<p><span aria-hidden="true">shown</span> text</p>').text).toBe('shown text');
+    expect(htmlToText('<p><span style="color:#ffd">pale</span> text</p>').text).toBe('pale text');
+  });
+  it('ends the hidden part with its element, nested or not', () => {
+    expect(
+      htmlToText('<div>a <span style="display:none">x <span>y</span> z</span> b</div><p>c</p>').text,
+    ).toBe('a b\n\nc');
+  });
+});
+
 describe('looksLikeHtml', () => {
   it.each([
     '<!DOCTYPE html><html><body>x</body></html>',

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { cleanText } from '../../src/text/clean.js';
+import { enclosedLetter, letterVariant } from '../../src/text/letter-variants.js';
+import { foldLetters, letterRules } from '../../src/text/normalize.js';
+
+const opts = { zwnj: 'join' as const };
+
+describe('letter variants', () => {
+  it('folds small capitals to the basic letters', () => {
+    expect(cleanText('ᴘᴀʏᴘᴀʟ ꜱᴇᴄᴜʀɪᴛʏ ᴄʜᴇᴄᴋ ᴏɴ ʏᴏᴜʀ ᴀᴄᴄᴏᴜɴᴛ', opts)).toBe(
+      'paypal security check on your account',
+    );
+    expect(cleanText('ǫᴜɪᴄᴋ ʙʀᴏᴡɴ ꜰᴏx ᴊᴜᴍᴘꜱ ᴏᴠᴇʀ ᴛʜᴇ ʟᴀᴢʏ ᴅᴏɢ', opts)).toBe(
+      'quick brown fox jumps over the lazy dog',
+    );
+  });
+  it('folds the phonetic alpha and script g, the estimated sign and the Weierstrass p inside a word', () => {
+    expect(cleanText('ɑccount ɡift h℮re ℘olice', opts)).toBe('account gift here police');
+  });
+  it('folds astral enclosed capitals, which NFKC leaves alone', () => {
+    expect(cleanText('🅵🆁🅴🅴 🄲🄰🅂🄷 🅑🅞🅝🅤🅢', opts)).toBe('free cash bonus');
+    expect(enclosedLetter('🅰')).toBe('a');
+    expect(enclosedLetter('😀')).toBe('😀');
+  });
+  it('folds parenthesized letters to the letter, not to "(a)"', () => {
+    expect(cleanText('⒱⒤⒜⒢⒭⒜ now', opts)).toBe('viagra now');
+  });
+  it('leaves every other letter as it is', () => {
+    for (const ch of ['a', 'ą', 'ę', 'ç', 'ş', 'ș', 'ñ', 'ø', 'ß', 'ї', 'й', 'λ', 'ی'])
+      expect(letterVariant(ch)).toBe(ch);
+    expect(cleanText('Zażółć gęślą jaźń; Şişli; Țară', opts)).toBe('zażółć gęślą jaźń; şişli; țară');
+  });
+  it('the one-pass fold agrees with the letter rules on every variant', () => {
+    const all = 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢɑɡ℮℘ǫ';
+    expect(foldLetters(all, opts)).toBe(letterRules(all, opts));
+    expect(foldLetters(all, opts)).toBe('abcdefghijklmnopqrstuvwyzagepq');
+  });
+});
