@@ -14,6 +14,7 @@
  * the measured stream's first, so the measured messages meet a window of older ones, as a deployed
  * consumer does.
  */
+import { mulberry32 } from '../eval/random.js';
 import { decodeMessage } from '../input/decode-message.js';
 import { parseMessageObject } from '../input/message.js';
 
@@ -30,18 +31,6 @@ interface StreamLine {
   html?: unknown;
   raw?: unknown;
   [field: string]: unknown;
-}
-
-/** mulberry32: a small seeded generator, so the same stream and seed give the same warm-up. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The words of an HTML page outside its tags (tag names and attributes stay as they are). */
@@ -103,7 +92,7 @@ export async function warmupLines(lines: readonly string[], count: number, seed 
 
   const out: string[] = [];
   for (let round = 0; out.length < count; round++) {
-    const next = random(seed + round);
+    const next = mulberry32(seed + round);
     const swaps = new Map<string, Map<string, string>>();
     for (const [lang, words] of vocabulary) {
       const list = [...words.keys()];
