@@ -95,6 +95,11 @@ export class Lexicon {
     return this.table.size;
   }
 
+  /** Whether the lexicon holds the word (canonical form): a known word of its language. */
+  has(word: string): boolean {
+    return this.table.find(word) >= 0;
+  }
+
   idf(word: string): number {
     const i = this.table.find(word);
     return i < 0 ? this.unknownIdf : (this.table.idf[i] as number);

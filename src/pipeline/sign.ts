@@ -20,6 +20,6 @@ export async function signMessage(message: Message, signer: Signer): Promise<Sig
  * decoding and signing as two stages can run them as two passes over a batch.
  */
 export function signDecoded(message: Message, decoded: DecodedMessage, signer: Signer): SignedMessage {
-  const doc = canonicalize(decoded, signer.config.canonical, message.lang);
+  const doc = canonicalize(decoded, signer.config.canonical, message.lang, signer.knownWords);
   return { message, decoded, doc, signatures: signer.compute(doc) };
 }

@@ -4,6 +4,7 @@ import { SEED_EXACT } from '../hash/seeds.js';
 import { xxh64Hex } from '../hash/xxhash.js';
 import type { LexiconSet } from '../lexicon/lexicon.js';
 import type { CanonicalDoc } from '../text/canonical.js';
+import type { KnownWordsOf } from '../text/dictionary-words.js';
 import type { Language } from '../text/language.js';
 import { stopWords } from '../text/stopwords.js';
 import { dateFactsOfKinds } from './facts.js';
@@ -83,6 +84,9 @@ export class Signer {
     readonly config: SignatureConfig,
     readonly lexicons: LexiconSet,
   ) {}
+
+  /** The lexicons' words, by language: canonicalize reads disguised words as them (dictionary-words.ts). */
+  readonly knownWords: KnownWordsOf = (lang) => this.lexicons.get(lang);
 
   private language(lang: Language): LanguageState {
     let state = this.languages.get(lang);

@@ -1,6 +1,8 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { cleanText, cleanTextCodes } from './clean.js';
+import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
+import { foldGreekCapitals } from './greek-capitals.js';
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { joinSpelledOut } from './spelled-out.js';
@@ -68,11 +70,14 @@ export function canonicalize(
   source: TextSource,
   config: CanonicalConfig,
   declaredLang?: string,
+  /** The known words of each language: leetspeak and words spelt out with spaces are read as them. */
+  knownWords?: KnownWordsOf,
 ): CanonicalDoc {
   let body = source.text;
   const mail = config.mailCleanup === 'always' || (config.mailCleanup === 'auto' && source.kind === 'mail');
   if (mail) body = cleanMailBody(body);
   if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
+  body = foldGreekCapitals(body);
   const options = { zwnj: config.zwnj };
   const clean = cleanTextCodes(body, options);
   let length = clean.length;
@@ -85,11 +90,22 @@ export function canonicalize(
       tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
     }
   }
+  const lang = languageFromTag(declaredLang) ?? detectLanguageOfCodes(clean.codes, length);
+  // Disguises undone only into words of the language (dictionary-words.ts), once the language is known.
+  const known = knownWords?.(lang);
+  if (known) {
+    let changed = undoLeet(clean.codes, length, known) > 0;
+    if (tokens.spelledOut) {
+      const joined = joinSpacedLetters(clean.codes, length, known);
+      changed ||= joined !== length;
+      length = joined;
+    }
+    if (changed) tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
+  }
   // A text of emoji and symbols only signs by its symbols (symbols.ts), not as one empty text.
   if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, length));
   if (tokens.count === 0)
     throw new DoppelError('EMPTY_TEXT', 'no words or symbols left after canonicalization');
-  const lang = languageFromTag(declaredLang) ?? detectLanguageOfCodes(clean.codes, length);
   const text = body;
   return new CanonicalDoc(
     lang,

@@ -1,0 +1,169 @@
+import type { Language } from './language.js';
+import { WORD_SCRIPT } from './word-scripts.js';
+
+/**
+ * Disguises that only a dictionary can undo, because the same characters are ordinary text
+ * elsewhere:
+ * - leetspeak, digits and symbols for letters ("fr33", "l0ve", "$ave", "v@lue"): news writes
+ *   digits inside words too (covid-19, mp3, h1n1, 4x4, g7);
+ * - a word spelt out with single spaces ("v i a g r a"): spam also pads with random single letters.
+ * Each is undone only where the result is a known word of the text's language (its lexicon) and
+ * the token as written is not one: "h1n1" and "mp3" are known, "10th" and "4x4" turn into no word,
+ * and random letters rarely spell a known word of four or more letters. The lexicon is data with a
+ * version, so the result is as deterministic as the signatures made with it.
+ */
+
+/** Words of one language: the lexicon's (Lexicon.has). */
+export interface KnownWords {
+  has(word: string): boolean;
+}
+
+/** The known words of a language, or null when it has none (no lexicon). */
+export type KnownWordsOf = (lang: Language) => KnownWords | null;
+
+/** Shortest word either rule makes: shorter results are too often a word by chance. */
+export const MIN_DICTIONARY_WORD = 4;
+/** Longest run either rule reads (a longer one is not a disguised word). */
+const MAX_RUN = 24;
+const SPACE = 0x20;
+const ONE = 0x31;
+const A = 0x61;
+const Z = 0x7a;
+/** WORD_SCRIPT bits of the letters of a script (not digits or marks). */
+const SCRIPT_LETTER = 0x7f;
+
+/** Leet character -> the letter it stands for (1 is tried as l, then as i). */
+const LEET = new Uint16Array(0x80);
+for (const [from, to] of [
+  ['0', 'o'],
+  ['1', 'l'],
+  ['3', 'e'],
+  ['4', 'a'],
+  ['5', 's'],
+  ['7', 't'],
+  ['@', 'a'],
+  ['$', 's'],
+] as const)
+  LEET[from.charCodeAt(0)] = to.charCodeAt(0);
+
+const isWord = (code: number): boolean => (WORD_SCRIPT[code] as number) !== 0;
+const isLeet = (code: number): boolean => code < 0x80 && (LEET[code] as number) !== 0;
+const isAsciiLetter = (code: number): boolean => code >= A && code <= Z;
+
+/** codes[start, end) as a string, with leet characters read as letters (1 as `one`). */
+function readLeet(codes: Uint16Array, start: number, end: number, one: number): string {
+  let word = '';
+  for (let i = start; i < end; i++) {
+    const code = codes[i] as number;
+    word += String.fromCharCode(code === ONE ? one : isLeet(code) ? (LEET[code] as number) : code);
+  }
+  return word;
+}
+
+/**
+ * Reads leet words of codes[0, length) (clean text: lower case) as the known word they spell, in
+ * place (one character for one). A candidate is a run of ASCII letters and leet characters with
+ * at least one of each, MIN_DICTIONARY_WORD to MAX_RUN long, that does not start with a digit
+ * ("10am", "15th", "3rd": numbers with a unit or ordinal, whatever they spell). It is rewritten
+ * when it is not itself a known word and its reading is. Returns the number of words rewritten.
+ */
+export function undoLeet(codes: Uint16Array, length: number, known: KnownWords): number {
+  let rewritten = 0;
+  let i = 0;
+  while (i < length) {
+    const first = codes[i] as number;
+    if (!isAsciiLetter(first) && !isLeet(first)) {
+      i++;
+      continue;
+    }
+    // A run starts at a letter or leet character with no word character before it.
+    if (i > 0 && isWord(codes[i - 1] as number)) {
+      while (i < length && isWord(codes[i] as number)) i++;
+      continue;
+    }
+    const start = i;
+    let letters = 0;
+    let leets = 0;
+    let plain = true; // only ASCII letters and leet characters
+    while (i < length) {
+      const code = codes[i] as number;
+      if (isAsciiLetter(code)) letters++;
+      else if (isLeet(code)) leets++;
+      else if (isWord(code)) plain = false;
+      else break;
+      i++;
+    }
+    const size = i - start;
+    if (
+      !plain ||
+      letters === 0 ||
+      leets === 0 ||
+      size < MIN_DICTIONARY_WORD ||
+      size > MAX_RUN ||
+      (first >= 0x30 && first <= 0x39)
+    )
+      continue;
+    let asWritten = '';
+    for (let j = start; j < i; j++) asWritten += String.fromCharCode(codes[j] as number);
+    if (known.has(asWritten)) continue;
+    let reading = readLeet(codes, start, i, 0x6c);
+    if (!known.has(reading)) {
+      if (!asWritten.includes('1')) continue;
+      reading = readLeet(codes, start, i, 0x69);
+      if (!known.has(reading)) continue;
+    }
+    for (let j = 0; j < reading.length; j++) codes[start + j] = reading.charCodeAt(j);
+    rewritten++;
+  }
+  return rewritten;
+}
+
+/** Whether codes[i] is a letter with no word character on either side. */
+function singleLetter(codes: Uint16Array, i: number, length: number): boolean {
+  return (
+    i < length &&
+    ((WORD_SCRIPT[codes[i] as number] as number) & SCRIPT_LETTER) !== 0 &&
+    (i === 0 || !isWord(codes[i - 1] as number)) &&
+    (i + 1 === length || !isWord(codes[i + 1] as number))
+  );
+}
+
+/**
+ * Joins, in place, runs of MIN_DICTIONARY_WORD to MAX_RUN single letters of one script separated
+ * by one space each ("v i a g r a") whose letters spell a known word; returns the new length.
+ */
+export function joinSpacedLetters(codes: Uint16Array, length: number, known: KnownWords): number {
+  let w = 0; // write position once something was removed
+  let copied = 0; // codes[copied, i) not yet moved to w
+  let i = 0;
+  while (i < length) {
+    if (!singleLetter(codes, i, length)) {
+      i++;
+      continue;
+    }
+    const script = WORD_SCRIPT[codes[i] as number];
+    let last = i;
+    while (
+      codes[last + 1] === SPACE &&
+      last + 2 < length &&
+      singleLetter(codes, last + 2, length) &&
+      WORD_SCRIPT[codes[last + 2] as number] === script
+    )
+      last += 2;
+    const letters = (last - i) / 2 + 1;
+    if (letters >= MIN_DICTIONARY_WORD && letters <= MAX_RUN) {
+      let word = '';
+      for (let p = i; p <= last; p += 2) word += String.fromCharCode(codes[p] as number);
+      if (known.has(word)) {
+        if (w !== copied) codes.copyWithin(w, copied, i);
+        w += i - copied;
+        for (let p = i; p <= last; p += 2) codes[w++] = codes[p] as number;
+        copied = last + 1;
+      }
+    }
+    i = last + 1;
+  }
+  if (copied === 0) return length;
+  codes.copyWithin(w, copied, length);
+  return w + length - copied;
+}
