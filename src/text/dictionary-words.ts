@@ -48,6 +48,7 @@ for (const [from, to] of [
 
 const isWord = (code: number): boolean => (WORD_SCRIPT[code] as number) !== 0;
 const isLeet = (code: number): boolean => code < 0x80 && (LEET[code] as number) !== 0;
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 const isAsciiLetter = (code: number): boolean => code >= A && code <= Z;
 
 /** codes[start, end) as a string, with leet characters read as letters (1 as `one`). */
@@ -63,8 +64,8 @@ function readLeet(codes: Uint16Array, start: number, end: number, one: number): 
 /**
  * Reads leet words of codes[0, length) (clean text: lower case) as the known word they spell, in
  * place (one character for one). A candidate is a run of ASCII letters and leet characters with
- * at least one of each, MIN_DICTIONARY_WORD to MAX_RUN long, that does not start with a digit
- * ("10am", "15th", "3rd": numbers with a unit or ordinal, whatever they spell). It is rewritten
+ * at least one of each, MIN_DICTIONARY_WORD to MAX_RUN long, that does not start with two digits
+ * ("10am", "15th": numbers with a unit or ordinal, whatever they spell). It is rewritten
  * when it is not itself a known word and its reading is. Returns the number of words rewritten.
  */
 export function undoLeet(codes: Uint16Array, length: number, known: KnownWords): number {
@@ -78,6 +79,7 @@ export function undoLeet(codes: Uint16Array, length: number, known: KnownWords):
     }
     // A run starts at a letter or leet character with no word character before it.
     if (i > 0 && isWord(codes[i - 1] as number)) {
+      i++;
       while (i < length && isWord(codes[i] as number)) i++;
       continue;
     }
@@ -100,7 +102,7 @@ export function undoLeet(codes: Uint16Array, length: number, known: KnownWords):
       leets === 0 ||
       size < MIN_DICTIONARY_WORD ||
       size > MAX_RUN ||
-      (first >= 0x30 && first <= 0x39)
+      (isDigit(first) && isDigit(codes[start + 1] as number))
     )
       continue;
     let asWritten = '';
