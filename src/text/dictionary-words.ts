@@ -49,7 +49,24 @@ for (const [from, to] of [
 const isWord = (code: number): boolean => (WORD_SCRIPT[code] as number) !== 0;
 const isLeet = (code: number): boolean => code < 0x80 && (LEET[code] as number) !== 0;
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
-const isAsciiLetter = (code: number): boolean => code >= A && code <= Z;
+
+/**
+ * Per code unit, what undoLeet's runs are made of: an ASCII letter, a leet character, another word
+ * character, or 0 (ends a run). Derived from WORD_SCRIPT once, so that the pass over a text, which
+ * most texts pass without a candidate, reads one table entry per code unit.
+ */
+const RUN_LETTER = 1;
+const RUN_LEET = 2;
+const RUN_OTHER = 4;
+const RUN_CLASS = new Uint8Array(0x10000);
+for (let code = 0; code < 0x10000; code++)
+  RUN_CLASS[code] = code >= A && code <= Z ? RUN_LETTER : isLeet(code) ? RUN_LEET : isWord(code) ? RUN_OTHER : 0;
+
+/** Whether codes[start, end) holds a leet character. */
+function hasLeetBefore(codes: Uint16Array, start: number, end: number): boolean {
+  for (let j = start; j < end; j++) if (isLeet(codes[j] as number)) return true;
+  return false;
+}
 
 /** codes[start, end) as a string, with leet characters read as letters (1 as `one`). */
 function readLeet(codes: Uint16Array, start: number, end: number, one: number): string {
@@ -65,46 +82,33 @@ function readLeet(codes: Uint16Array, start: number, end: number, one: number): 
  * Reads leet words of codes[0, length) (clean text: lower case) as the known word they spell, in
  * place (one character for one). A candidate is a run of ASCII letters and leet characters with
  * at least one of each, MIN_DICTIONARY_WORD to MAX_RUN long, that does not start with two digits
- * ("10am", "15th": numbers with a unit or ordinal, whatever they spell). It is rewritten
+ * ("10am", "15th": numbers with a unit or ordinal, whatever they spell) and whose only leet
+ * character is not one digit at its end ("flu3": a footnote or list number). It is rewritten
  * when it is not itself a known word and its reading is. Returns the number of words rewritten.
  */
 export function undoLeet(codes: Uint16Array, length: number, known: KnownWords): number {
   let rewritten = 0;
   let i = 0;
   while (i < length) {
-    const first = codes[i] as number;
-    if (!isAsciiLetter(first) && !isLeet(first)) {
+    let cls = RUN_CLASS[codes[i] as number] as number;
+    if (cls === 0) {
       i++;
-      continue;
-    }
-    // A run starts at a letter or leet character with no word character before it.
-    if (i > 0 && isWord(codes[i - 1] as number)) {
-      i++;
-      while (i < length && isWord(codes[i] as number)) i++;
       continue;
     }
     const start = i;
-    let letters = 0;
-    let leets = 0;
-    let plain = true; // only ASCII letters and leet characters
-    while (i < length) {
-      const code = codes[i] as number;
-      if (isAsciiLetter(code)) letters++;
-      else if (isLeet(code)) leets++;
-      else if (isWord(code)) plain = false;
-      else break;
+    let mask = 0;
+    do {
+      mask |= cls;
       i++;
-    }
+      cls = i < length ? (RUN_CLASS[codes[i] as number] as number) : 0;
+    } while (cls !== 0);
+    // Letters and leet characters only, at least one of each.
+    if (mask !== (RUN_LETTER | RUN_LEET)) continue;
     const size = i - start;
-    if (
-      !plain ||
-      letters === 0 ||
-      leets === 0 ||
-      size < MIN_DICTIONARY_WORD ||
-      size > MAX_RUN ||
-      (isDigit(first) && isDigit(codes[start + 1] as number))
-    )
-      continue;
+    if (size < MIN_DICTIONARY_WORD || size > MAX_RUN) continue;
+    if (isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) continue;
+    // One digit after a word is a footnote or list number ("flu3", "party5"), not a letter.
+    if (isDigit(codes[i - 1] as number) && !hasLeetBefore(codes, start, i - 1)) continue;
     let asWritten = '';
     for (let j = start; j < i; j++) asWritten += String.fromCharCode(codes[j] as number);
     if (known.has(asWritten)) continue;

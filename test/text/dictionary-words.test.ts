@@ -21,6 +21,7 @@ const spaced = (text: string, dictionary: KnownWords = known): string => {
 describe('leetspeak read as known words', () => {
   it('reads digits and symbols for letters when the reading is a known word', () => {
     expect(leet('get fr33 stuff')).toBe('get free stuff');
+    expect(leet('get fr3e or fre3 stuff')).toBe('get free or fre3 stuff');
     expect(leet('i l0v3 it')).toBe('i love it');
     expect(leet('$ave 50% on v@lue')).toBe('save 50% on value');
     expect(leet('c1ick here')).toBe('click here');
@@ -37,6 +38,7 @@ describe('leetspeak read as known words', () => {
       'fr3d stuff',
       'user@example.com paid $5',
       'l0v3ly',
+      'the hits flu3 and party5',
       'pay us$ 5 or 20$ or 2@b or café@home or ab@cd or x$$$',
     ])
       expect(leet(text)).toBe(text);
