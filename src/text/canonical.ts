@@ -2,7 +2,6 @@ import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
-import { foldGreekCapitals } from './greek-capitals.js';
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { joinSpelledOut } from './spelled-out.js';
@@ -77,7 +76,6 @@ export function canonicalize(
   const mail = config.mailCleanup === 'always' || (config.mailCleanup === 'auto' && source.kind === 'mail');
   if (mail) body = cleanMailBody(body);
   if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
-  body = foldGreekCapitals(body);
   const options = { zwnj: config.zwnj };
   const clean = cleanTextCodes(body, options);
   let length = clean.length;

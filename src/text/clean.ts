@@ -1,13 +1,15 @@
+import { foldGreekCapitals } from './greek-capitals.js';
 import { foldLookalikes } from './lookalike.js';
 import { type NormalizeOptions, normalizeTextCodes } from './normalize.js';
 import { joinPersianAffixes } from './persian-affixes.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { codesToString } from './utf16.js';
-import { HAS_ARABIC, HAS_SCRIPT_MIX, scanWords } from './word-scripts.js';
+import { HAS_ARABIC, HAS_GREEK_MIX, HAS_SCRIPT_MIX, scanWords } from './word-scripts.js';
 
 /**
  * Clean text as the tokenizer reads it: normalized (invisible characters removed, layout, NFKC,
- * letter rules), then per word: disguised look-alike letters folded to one script (lookalike.ts),
+ * letter rules; a text with Greek and other letters first has the Greek capitals of its mixed
+ * words written as their Latin twins, greek-capitals.ts, since lower case loses their shape), then per word: disguised look-alike letters folded to one script (lookalike.ts),
  * and Persian affixes written apart joined (with the `join` ZWNJ rule). Words spelt out letter
  * by letter are joined by canonicalize when the tokenizer saw a run of one-letter words
  * (spelled-out.ts), and by cleanText. Returned as UTF-16
@@ -16,10 +18,16 @@ import { HAS_ARABIC, HAS_SCRIPT_MIX, scanWords } from './word-scripts.js';
 export function cleanTextCodes(
   text: string,
   options: NormalizeOptions,
+  greekFolded = false,
 ): { codes: Uint16Array; length: number } {
   const clean = normalizeTextCodes(text, options);
   const found = scanWords(clean.codes, clean.length);
   if (found === 0) return clean;
+  // Only a text with Greek letters beside others is read again: the check costs the rest nothing.
+  if (found & HAS_GREEK_MIX && !greekFolded) {
+    const folded = foldGreekCapitals(text);
+    if (folded !== text) return cleanTextCodes(folded, options, true);
+  }
   if (found & HAS_SCRIPT_MIX) foldLookalikes(clean.codes, clean.length);
   let length = clean.length;
   if (found & HAS_ARABIC && options.zwnj === 'join') length = joinPersianAffixes(clean.codes, length);

@@ -90,18 +90,21 @@ export function undoLeet(codes: Uint16Array, length: number, known: KnownWords):
   let rewritten = 0;
   let i = 0;
   while (i < length) {
-    let cls = RUN_CLASS[codes[i] as number] as number;
-    if (cls === 0) {
+    // Most texts have no leet character but in numbers: look for one, then at the run around it.
+    if (RUN_CLASS[codes[i] as number] !== RUN_LEET) {
       i++;
       continue;
     }
-    const start = i;
+    let start = i;
+    while (start > 0 && RUN_CLASS[codes[start - 1] as number] !== 0) start--;
     let mask = 0;
-    do {
+    i = start;
+    while (i < length) {
+      const cls = RUN_CLASS[codes[i] as number] as number;
+      if (cls === 0) break;
       mask |= cls;
       i++;
-      cls = i < length ? (RUN_CLASS[codes[i] as number] as number) : 0;
-    } while (cls !== 0);
+    }
     // Letters and leet characters only, at least one of each.
     if (mask !== (RUN_LETTER | RUN_LEET)) continue;
     const size = i - start;

@@ -54,6 +54,8 @@ export const WORD_SCRIPT = charTable('word-script', Uint8Array, buildWordScript)
 /** Bits of scanWords' answer. */
 export const HAS_SCRIPT_MIX = 1;
 export const HAS_ARABIC = 2;
+/** Greek letters beside letters of another look-alike script (greek-capitals.ts may have work). */
+export const HAS_GREEK_MIX = 4;
 
 /**
  * Whether codes[0, length) has letters of two look-alike scripts (then a word may be disguised:
@@ -64,5 +66,6 @@ export function scanWords(codes: Uint16Array, length: number): number {
   let all = 0;
   for (let i = 0; i < length; i++) all |= WORD_SCRIPT[codes[i] as number] as number;
   const scripts = all & LOOKALIKE_SCRIPTS;
-  return ((scripts & (scripts - 1)) !== 0 ? HAS_SCRIPT_MIX : 0) | (all & ARABIC ? HAS_ARABIC : 0);
+  const mix = (scripts & (scripts - 1)) !== 0;
+  return (mix ? HAS_SCRIPT_MIX | (scripts & GREEK ? HAS_GREEK_MIX : 0) : 0) | (all & ARABIC ? HAS_ARABIC : 0);
 }

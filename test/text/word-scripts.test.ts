@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HAS_ARABIC, HAS_SCRIPT_MIX, scanWords } from '../../src/text/word-scripts.js';
+import { HAS_ARABIC, HAS_GREEK_MIX, HAS_SCRIPT_MIX, scanWords } from '../../src/text/word-scripts.js';
 
 const scan = (text: string): number => {
   const codes = Uint16Array.from(text, (ch) => ch.charCodeAt(0));
@@ -15,7 +15,11 @@ describe('scanWords', () => {
   it('tells a text with letters of two look-alike scripts', () => {
     expect(scan('банк Apple')).toBe(HAS_SCRIPT_MIX);
     expect(scan('the bаnk')).toBe(HAS_SCRIPT_MIX);
-    expect(scan('ελληνικά and English')).toBe(HAS_SCRIPT_MIX);
+    expect(scan('ελληνικά and English')).toBe(HAS_SCRIPT_MIX | HAS_GREEK_MIX);
+  });
+  it('tells Greek letters beside another script (Greek capitals to fold) from Greek alone', () => {
+    expect(scan('ΝEWS')).toBe(HAS_SCRIPT_MIX | HAS_GREEK_MIX);
+    expect(scan('Η Αθήνα')).toBe(0);
   });
   it('tells Arabic-script letters apart (Persian affix joining)', () => {
     expect(scan('کتاب ها')).toBe(HAS_ARABIC);
