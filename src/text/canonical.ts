@@ -10,6 +10,9 @@ import { symbolTokens } from './symbols.js';
 import { tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
 
+/** Languages written in Latin letters (those whose known words leetspeak can disguise). */
+const LATIN_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['en']);
+
 /** Decoded text, before canonicalization: what the decode layer hands over. */
 export interface TextSource {
   text: string;
@@ -92,7 +95,8 @@ export function canonicalize(
   // Disguises undone only into words of the language (dictionary-words.ts), once the language is known.
   const known = knownWords?.(lang);
   if (known) {
-    let changed = undoLeet(clean.codes, length, known) > 0;
+    // Leet characters stand for Latin letters: only a Latin-script language's words can come out.
+    let changed = LATIN_SCRIPT_LANGUAGES.has(lang) && undoLeet(clean.codes, length, known) > 0;
     if (tokens.spelledOut) {
       const joined = joinSpacedLetters(clean.codes, length, known);
       changed ||= joined !== length;
