@@ -138,8 +138,39 @@ function singleLetter(codes: Uint16Array, i: number, length: number): boolean {
 }
 
 /**
+ * Letters dropped at most from the start of a run (one from its end): a one-letter word beside a
+ * spelt-out word ("a f r e e gift", "i l o v e") is part of the run.
+ */
+const TRIMS = 2;
+/** (letters dropped at the start, letters dropped at the end) in the order they are tried. */
+const TRIM_ORDER: ReadonlyArray<readonly [number, number]> = [
+  [0, 0],
+  [1, 0],
+  [0, 1],
+  [1, 1],
+  [2, 0],
+];
+
+/**
+ * The first sub-run of the run of `letters` single letters at codes[at], codes[at + 2], ... (by
+ * TRIM_ORDER) whose letters spell a known word of MIN_DICTIONARY_WORD to MAX_RUN letters, as
+ * (first letter << 8) | letters; -1 when none does.
+ */
+function knownSubRun(codes: Uint16Array, at: number, letters: number, known: KnownWords): number {
+  for (const [head, tail] of TRIM_ORDER) {
+    const size = letters - head - tail;
+    if (size < MIN_DICTIONARY_WORD || size > MAX_RUN) continue;
+    let word = '';
+    for (let k = head; k < head + size; k++) word += String.fromCharCode(codes[at + 2 * k] as number);
+    if (known.has(word)) return (head << 8) | size;
+  }
+  return -1;
+}
+
+/**
  * Joins, in place, runs of MIN_DICTIONARY_WORD to MAX_RUN single letters of one script separated
- * by one space each ("v i a g r a") whose letters spell a known word; returns the new length.
+ * by one space each ("v i a g r a") whose letters spell a known word, or do without up to two
+ * letters at its start or one at its end (TRIM_ORDER: "a f r e e" is "a free"); returns the new length.
  */
 export function joinSpacedLetters(codes: Uint16Array, length: number, known: KnownWords): number {
   let w = 0; // write position once something was removed
@@ -160,14 +191,15 @@ export function joinSpacedLetters(codes: Uint16Array, length: number, known: Kno
     )
       last += 2;
     const letters = (last - i) / 2 + 1;
-    if (letters >= MIN_DICTIONARY_WORD && letters <= MAX_RUN) {
-      let word = '';
-      for (let p = i; p <= last; p += 2) word += String.fromCharCode(codes[p] as number);
-      if (known.has(word)) {
-        if (w !== copied) codes.copyWithin(w, copied, i);
-        w += i - copied;
-        for (let p = i; p <= last; p += 2) codes[w++] = codes[p] as number;
-        copied = last + 1;
+    if (letters >= MIN_DICTIONARY_WORD && letters <= MAX_RUN + TRIMS) {
+      const found = knownSubRun(codes, i, letters, known);
+      if (found >= 0) {
+        const from = i + 2 * (found >> 8);
+        const to = from + 2 * ((found & 0xff) - 1);
+        if (w !== copied) codes.copyWithin(w, copied, from);
+        w += from - copied;
+        for (let p = from; p <= to; p += 2) codes[w++] = codes[p] as number;
+        copied = to + 1;
       }
     }
     i = last + 1;

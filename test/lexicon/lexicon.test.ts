@@ -77,6 +77,13 @@ describe('Lexicon', () => {
     expect(lexicon.size).toBe(10);
   });
 
+  it('knows exactly the words it holds', () => {
+    expect(lexicon.has('tariff')).toBe(true);
+    expect(lexicon.has('ab')).toBe(true);
+    expect(lexicon.has('t4riff')).toBe(false);
+    expect(lexicon.has('tariffs')).toBe(false);
+  });
+
   it('takes the I-Match ratio over words of eligible length only', () => {
     expect(lexicon.isEligible('ox')).toBe(false);
     expect(lexicon.isEligible('ore')).toBe(true);

@@ -54,6 +54,9 @@ describe('words spelt out with single spaces', () => {
   it('joins a run of four or more single letters that spells a known word', () => {
     expect(spaced('buy v i a g r a now')).toBe('buy viagra now');
     expect(spaced('f r e e')).toBe('free');
+    // A one-letter word beside the spelt-out one stays a word of its own.
+    expect(spaced('get a f r e e gift')).toBe('get a free gift');
+    expect(spaced('s a v e a')).toBe('save a');
   });
   it('leaves runs that spell no known word, short runs and wider gaps', () => {
     for (const text of ['q x z w k now', 'a b c', 'f r e e l y', 'f  r  e  e', 'v i a g r a2'])
