@@ -198,6 +198,10 @@ describe('adversarial 1 MiB texts decide in linear time', async () => {
       { raw: Buffer.from(`${fill('<!---->', MiB)}x`).toString('base64') },
     ],
     ['long word', { text: fill('абв', MiB) }],
+    ['leet characters and letters (one long run)', { text: fill('1a$0', MiB), lang: 'en' }],
+    ['leet words', { text: fill('fr33 l0v3 ', MiB), lang: 'en' }],
+    ['spaced single letters', { text: fill('f r e e ', MiB), lang: 'en' }],
+    ['spaced single letters, runs of five', { text: fill('a f r e e. ', MiB), lang: 'en' }],
   ];
   for (const [name, message] of shapes) {
     it(name, async () => {
