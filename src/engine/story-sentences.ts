@@ -119,7 +119,7 @@ export function withoutSharedSentences(
 }
 
 function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
+  return Math.min(1, Math.max(0, x));
 }
 
 function round4(x: number): number {
