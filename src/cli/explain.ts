@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { matchLevel } from '../engine/decide.js';
 import { displayTitle, signatureRecord } from '../engine/engine.js';
 import { chooseStory } from '../engine/story.js';
+import { storyBeyondSharedSentences } from '../engine/story-sentences.js';
 import { compareRecords, roundSimilarity } from '../engine/verify.js';
 import { DoppelError } from '../errors.js';
 import { parseMessageObject } from '../input/message.js';
@@ -77,7 +78,11 @@ export async function explainCommand(argv: string[]): Promise<number> {
   const sb = shingleSet(b, config.signatures.minhash.shingleSize);
   let shared = 0;
   for (const s of sa) if (sb.has(s)) shared++;
-  const match = matchLevel(evidence, config.decision, rb.tokens, ra.tokens);
+  // A as B's only candidate: a sentence is common only when one text is enough to make it so.
+  const groups = config.decision.storySharedSentenceGroups ?? null;
+  const direct = matchLevel(evidence, config.decision, rb.tokens, ra.tokens);
+  const match =
+    groups === 1 ? storyBeyondSharedSentences(direct, evidence, rb, ra, config.decision, null) : direct;
   // signRecord carries `extraction` for HTML: the page's article, or the whole page when none was found.
   const side = (s: SignedMessage) => ({
     ...signRecord(s),

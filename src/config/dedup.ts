@@ -111,6 +111,13 @@ export const decisionSchema = z
      * Absent or null: every shared sentence counts.
      */
     commonSentenceGroups: z.number().int().min(2).nullable().optional(),
+    /**
+     * A story-level match is judged again with the shared sentences that the message's
+     * candidates of at least this many different texts hold taken out of its cosine and Jaccard
+     * (engine/story-sentences.ts): two articles of one site that share only a kept paragraph of
+     * page text are not one story. 1: every shared sentence. Absent or null: off.
+     */
+    storySharedSentenceGroups: z.number().int().min(1).nullable().optional(),
   })
   .strict();
 

@@ -67,6 +67,10 @@ const PROFILES: Record<ProfileName, unknown> = {
       // notice, a legal line), not a shared passage: it does not make two short articles of one
       // site contained in each other (docs/quality.md, site pages).
       commonSentenceGroups: 5,
+      // Story evidence must come from more than sentences that candidates of 2 different texts
+      // also hold (a site's "about us" paragraph or dek kept under every article): they are taken
+      // out of the story cosine and Jaccard (docs/engine.md, docs/quality.md).
+      storySharedSentenceGroups: 2,
     },
     window: { windowMs: 3 * DAY, generationMs: 3 * HOUR, maxMessages: 0 },
     batchSize: 256,

@@ -10,6 +10,7 @@ import { displaySnippet, displayUrl, encodeDetail, MAX_SNIPPET_LENGTH } from './
 import { IndexKeyBuilder } from './index-keys.js';
 import { compactRecord } from './record.js';
 import { candidateClusters, chooseStory, type StoryCluster, type StoryLink } from './story.js';
+import { storyBeyondSharedSentences } from './story-sentences.js';
 import {
   type Candidate,
   type Decision,
@@ -492,7 +493,41 @@ export class DedupEngine {
       if (level.level !== 'none') scored.push({ candidate, evidence, level });
     }
     this.discountCommonSentences(request, candidates, scored);
+    this.storyBeyondSharedSentences(request, candidates, scored);
     return scored;
+  }
+
+  /**
+   * Story-level matches judged again without the shared sentences that candidates of
+   * `decision.storySharedSentenceGroups` different texts hold (engine/story-sentences.ts); a
+   * match left under the story thresholds is dropped. Only a message with a story-level match
+   * pays for it.
+   */
+  private storyBeyondSharedSentences(
+    request: IndexRequest,
+    candidates: readonly Candidate[],
+    scored: Scored[],
+  ): void {
+    const decision = this.config.decision;
+    const groups = decision.storySharedSentenceGroups ?? null;
+    if (groups === null || !scored.some((s) => s.level.level === 'story')) return;
+    const common =
+      groups <= 1 ? null : commonSentences(request.record, candidates, groups, decision.nearDuplicate);
+    if (common !== null && common.length === 0) return;
+    for (let i = scored.length - 1; i >= 0; i--) {
+      const s = scored[i] as Scored;
+      const level = storyBeyondSharedSentences(
+        s.level,
+        s.evidence,
+        request.record,
+        s.candidate.record,
+        decision,
+        common,
+      );
+      // The evidence shown stays what was measured; the level is the one the rest supports.
+      if (level.level === 'none') scored.splice(i, 1);
+      else if (level !== s.level) scored[i] = { candidate: s.candidate, evidence: s.evidence, level };
+    }
   }
 
   /**
