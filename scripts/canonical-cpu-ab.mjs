@@ -9,7 +9,9 @@ import { pathToFileURL } from 'node:url';
 
 const [baseRoot, newRoot, file, profile = 'news', rounds = '10'] = process.argv.slice(2);
 if (!baseRoot || !newRoot || !file) {
-  console.error('usage: node scripts/canonical-cpu-ab.mjs BASE_ROOT NEW_ROOT MESSAGES.jsonl [profile] [rounds]');
+  console.error(
+    'usage: node scripts/canonical-cpu-ab.mjs BASE_ROOT NEW_ROOT MESSAGES.jsonl [profile] [rounds]',
+  );
   process.exit(2);
 }
 const load = async (root) => {
@@ -45,4 +47,6 @@ const runs = { base: [], new: [] };
 for (let r = 0; r < Number(rounds); r++) for (const k of ['base', 'new']) runs[k].push(time(arms[k]));
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const [b, n] = [median(runs.base), median(runs.new)];
-console.log(`${file} (${docs.length} messages, ${profile}): base ${b.toFixed(2)} µs, new ${n.toFixed(2)} µs, added ${(n - b).toFixed(2)} µs a message`);
+console.log(
+  `${file} (${docs.length} messages, ${profile}): base ${b.toFixed(2)} µs, new ${n.toFixed(2)} µs, added ${(n - b).toFixed(2)} µs a message`,
+);

@@ -60,7 +60,8 @@ const RUN_LEET = 2;
 const RUN_OTHER = 4;
 const RUN_CLASS = new Uint8Array(0x10000);
 for (let code = 0; code < 0x10000; code++)
-  RUN_CLASS[code] = code >= A && code <= Z ? RUN_LETTER : isLeet(code) ? RUN_LEET : isWord(code) ? RUN_OTHER : 0;
+  RUN_CLASS[code] =
+    code >= A && code <= Z ? RUN_LETTER : isLeet(code) ? RUN_LEET : isWord(code) ? RUN_OTHER : 0;
 
 /** Whether codes[start, end) holds a leet character. */
 function hasLeetBefore(codes: Uint16Array, start: number, end: number): boolean {

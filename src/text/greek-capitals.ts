@@ -36,5 +36,7 @@ const twinOf = (ch: string): string => TWINS[ch] ?? ch;
 /** The text with the Greek capitals of mixed Latin-Greek words written as their Latin twins. */
 export function foldGreekCapitals(text: string): string {
   if (!HAS_TWIN.test(text)) return text;
-  return text.replace(WORD_WITH_TWIN, (word) => (LATIN_LETTER.test(word) ? word.replace(TWIN, twinOf) : word));
+  return text.replace(WORD_WITH_TWIN, (word) =>
+    LATIN_LETTER.test(word) ? word.replace(TWIN, twinOf) : word,
+  );
 }

@@ -5,7 +5,21 @@ import { joinSpacedLetters, type KnownWords, undoLeet } from '../../src/text/dic
 
 /** A small dictionary of its own: the rules only read `has`. */
 const words = (...list: string[]): KnownWords => new Set(list);
-const known = words('free', 'love', 'save', 'value', 'click', 'life', 'viagra', 'offer', 'today', 'h1n1', 'mp3', 'loam', 'loth');
+const known = words(
+  'free',
+  'love',
+  'save',
+  'value',
+  'click',
+  'life',
+  'viagra',
+  'offer',
+  'today',
+  'h1n1',
+  'mp3',
+  'loam',
+  'loth',
+);
 
 const codesOf = (text: string): Uint16Array => Uint16Array.from(text, (ch) => ch.charCodeAt(0));
 const leet = (text: string): string => {
@@ -68,8 +82,18 @@ describe('canonical text with known words', () => {
   const config = resolveDedupConfig('mail').signatures.canonical;
   const knownOf = () => known;
   it('reads disguised words as their word, so a copy meets its original', () => {
-    const original = canonicalize({ text: 'Get free viagra today, click now', kind: 'text' }, config, 'en', knownOf);
-    const copy = canonicalize({ text: 'Get fr33 v i a g r a t0d@y, c1ick now', kind: 'text' }, config, 'en', knownOf);
+    const original = canonicalize(
+      { text: 'Get free viagra today, click now', kind: 'text' },
+      config,
+      'en',
+      knownOf,
+    );
+    const copy = canonicalize(
+      { text: 'Get fr33 v i a g r a t0d@y, c1ick now', kind: 'text' },
+      config,
+      'en',
+      knownOf,
+    );
     expect(copy.canonical).toBe(original.canonical);
     expect(copy.words).toEqual(['get', 'free', 'viagra', 'today', 'click', 'now']);
   });

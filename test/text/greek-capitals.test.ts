@@ -9,7 +9,8 @@ describe('Greek capitals in Latin words', () => {
     expect(foldGreekCapitals('ΗOTΕL Ρrices, ΧMAS')).toBe('HOTEL Prices, XMAS');
   });
   it('leaves Greek words and texts without Greek capitals alone', () => {
-    for (const text of ['Η Αθήνα και ο ΝΑΤΟ', 'plain English', 'νews in small letters']) expect(foldGreekCapitals(text)).toBe(text);
+    for (const text of ['Η Αθήνα και ο ΝΑΤΟ', 'plain English', 'νews in small letters'])
+      expect(foldGreekCapitals(text)).toBe(text);
   });
   it('lets a copy with Greek capitals sign like its original', () => {
     const config = resolveDedupConfig('news').signatures.canonical;
