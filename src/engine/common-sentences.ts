@@ -1,6 +1,7 @@
 import type { Thresholds } from '../config/dedup.js';
 import {
   emptySentenceContainment,
+  forEachSharedFingerprint,
   isPassage,
   NO_CUT,
   passageTokens,
@@ -42,11 +43,12 @@ export function commonSentences(
   for (const c of [...candidates].sort((a, b) => a.seq - b.seq)) {
     const theirs = c.record.sentences;
     if (theirs === undefined) continue;
-    forEachShared(own, theirs, (v) => {
+    const hold = (v: number) => {
       const list = holders.get(v);
       if (list) list.push(c);
       else holders.set(v, [c]);
-    });
+    };
+    forEachSharedFingerprint(own, theirs, hold, hold);
   }
   const out: number[] = [];
   const sameText = new Map<string, boolean>();
@@ -118,37 +120,6 @@ function copies(a: Candidate, b: Candidate, near: Thresholds, memo: Map<string, 
     (near.cosine !== null && e.cosine !== null && e.cosine >= near.cosine);
   memo.set(key, same);
   return same;
-}
-
-/**
- * Calls `visit` with each value both fingerprint arrays hold: a merge over the ascending sentence
- * values, then each lead passage of `a` (in reading order after them) that `b` holds.
- */
-function forEachShared(a: ArrayLike<number>, b: ArrayLike<number>, visit: (v: number) => void): void {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i] as number;
-    const y = b[j] as number;
-    if (isPassage(x)) i++;
-    else if (isPassage(y)) j++;
-    else if (x === y) {
-      visit(x);
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  for (let k = 0; k < a.length; k++) {
-    const x = a[k] as number;
-    if (!isPassage(x)) continue;
-    for (let m = 0; m < b.length; m++) {
-      if (b[m] === x) {
-        visit(x);
-        break;
-      }
-    }
-  }
 }
 
 function without(values: Uint32Array | undefined, common: readonly number[]): Uint32Array {

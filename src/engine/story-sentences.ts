@@ -1,5 +1,5 @@
 import type { DecisionConfig } from '../config/dedup.js';
-import { isPassage, passageTokens } from '../signatures/sentences.js';
+import { forEachSharedFingerprint, passageTokens } from '../signatures/sentences.js';
 import { type Match, matchLevel } from './decide.js';
 import type { Evidence, SignatureRecord } from './types.js';
 
@@ -61,32 +61,18 @@ export function sharedSentenceTokens(
   const y = b.sentences;
   if (x === undefined || y === undefined) return 0;
   const counts = (v: number) => common === null || common.includes(v);
-  let i = 0;
-  let j = 0;
   let tokens = 0;
-  while (i < x.length && j < y.length) {
-    const u = x[i] as number;
-    const v = y[j] as number;
-    if (isPassage(u)) i++;
-    else if (isPassage(v)) j++;
-    else if (u === v) {
-      if (counts(u)) tokens += u & 0xff;
-      i++;
-      j++;
-    } else if (u < v) i++;
-    else j++;
-  }
   let lead = 0;
-  for (let k = 0; k < x.length; k++) {
-    const u = x[k] as number;
-    if (!isPassage(u) || !counts(u)) continue;
-    for (let m = 0; m < y.length; m++) {
-      if (y[m] === u) {
-        lead += passageTokens(u);
-        break;
-      }
-    }
-  }
+  forEachSharedFingerprint(
+    x,
+    y,
+    (v) => {
+      if (counts(v)) tokens += v & 0xff;
+    },
+    (v) => {
+      if (counts(v)) lead += passageTokens(v);
+    },
+  );
   return Math.max(tokens, lead);
 }
 /**

@@ -115,6 +115,44 @@ export function isPassage(v: number): boolean {
   return (v & 0xff) === 0;
 }
 
+/**
+ * Calls `sentence` with each sentence value both fingerprint arrays hold (a merge over the
+ * ascending sentence values, lead passages stepped over), then `passage` with each lead passage of
+ * `a` (in reading order after the sentences) that `b` holds. For the engine's rules over shared
+ * sentences; the verifier's own hot loop below stays inline.
+ */
+export function forEachSharedFingerprint(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  sentence: (v: number) => void,
+  passage: (v: number) => void,
+): void {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (isPassage(x)) i++;
+    else if (isPassage(y)) j++;
+    else if (x === y) {
+      sentence(x);
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k] as number;
+    if (!isPassage(x)) continue;
+    for (let m = 0; m < b.length; m++) {
+      if (b[m] === x) {
+        passage(x);
+        break;
+      }
+    }
+  }
+}
+
 /** Tokens a lead passage value stands for (bits 8-11). */
 export function passageTokens(v: number): number {
   return (v >>> 8) & 0xf;
