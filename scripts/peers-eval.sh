@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DOPPEL_SHARED_DATA:-../shared/data}
 if [ ! -f "$DATA/README.md" ]; then
-  echo "eval:peers needs ../shared/data (looked in $DATA); set DOPPEL_SHARED_DATA" >&2
+  echo "eval:peers needs the evaluation corpus (looked in $DATA); set DOPPEL_SHARED_DATA" >&2
   exit 2
 fi
 if ! python3 -c 'import datasketch, rensa' 2>/dev/null; then

@@ -35,7 +35,7 @@ interface Labeled {
 function buildStream(): { stream: Labeled[]; source: string } {
   if (!sharedDataAvailable()) {
     console.log(
-      `bench:peers: ../shared/data not found (looked in ${SHARED_DATA_DIR}): using demo/feed.jsonl, which is too small for rates`,
+      `bench:peers: no evaluation corpus (looked in ${SHARED_DATA_DIR}): using demo/feed.jsonl, which is too small for rates`,
     );
     const lines = readFileSync(resolve(ROOT, 'demo/feed.jsonl'), 'utf8')
       .split('\n')
@@ -60,7 +60,7 @@ function buildStream(): { stream: Labeled[]; source: string } {
       const { cluster, variant: _v, charset: _c, ...message } = m;
       return { line: JSON.stringify(message), id: m.id, cluster };
     }),
-    source: `${docs.length} real news articles (../shared/data news-ru/en/fa/uk) + ${VARIANTS} generator variants each`,
+    source: `${docs.length} real news articles (evaluation corpus: news-ru/en/fa/uk) + ${VARIANTS} generator variants each`,
   };
 }
 

@@ -72,7 +72,7 @@ function cutAtSentence(text: string, bytes: number): string {
 async function main(): Promise<void> {
   if (!sharedDataAvailable()) {
     console.error(
-      `bench:signatures needs ../shared/data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
+      `bench:signatures needs the evaluation corpus (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
     );
     process.exitCode = 2;
     return;
@@ -199,7 +199,7 @@ async function main(): Promise<void> {
       `(cut: mean ${(shortBytes / short.length).toFixed(0)} bytes); one core; ${MIN_SECONDS}s per row; node ${process.version}`,
   );
   console.log(
-    "web pages: the article-extraction benchmark's real pages (../shared/data/pages), MB/s of page HTML; rows absent without it",
+    "web pages: the article-extraction benchmark's real pages (the corpus's pages/), MB/s of page HTML; rows absent without it",
   );
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   console.log('| stage | docs/s per core (median round) | slowest - fastest round | MB/s |');
