@@ -55,7 +55,9 @@ function runDedup(input: string): Promise<RunResult> {
 
 async function main(): Promise<void> {
   if (!sharedDataAvailable()) {
-    console.error(`bench:dedup needs the evaluation corpus (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`);
+    console.error(
+      `bench:dedup needs the evaluation corpus (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
+    );
     process.exitCode = 2;
     return;
   }

@@ -167,7 +167,9 @@ async function main(): Promise<void> {
   if (STREAM && !existsSync(STREAM)) throw new Error(`BENCH_STREAM ${STREAM} does not exist`);
   if (!existsSync(streamFile)) {
     if (!sharedDataAvailable())
-      throw new Error('bench:e2e needs the evaluation corpus, DOPPEL_SHARED_DATA (the news the stream is generated from)');
+      throw new Error(
+        'bench:e2e needs the evaluation corpus, DOPPEL_SHARED_DATA (the news the stream is generated from)',
+      );
     process.stdout.write(`generating ${MESSAGES} messages -> ${streamFile}\n`);
     await writeStream(streamFile, MESSAGES, Math.max(1, Math.round(MESSAGES / 10_000)), newsSources());
   }

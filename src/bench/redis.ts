@@ -125,7 +125,9 @@ function info(text: string, field: string): number {
 
 async function main(): Promise<void> {
   if (!sharedDataAvailable()) {
-    console.error(`bench:redis needs the evaluation corpus (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`);
+    console.error(
+      `bench:redis needs the evaluation corpus (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
+    );
     process.exitCode = 2;
     return;
   }
