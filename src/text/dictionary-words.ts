@@ -1,5 +1,5 @@
 import type { Language } from './language.js';
-import { WORD_SCRIPT } from './word-scripts.js';
+import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 
 /**
  * Disguises that only a dictionary can undo, because the same characters are ordinary text
@@ -29,8 +29,6 @@ const SPACE = 0x20;
 const ONE = 0x31;
 const A = 0x61;
 const Z = 0x7a;
-/** WORD_SCRIPT bits of the letters of a script (not digits or marks). */
-const SCRIPT_LETTER = 0x7f;
 
 /** Leet character -> the letter it stands for (1 is tried as l, then as i). */
 const LEET = new Uint16Array(0x80);
@@ -46,7 +44,6 @@ for (const [from, to] of [
 ] as const)
   LEET[from.charCodeAt(0)] = to.charCodeAt(0);
 
-const isWord = (code: number): boolean => (WORD_SCRIPT[code] as number) !== 0;
 const isLeet = (code: number): boolean => code < 0x80 && (LEET[code] as number) !== 0;
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
@@ -61,7 +58,7 @@ const RUN_OTHER = 4;
 const RUN_CLASS = new Uint8Array(0x10000);
 for (let code = 0; code < 0x10000; code++)
   RUN_CLASS[code] =
-    code >= A && code <= Z ? RUN_LETTER : isLeet(code) ? RUN_LEET : isWord(code) ? RUN_OTHER : 0;
+    code >= A && code <= Z ? RUN_LETTER : isLeet(code) ? RUN_LEET : isWordChar(code) ? RUN_OTHER : 0;
 
 /** Whether codes[start, end) holds a leet character. */
 function hasLeetBefore(codes: Uint16Array, start: number, end: number): boolean {
@@ -126,16 +123,6 @@ export function undoLeet(codes: Uint16Array, length: number, known: KnownWords):
     rewritten++;
   }
   return rewritten;
-}
-
-/** Whether codes[i] is a letter with no word character on either side. */
-function singleLetter(codes: Uint16Array, i: number, length: number): boolean {
-  return (
-    i < length &&
-    ((WORD_SCRIPT[codes[i] as number] as number) & SCRIPT_LETTER) !== 0 &&
-    (i === 0 || !isWord(codes[i - 1] as number)) &&
-    (i + 1 === length || !isWord(codes[i + 1] as number))
-  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { WORD_SCRIPT } from './word-scripts.js';
+import { isScriptLetter, isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 
 /**
  * Words spelt out letter by letter with punctuation: "f.r.e.e", "c-a-s-h", "v_i_a_g_r_a",
@@ -25,21 +25,6 @@ export const MAX_SPELLED = 40;
 const MAX_SEPARATOR = 3;
 const NEWLINE = 0x0a;
 const APOSTROPHE = 0x27;
-/** WORD_SCRIPT bits of the letters of a script (not digits, marks, or letters of other scripts). */
-const SCRIPT_LETTER = 0x7f;
-
-const isWord = (code: number): boolean => (WORD_SCRIPT[code] as number) !== 0;
-const isLetter = (code: number): boolean => ((WORD_SCRIPT[code] as number) & SCRIPT_LETTER) !== 0;
-
-/** Whether codes[i] is a letter standing alone: no word character on either side. */
-function singleLetter(codes: Uint16Array, i: number, length: number): boolean {
-  return (
-    i < length &&
-    isLetter(codes[i] as number) &&
-    (i === 0 || !isWord(codes[i - 1] as number)) &&
-    (i + 1 === length || !isWord(codes[i + 1] as number))
-  );
-}
 
 /** Whether codes[a, a + n) equals codes[b, b + n). */
 function same(codes: Uint16Array, a: number, b: number, n: number): boolean {
@@ -95,7 +80,7 @@ function separatorAfter(codes: Uint16Array, i: number, length: number): number {
   let sep = 0;
   while (sep < MAX_SEPARATOR && i + 1 + sep < length) {
     const c = codes[i + 1 + sep] as number;
-    if (isWord(c) || c === NEWLINE || c === APOSTROPHE) break;
+    if (isWordChar(c) || c === NEWLINE || c === APOSTROPHE) break;
     sep++;
   }
   return sep;
@@ -138,7 +123,7 @@ export function joinSpelledOut(codes: Uint16Array, length: number): number {
       while (i < length && (WORD_SCRIPT[codes[i] as number] as number) !== 0) i++;
       continue;
     }
-    if (!isLetter(codes[i] as number)) {
+    if (!isScriptLetter(codes[i] as number)) {
       i++;
       continue;
     }

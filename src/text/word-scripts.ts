@@ -51,6 +51,26 @@ export function buildWordScript(): Uint8Array {
 
 export const WORD_SCRIPT = charTable('word-script', Uint8Array, buildWordScript);
 
+/** WORD_SCRIPT bits of a script's letters (not digits, marks, or letters of other scripts). */
+const SCRIPT_LETTER = 0x7f;
+
+/** Whether a code unit is a word character. */
+export const isWordChar = (code: number): boolean => (WORD_SCRIPT[code] as number) !== 0;
+
+/** Whether a code unit is a letter of one of the scripts above. */
+export const isScriptLetter = (code: number): boolean =>
+  ((WORD_SCRIPT[code] as number) & SCRIPT_LETTER) !== 0;
+
+/** Whether codes[i] is a letter of one of the scripts above with no word character on either side. */
+export function singleLetter(codes: Uint16Array, i: number, length: number): boolean {
+  return (
+    i < length &&
+    isScriptLetter(codes[i] as number) &&
+    (i === 0 || !isWordChar(codes[i - 1] as number)) &&
+    (i + 1 === length || !isWordChar(codes[i + 1] as number))
+  );
+}
+
 /** Bits of scanWords' answer. */
 export const HAS_SCRIPT_MIX = 1;
 export const HAS_ARABIC = 2;

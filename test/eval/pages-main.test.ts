@@ -1,36 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/cli.js';
+import { runNodeScript } from '../support/cli.js';
 
 // The two command-line entries of `npm run eval:pages` on the built dist/ (npm test builds it),
 // with a benchmark directory of made-up pages in the benchmark's layout.
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runNode(script: string, args: string[], input = ''): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(REPO_ROOT, script), ...args], { cwd: REPO_ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 const BODY = [
   'The city council voted on Tuesday to rebuild the old river bridge before the spring floods arrive.',
@@ -83,7 +59,7 @@ function scores(stdout: string, label: string): number[] {
 
 describe('eval:pages (dist/eval/pages-main.js)', () => {
   it('scores the article against the whole page on a benchmark directory', async () => {
-    const run = await runNode('dist/eval/pages-main.js', ['--dir', dir]);
+    const run = await runNodeScript('dist/eval/pages-main.js', ['--dir', dir]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`2 pages from ${dir};`);
     const [p, r, f1] = scores(run.stdout, 'article');
@@ -94,7 +70,7 @@ describe('eval:pages (dist/eval/pages-main.js)', () => {
   });
 
   it('names the changes it made to the pages', async () => {
-    const run = await runNode('dist/eval/pages-main.js', ['--dir', dir, '--strip-names', '--divs']);
+    const run = await runNodeScript('dist/eval/pages-main.js', ['--dir', dir, '--strip-names', '--divs']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('(changed: stripNames, divs)');
     const [, r] = scores(run.stdout, 'article');
@@ -104,7 +80,7 @@ describe('eval:pages (dist/eval/pages-main.js)', () => {
   it('exits 2 and says what it needs when the directory holds no benchmark', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'doppel-nopages-'));
     try {
-      const run = await runNode('dist/eval/pages-main.js', ['--dir', empty]);
+      const run = await runNodeScript('dist/eval/pages-main.js', ['--dir', empty]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('no benchmark pages in');
       expect(run.stderr).toContain('DOPPEL_SHARED_DATA');
@@ -121,7 +97,7 @@ describe('dist/eval/pages-perturb-main.js', () => {
       JSON.stringify({ id: 'p2', text: 'plain text stays' }),
       'not json',
     ];
-    const run = await runNode(
+    const run = await runNodeScript(
       'dist/eval/pages-perturb-main.js',
       ['--strip-names', '--divs'],
       `${lines.join('\n')}\n`,

@@ -16,8 +16,18 @@ export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}):
   if (!existsSync(resolve(REPO_ROOT, 'dist/cli/main.js'))) {
     throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   }
+  return runNodeScript(DOPPEL_BIN, args, input, env);
+}
+
+/** Runs a Node script (a path from the repository root or absolute) with `input` on standard input. */
+export function runNodeScript(
+  script: string,
+  args: string[],
+  input = '',
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [DOPPEL_BIN, ...args], {
+    const child = spawn(process.execPath, [resolve(REPO_ROOT, script), ...args], {
       env: { ...process.env, ...env },
       cwd: REPO_ROOT,
     });
