@@ -4,6 +4,7 @@ import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
+import { dropRandomWords } from './random-words.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
@@ -103,6 +104,10 @@ export function canonicalize(
       length = joined;
     }
     if (changed) tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
+    // Hash-busters: random strings are spelt in Latin letters, read against an English lexicon.
+    const pairs = config.randomWords === 'drop' && lang === 'en' ? known.letterPairs : undefined;
+    if (pairs && dropRandomWords(clean.codes, length, known, pairs, tokens.count) > 0)
+      tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   }
   // A text of emoji and symbols only signs by its symbols (symbols.ts), not as one empty text.
   if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, length));
