@@ -1,3 +1,4 @@
+import { readOverrides } from './bidi-override.js';
 import { charTable } from './char-tables.js';
 import {
   BELOW_LETTER,
@@ -92,13 +93,14 @@ const HAS_SHORT_DIGIT_LINE = /(?:^|\n)[^\n\d]{0,20}\d[^\n]{0,23}(?:\n|$)/;
 
 /**
  * Seed 002 clean-up: drop invisible characters (soft hyphens, zero-width and bidi controls, ...:
- * invisible.ts), undo Zalgo (a text with marks stacked on letters loses its Latin and Cyrillic
+ * invisible.ts; text stored backwards behind a right-to-left override is first put in reading
+ * order: bidi-override.ts), undo Zalgo (a text with marks stacked on letters loses its Latin and Cyrillic
  * letters' marks: stacked-marks.ts), re-join hyphenated words, drop form feeds and page-number lines. Runs before
  * NFKC (a removed combining grapheme joiner or variation selector no longer blocks composition)
  * and before lower-casing (the hyphen rule looks at letter case).
  */
 export function cleanLayout(text: string): string {
-  let out = undoStackedMarks(removeInvisibles(text));
+  let out = undoStackedMarks(removeInvisibles(readOverrides(text)));
   if (HAS_PARENTHESIZED.test(out)) out = out.replace(PARENTHESIZED, parenthesizedLetter);
   if (HAS_RARE_LAYOUT.test(out)) out = out.replace(/\r\n?/g, '\n').replace(FORM_FEED_AND_SEPARATORS, '\n');
   if (HAS_LINE_END_HYPHEN.test(out)) out = out.replace(LINE_END_HYPHEN, '$1');
@@ -327,6 +329,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
   for (let code = 0x249c; code <= 0x24b5; code++) fastFold[code] = SLOW; // cleanLayout's parenthesized letters
   fastFold[ZWNJ_CODE] = COMPLEX;
   for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) fastFold[code] = INVISIBLE;
+  fastFold[0x202e] = SLOW; // a right-to-left override: cleanLayout reads its span (bidi-override.ts)
   return { fastFold, expansions: Uint16Array.from(expansions) };
 }
 
