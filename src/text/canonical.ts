@@ -5,6 +5,7 @@ import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-wor
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { dropRandomWords } from './random-words.js';
+import { squeezeRepeatedLetters } from './repeated-letters.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
@@ -103,6 +104,9 @@ export function canonicalize(
       changed ||= joined !== length;
       length = joined;
     }
+    const squeezed = squeezeRepeatedLetters(clean.codes, length, known);
+    changed ||= squeezed !== length;
+    length = squeezed;
     if (changed) tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
     // Hash-busters: random strings are spelt in Latin letters, read against an English lexicon.
     const pairs = config.randomWords === 'drop' && lang === 'en' ? known.letterPairs : undefined;
