@@ -6,11 +6,18 @@
  * letters all run left to right by nature (no Arabic, Hebrew or other right-to-left letter) is
  * written in the order it is read: its characters reversed, each keeping its combining marks.
  * A right-to-left script inside an override is already stored in reading order and stays.
+ * An override inside a word is read as the stray invisible character spam strews between letters
+ * (a text that showed the rest of its line reversed would be no use to its sender) and is only
+ * removed, as before.
  */
 
 const RLO = '\u202e';
-/** An override and what it governs: up to U+202C, a line break, or the end of the text. */
-const SPAN = /\u202e([^\u202c\n]*)/g;
+/**
+ * An override that starts a word (after white space, punctuation or the text's start: not inside
+ * a word, nor after another format character), and what it governs: up to U+202C, a line break,
+ * or the end of the text.
+ */
+const SPAN = /(?<![\p{L}\p{M}\p{N}\p{Cf}])\u202e([^\u202c\n]*)/gu;
 /** Letters of the right-to-left scripts (their storage order is their reading order). */
 const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 /** One character with the combining marks after it. */

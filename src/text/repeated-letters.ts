@@ -60,12 +60,20 @@ export function squeezeRepeatedLetters(codes: Uint16Array, length: number, known
   let w = 0; // write position once something was removed
   let copied = 0; // codes[copied, i) not yet moved to w
   let i = 0;
-  while (i + 2 < length) {
-    if (!runAt(codes, i)) {
-      i++;
+  while (i + 1 < length) {
+    // A run of three holds a pair of equal code units at an even offset from any start: look at
+    // every second one, then around it.
+    const code = codes[i] as number;
+    if (code !== codes[i + 1]) {
+      i += 2;
       continue;
     }
-    const run = i;
+    let run = i;
+    while (run > copied && codes[run - 1] === code) run--;
+    if (run + 2 >= length || !runAt(codes, run)) {
+      i += 2;
+      continue;
+    }
     let start = run;
     while (start > 0 && isWordChar(codes[start - 1] as number)) start--;
     let end = run;

@@ -96,11 +96,15 @@ export function scanWords(codes: Uint16Array, length: number): number {
   );
 }
 
-/** Whether most of the Latin, Cyrillic and Greek letters of codes[0, length) are Latin. */
+/**
+ * Whether most of the Latin, Cyrillic and Greek letters of codes[0, length) are Latin, read on
+ * every fourth code unit: a text's main script shows as well in a quarter of its letters, at a
+ * quarter of the cost (it is read for every Russian text with a Latin word).
+ */
 export function mostlyLatin(codes: Uint16Array, length: number): boolean {
   let latin = 0;
   let others = 0;
-  for (let i = 0; i < length; i++) {
+  for (let i = 0; i < length; i += 4) {
     const script = WORD_SCRIPT[codes[i] as number] as number;
     if (script === LATIN) latin++;
     else if (script === CYRILLIC || script === GREEK) others++;

@@ -26,3 +26,11 @@ describe('text stored backwards behind a right-to-left override', () => {
     expect(codesToString(codes, length)).toBe(normalizeText(copy, opts));
   });
 });
+
+describe('an override inside a word', () => {
+  it('is a stray invisible character: removed, nothing reversed', () => {
+    for (const text of ['Pay\u202ePal confirms', 'con\u200b\u202efirms the transfer', 'a \u200b\u202eword'])
+      expect(readOverrides(text)).toBe(text);
+    expect(cleanText('Pay\u202ePal con\u202efirms', opts)).toBe('paypal confirms');
+  });
+});
