@@ -57,23 +57,35 @@ export function countLetterPairs(words: Iterable<string>): Uint32Array {
   return pairs;
 }
 
-/** Whether codes[start, end) (a-z) is spelt unlike the words behind `pairs`. */
-export function spelledAtRandom(codes: Uint16Array, start: number, end: number, pairs: Uint32Array): boolean {
+/**
+ * Reads the run of ASCII letters that starts at codes[start] (clean text: lower case), in one pass:
+ * returns its end times 2, plus 1 when it is spelt unlike the words behind `pairs` (no vowel, five
+ * consonants in a row, or a letter pair fewer than RARE_PAIR of them hold) and is not one letter
+ * repeated.
+ */
+export function readWord(codes: Uint16Array, start: number, length: number, pairs: Uint32Array): number {
+  const first = codes[start] as number;
+  let odd = false;
+  let same = true;
   let vowels = 0;
   let consonants = 0;
   let previous = EDGE;
-  for (let i = start; i <= end; i++) {
-    const letter = i === end ? EDGE : (codes[i] as number) - A;
-    if ((pairs[previous * SIDE + letter] as number) < RARE_PAIR) return true;
-    if (letter !== EDGE) {
-      if (VOWEL[letter]) {
-        vowels++;
-        consonants = 0;
-      } else if (++consonants >= CONSONANT_RUN) return true;
-    }
+  let i = start;
+  let code = first;
+  do {
+    const letter = code - A;
+    if ((pairs[previous * SIDE + letter] as number) < RARE_PAIR) odd = true;
+    if (VOWEL[letter]) {
+      vowels++;
+      consonants = 0;
+    } else if (++consonants >= CONSONANT_RUN) odd = true;
+    if (code !== first) same = false;
     previous = letter;
-  }
-  return vowels === 0;
+    i++;
+    code = i < length ? (codes[i] as number) : 0;
+  } while (code >= A && code <= Z);
+  if ((pairs[previous * SIDE + EDGE] as number) < RARE_PAIR) odd = true;
+  return i * 2 + ((odd || vowels === 0) && !same ? 1 : 0);
 }
 
 /**
@@ -97,26 +109,20 @@ export function dropRandomWords(
       continue;
     }
     const start = i;
-    while (i < length && isLower(codes[i] as number)) i++;
-    const end = i;
-    const size = end - start;
+    const read = readWord(codes, start, length, pairs);
+    i = read >>> 1;
+    if ((read & 1) === 0) continue;
+    const size = i - start;
     if (size < MIN_LENGTH || size > MAX_LENGTH) continue;
     if (start > 0 && joined(codes[start - 1] as number)) continue;
-    if (end < length && joined(codes[end] as number)) continue;
-    if (oneLetter(codes, start, end) || !spelledAtRandom(codes, start, end, pairs)) continue;
-    if (known.has(String.fromCharCode(...codes.subarray(start, end)))) continue;
-    found.push(start, end);
+    if (i < length && joined(codes[i] as number)) continue;
+    if (known.has(String.fromCharCode(...codes.subarray(start, i)))) continue;
+    found.push(start, i);
   }
   const dropped = found.length / 2;
   if (dropped >= tokens) return 0;
   for (let k = 0; k < found.length; k += 2) codes.fill(0x20, found[k], found[k + 1]);
   return dropped;
-}
-
-/** Whether codes[start, end) repeats one letter ("zzzz", a placeholder, not a random string). */
-function oneLetter(codes: Uint16Array, start: number, end: number): boolean {
-  for (let i = start + 1; i < end; i++) if (codes[i] !== codes[start]) return false;
-  return true;
 }
 
 /** A character that makes the letters beside it part of a longer token. */
