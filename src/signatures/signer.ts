@@ -21,6 +21,7 @@ import {
   INFO_STAMP,
   INFO_STRIDE,
   INFO_TF,
+  SCRATCH_TOKENS,
   Vocabulary,
 } from './vocabulary.js';
 
@@ -73,12 +74,12 @@ interface LanguageState {
  */
 export class Signer {
   private readonly languages = new Map<Language, LanguageState>();
-  private slots = new Int32Array(4096);
-  private content = new Int32Array(4096);
-  private distinct = new Int32Array(4096);
-  private tf = new Uint32Array(4096);
-  private lo = new Uint32Array(4096);
-  private shingles = new Uint32Array(4096);
+  private slots = new Int32Array(SCRATCH_TOKENS);
+  private content = new Int32Array(SCRATCH_TOKENS);
+  private distinct = new Int32Array(SCRATCH_TOKENS);
+  private tf = new Uint32Array(SCRATCH_TOKENS);
+  private lo = new Uint32Array(SCRATCH_TOKENS);
+  private shingles = new Uint32Array(SCRATCH_TOKENS);
 
   constructor(
     readonly config: SignatureConfig,
