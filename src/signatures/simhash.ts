@@ -1,6 +1,14 @@
 import type { SimhashConfig } from '../config/signatures.js';
 import { combine64, hamming64, hex64, type U64 } from '../hash/mix.js';
-import { IDF_AT, IDF_STRIDE, INFO_HI, INFO_LO, INFO_STRIDE, SCRATCH_TOKENS, type Vocabulary } from './vocabulary.js';
+import {
+  IDF_AT,
+  IDF_STRIDE,
+  INFO_HI,
+  INFO_LO,
+  INFO_STRIDE,
+  SCRATCH_TOKENS,
+  type Vocabulary,
+} from './vocabulary.js';
 
 /**
  * SimHash-64 (Charikar 2002) over weighted word unigrams and bigrams, and the Manku, Jain,
