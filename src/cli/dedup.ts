@@ -163,10 +163,13 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   let chunkLineNos: number[] = [];
   const submit = async () => {
     if (chunkLines.length === 0 || threads <= 1) return;
-    // This thread's own work first: admit (index, verify, write) what the workers have answered.
-    while (inflight[0]?.ready) await admitOldest();
-    // Workers full: wait for the oldest chunk (admitting it frees its worker's place).
-    while (atWorkers >= 2 * workers) await admitOldest();
+    // Workers full: admit what they answered, else wait for an answer; then hand this chunk out
+    // before admitting more. Admitting first (index, verify, and at each batch the store and the
+    // output: tens of milliseconds) left a worker with less than a chunk queued, and it ran dry.
+    while (atWorkers >= 2 * workers) {
+      if (inflight[0]?.ready) await admitOldest();
+      else await oldestAtWorkers();
+    }
     atWorkers++;
     const prepared = (await startPool()).prepareLines(chunkLines);
     const entry = { lineNos: chunkLineNos, prepared, ready: false };
@@ -182,6 +185,19 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     inflight.push(entry);
     chunkLines = [];
     chunkLineNos = [];
+    // This thread's own work: admit (index, verify, write) what the workers have answered.
+    while (inflight[0]?.ready) await admitOldest();
+  };
+  // Waits for the oldest chunk still at a worker. A failed pool rejects every chunk in flight:
+  // the chunks answered before it are admitted, then the first failed one throws the failure.
+  const oldestAtWorkers = async () => {
+    const pending = inflight.find((e) => !e.ready);
+    if (!pending) return;
+    try {
+      await pending.prepared;
+    } catch {
+      while (inflight.length > 0) await admitOldest();
+    }
   };
   const admitOldest = async () => {
     const next = inflight.shift();
