@@ -151,12 +151,15 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     return ts;
   };
 
-  // With workers: lines go out in chunks, each worker two chunks deep, and come back prepared;
+  // With workers: lines go out in chunks, each worker CHUNKS_PER_WORKER deep, and come back prepared;
   // they are admitted in submission order, so batches (and verdicts) are those of one thread.
   // This thread then signs nothing: signing here too warmed up a second copy of the signing code
   // and learned every new word twice (each isolate has its own JIT and vocabulary), which cost
   // more CPU than it took off the workers (docs/benchmarks.md, "Threads").
   const CHUNK_LINES = 64;
+  // Three rather than two: a worker then still has two chunks (~40 ms of signing) queued while this
+  // thread indexes, verifies and writes a batch (docs/benchmarks.md, "Speed on real text").
+  const CHUNKS_PER_WORKER = 3;
   const inflight: Array<{ lineNos: number[]; prepared: Promise<PreparedChunk>; ready: boolean }> = [];
   let atWorkers = 0;
   let chunkLines: string[] = [];
@@ -166,7 +169,7 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     // Workers full: admit what they answered, else wait for an answer; then hand this chunk out
     // before admitting more. Admitting first (index, verify, and at each batch the store and the
     // output: tens of milliseconds) left a worker with less than a chunk queued, and it ran dry.
-    while (atWorkers >= 2 * workers) {
+    while (atWorkers >= CHUNKS_PER_WORKER * workers) {
       if (inflight[0]?.ready) await admitOldest();
       else await oldestAtWorkers();
     }
