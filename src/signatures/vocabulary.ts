@@ -8,7 +8,7 @@ import { factKind } from './facts.js';
 type SlotArray = Uint32Array | Int32Array;
 
 /**
- * Tokens per document the signing scratch arrays hold from the start (a 200 KB text; about 2 MB of
+ * Tokens per document the signing scratch arrays hold from the start (a 200 KB text; about 3.5 MB of
  * scratch per thread in all). A branch first taken after the optimizing compiler has compiled a
  * function throws its compiled code away (a deopt) and compiles it again: started at 512-4,096,
  * the first long text of a stream grew them inside the signer's hottest functions and cost each a
