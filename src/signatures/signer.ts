@@ -17,6 +17,7 @@ import { type SentenceFingerprints, sentenceFingerprints } from './sentences.js'
 import { type Fingerprint64, simhashOfCounts } from './simhash.js';
 import { type TermVector, topTermsOfDistinct } from './terms.js';
 import {
+  FLAG_OTHER_SCRIPT,
   FLAG_STOP,
   type ForeignWords,
   INFO_FLAGS,
@@ -157,10 +158,13 @@ export class Signer {
     const stamp = vocab.beginDocument();
     let n = 0;
     let d = 0;
+    let flagsSeen = 0;
     for (let i = 0; i < total; i++) {
       const slot = slots[i] as number;
       const b = slot * INFO_STRIDE;
-      if ((info[b + INFO_FLAGS] as number) & FLAG_STOP) continue;
+      const flags = info[b + INFO_FLAGS] as number;
+      flagsSeen |= flags;
+      if (flags & FLAG_STOP) continue;
       this.content[n++] = slot;
       if (info[b + INFO_STAMP] !== stamp) {
         info[b + INFO_STAMP] = stamp;
@@ -178,7 +182,8 @@ export class Signer {
       for (let j = 0; j < d; j++)
         this.tf[j] = info[(distinct[j] as number) * INFO_STRIDE + INFO_TF] as number;
     }
-    markForeignPassages(vocab, slots, total);
+    // Only a text with words of another script can hold a passage in another language.
+    if (flagsSeen & FLAG_OTHER_SCRIPT) markForeignPassages(vocab, slots, total);
 
     const simhash = config.simhash.enabled
       ? simhashOfCounts(vocab, content, distinct, this.tf, d, config.simhash)
