@@ -139,48 +139,6 @@ function capPassageWeight(terms: number, share: number): void {
   for (let t = 0; t < terms; t++) if (termInPassage[t]) termWeight[t] = (termWeight[t] as number) * scale;
 }
 
-/**
- * The most of a term vector's squared norm one term may hold. A story is told by several rare
- * words (names, places, numbers); one word a text repeats (a mail corpus's placeholder for every
- * link, a site's name, a running keyword) held half the vector and made texts that share only it
- * one story. Two texts that share one term now get at most this from it; the story threshold
- * (news 0.35) needs more than two such terms.
- */
-export const TERM_SHARE_CAP = 0.15;
-
-/**
- * No single term holds more than TERM_SHARE_CAP of the chosen terms' squared norm: the heaviest
- * are lowered to one level L, with L^2 = cap * the new squared norm (water-filling). A vector of
- * too few terms to meet it (count * cap <= 1) is left as it is.
- */
-function capSingleTerm(top: Int32Array, count: number): void {
-  const cap = TERM_SHARE_CAP;
-  if (count * cap <= 1) return;
-  let rest = 0;
-  let heaviest = 0;
-  for (let i = 0; i < count; i++) {
-    const x = (termWeight[top[i] as number] as number) ** 2;
-    rest += x;
-    if (x > heaviest) heaviest = x;
-  }
-  if (heaviest <= cap * rest) return;
-  const w2 = Array.from(top.subarray(0, count), (t) => (termWeight[t] as number) ** 2).sort((a, b) => b - a);
-  let k = 0;
-  let level = 0;
-  while (k < count && k * cap < 1) {
-    rest -= w2[k] as number;
-    k++;
-    if (k * cap >= 1) return;
-    level = (cap * rest) / (1 - cap * k);
-    if ((w2[k] ?? 0) <= level) break;
-  }
-  const l = Math.sqrt(level);
-  for (let i = 0; i < count; i++) {
-    const t = top[i] as number;
-    if ((termWeight[t] as number) > l) termWeight[t] = l;
-  }
-}
-
 export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): TermVector | null {
   const distinct = new Int32Array(slots.length);
   const tf = new Uint32Array(slots.length);
@@ -279,7 +237,6 @@ export function topTermsOfDistinct(
   }
   insertionSortByKey(order, 0, chosen);
   const top = order.subarray(0, count);
-  capSingleTerm(top, count);
   let norm = 0;
   for (let i = 0; i < count; i++) norm += (termWeight[top[i] as number] as number) ** 2;
   norm = Math.sqrt(norm) || 1;
