@@ -7,7 +7,9 @@ import type { CanonicalDoc } from '../text/canonical.js';
 import type { KnownWordsOf } from '../text/dictionary-words.js';
 import type { Language } from '../text/language.js';
 import { stopWords } from '../text/stopwords.js';
+import { ARABIC, CYRILLIC, LATIN } from '../text/word-scripts.js';
 import { dateFactsOfKinds } from './facts.js';
+import { markForeignPassages } from './foreign.js';
 import { type ImatchSignature, imatchOfDistinct, lexiconVersionSeed } from './imatch.js';
 import { type LexicalSignatures, lexicalSignatures } from './lexical.js';
 import { type BroderShingles, broderShingles, minhashValues, shingleHashes } from './minhash.js';
@@ -15,7 +17,9 @@ import { type SentenceFingerprints, sentenceFingerprints } from './sentences.js'
 import { type Fingerprint64, simhashOfCounts } from './simhash.js';
 import { type TermVector, topTermsOfDistinct } from './terms.js';
 import {
+  FLAG_OTHER_SCRIPT,
   FLAG_STOP,
+  type ForeignWords,
   INFO_FLAGS,
   INFO_LO,
   INFO_STAMP,
@@ -24,6 +28,14 @@ import {
   SCRATCH_TOKENS,
   Vocabulary,
 } from './vocabulary.js';
+
+/** The script of each language's letters, and the language whose lexicon reads a script's words. */
+const SCRIPT_OF: Partial<Record<Language, number>> = { en: LATIN, ru: CYRILLIC, uk: CYRILLIC, fa: ARABIC };
+const LANGUAGE_OF_SCRIPT: ReadonlyMap<number, Language> = new Map<number, Language>([
+  [LATIN, 'en'],
+  [CYRILLIC, 'ru'],
+  [ARABIC, 'fa'],
+]);
 
 /** Every signature of one document. Null where a method is disabled or has nothing to work on. */
 export interface Signatures {
@@ -89,6 +101,19 @@ export class Signer {
   /** The lexicons' words, by language: canonicalize reads disguised words as them (dictionary-words.ts). */
   readonly knownWords: KnownWordsOf = (lang) => this.lexicons.get(lang);
 
+  /** Words of other scripts in a `lang` text are weighed by their own language's lexicon and stop words. */
+  private foreignWords(lang: Language): ForeignWords {
+    return {
+      script: SCRIPT_OF[lang] ?? 0,
+      of: (script) => {
+        const other = LANGUAGE_OF_SCRIPT.get(script);
+        return other === undefined
+          ? null
+          : { lexicon: this.lexicons.get(other), stopWords: stopWords(other) };
+      },
+    };
+  }
+
   private language(lang: Language): LanguageState {
     let state = this.languages.get(lang);
     if (!state) {
@@ -96,7 +121,13 @@ export class Signer {
       const versionSeed: U64 = lexicon ? lexiconVersionSeed(lexicon.version) : { hi: 0, lo: 0 };
       state = {
         // Story terms: a 6-letter prefix is a serviceable stem for Russian and Ukrainian inflection.
-        vocab: new Vocabulary(lexicon, stopWords(lang), undefined, lang === 'ru' || lang === 'uk' ? 6 : 0),
+        vocab: new Vocabulary(
+          lexicon,
+          stopWords(lang),
+          undefined,
+          lang === 'ru' || lang === 'uk' ? 6 : 0,
+          this.foreignWords(lang),
+        ),
         versionSeed,
         version: lexicon?.version ?? null,
       };
@@ -128,10 +159,13 @@ export class Signer {
     const stamp = vocab.beginDocument();
     let n = 0;
     let d = 0;
+    let flagsSeen = 0;
     for (let i = 0; i < total; i++) {
       const slot = slots[i] as number;
       const b = slot * INFO_STRIDE;
-      if ((info[b + INFO_FLAGS] as number) & FLAG_STOP) continue;
+      const flags = info[b + INFO_FLAGS] as number;
+      flagsSeen |= flags;
+      if (flags & FLAG_STOP) continue;
       this.content[n++] = slot;
       if (info[b + INFO_STAMP] !== stamp) {
         info[b + INFO_STAMP] = stamp;
@@ -149,6 +183,8 @@ export class Signer {
       for (let j = 0; j < d; j++)
         this.tf[j] = info[(distinct[j] as number) * INFO_STRIDE + INFO_TF] as number;
     }
+    // Only a text with words of another script can hold a passage in another language.
+    if (flagsSeen & FLAG_OTHER_SCRIPT) markForeignPassages(vocab, slots, total);
 
     const simhash = config.simhash.enabled
       ? simhashOfCounts(vocab, content, distinct, this.tf, d, config.simhash)
