@@ -25,6 +25,7 @@ import {
   INFO_STAMP,
   INFO_STRIDE,
   INFO_TF,
+  SCRATCH_TOKENS,
   Vocabulary,
 } from './vocabulary.js';
 
@@ -85,12 +86,12 @@ interface LanguageState {
  */
 export class Signer {
   private readonly languages = new Map<Language, LanguageState>();
-  private slots = new Int32Array(4096);
-  private content = new Int32Array(4096);
-  private distinct = new Int32Array(4096);
-  private tf = new Uint32Array(4096);
-  private lo = new Uint32Array(4096);
-  private shingles = new Uint32Array(4096);
+  private slots = new Int32Array(SCRATCH_TOKENS);
+  private content = new Int32Array(SCRATCH_TOKENS);
+  private distinct = new Int32Array(SCRATCH_TOKENS);
+  private tf = new Uint32Array(SCRATCH_TOKENS);
+  private lo = new Uint32Array(SCRATCH_TOKENS);
+  private shingles = new Uint32Array(SCRATCH_TOKENS);
 
   constructor(
     readonly config: SignatureConfig,
@@ -204,8 +205,7 @@ export class Signer {
       for (let i = 0; i < n; i++) lo[i] = info[(content[i] as number) * INFO_STRIDE + INFO_LO] as number;
       const shingles = shingleHashes(lo, n, config.minhash.shingleSize, this.shingles);
       minhash = minhashValues(shingles, config.minhash.superShingles * config.minhash.superShingleSize);
-      // Single words: the distinct content words counted above; longer shingles: counted sorted
-      // (the scratch is not read again).
+      // Single words: the distinct content words counted above; longer shingles: counted in a set.
       shingleCount = config.minhash.shingleSize <= 1 || n <= 1 ? d : distinctCount(shingles);
       broder = broderShingles(minhash, config.minhash);
     }
@@ -257,11 +257,48 @@ export class Signer {
   }
 }
 
-/** Distinct values of `values` (sorts it in place). */
+// distinctCount's open-addressing set: a slot holds a value while its stamp is the current call's,
+// so the table is never cleared between documents.
+let setValues = new Uint32Array(2 * SCRATCH_TOKENS);
+let setStamps = new Int32Array(2 * SCRATCH_TOKENS);
+let setStamp = 0;
+
+/**
+ * Distinct values of `values` (shingle hashes: fmix32 outputs, so their low bits index the set).
+ * A hash set rather than a sort of the values: the sort was ~1.5% of a message's CPU.
+ */
 function distinctCount(values: Uint32Array): number {
-  if (values.length === 0) return 0;
-  values.sort();
-  let count = 1;
-  for (let i = 1; i < values.length; i++) if (values[i] !== values[i - 1]) count++;
+  const n = values.length;
+  if (n === 0) return 0;
+  let size = 16;
+  while (size < 2 * n) size <<= 1;
+  if (setValues.length < size) {
+    setValues = new Uint32Array(size);
+    setStamps = new Int32Array(size);
+    setStamp = 0;
+  }
+  if (setStamp === 0x7fffffff) {
+    setStamps.fill(0);
+    setStamp = 0;
+  }
+  const stamp = ++setStamp;
+  const mask = size - 1;
+  const table = setValues;
+  const stamps = setStamps;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    let at = v & mask;
+    for (;;) {
+      if (stamps[at] !== stamp) {
+        stamps[at] = stamp;
+        table[at] = v;
+        count++;
+        break;
+      }
+      if (table[at] === v) break;
+      at = (at + 1) & mask;
+    }
+  }
   return count;
 }

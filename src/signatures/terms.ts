@@ -9,6 +9,7 @@ import {
   INFO_FLAGS,
   INFO_STEM,
   INFO_STRIDE,
+  SCRATCH_TOKENS,
   type Vocabulary,
 } from './vocabulary.js';
 
@@ -26,16 +27,18 @@ export interface TermVector {
 
 // Scratch buffers reused across documents (one signature engine per thread): typed-array
 // allocation per document cost more than the arithmetic.
-let tableKey = new Uint32Array(1024);
-let tableIndex = new Int32Array(1024);
-let termKey = new Uint32Array(512);
-let termTf = new Uint32Array(512);
-let termIdf = new Float64Array(512);
-let termWeight = new Float64Array(512);
+// Sized for a quarter of SCRATCH_TOKENS distinct words (the table twice that): see SCRATCH_TOKENS.
+const SCRATCH_TERMS = SCRATCH_TOKENS / 4;
+let tableKey = new Uint32Array(2 * SCRATCH_TERMS);
+let tableIndex = new Int32Array(2 * SCRATCH_TERMS);
+let termKey = new Uint32Array(SCRATCH_TERMS);
+let termTf = new Uint32Array(SCRATCH_TERMS);
+let termIdf = new Float64Array(SCRATCH_TERMS);
+let termWeight = new Float64Array(SCRATCH_TERMS);
 /** 1 where a term's words lie in a passage of another script (signatures/foreign.ts). */
-let termInPassage = new Uint8Array(512);
-let order = new Int32Array(512);
-let selectScratch = new Float64Array(512);
+let termInPassage = new Uint8Array(SCRATCH_TERMS);
+let order = new Int32Array(SCRATCH_TERMS);
+let selectScratch = new Float64Array(SCRATCH_TERMS);
 
 /**
  * The k-th smallest (0-based) of a[0, n), by quickselect; reorders a. Only the value is used, and

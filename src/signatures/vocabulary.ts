@@ -8,6 +8,15 @@ import { factKind } from './facts.js';
 
 type SlotArray = Uint32Array | Int32Array;
 
+/**
+ * Tokens per document the signing scratch arrays hold from the start (a 200 KB text; about 3.5 MB of
+ * scratch per thread in all). A branch first taken after the optimizing compiler has compiled a
+ * function throws its compiled code away (a deopt) and compiles it again: started at 512-4,096,
+ * the first long text of a stream grew them inside the signer's hottest functions and cost each a
+ * recompile. Longer texts still grow them.
+ */
+export const SCRATCH_TOKENS = 1 << 15;
+
 /** A copy of `array` with room for `size` slots (same element type). */
 function grown<T extends SlotArray>(array: T, size: number): T {
   const next = new (array.constructor as new (length: number) => T)(size);
@@ -111,7 +120,7 @@ export class Vocabulary {
   factKinds = new Uint8Array(1024);
   private currentStamp = 0;
   /** Token hashes of the document being looked up (lookupSpans). */
-  private hashes = new Int32Array(1024);
+  private hashes = new Int32Array(SCRATCH_TOKENS);
   /** Where touch() leaves what it read, so that the reads are not dropped as dead code (no meaning). */
   touchSink = 0;
   private readonly scratch: U64 = { hi: 0, lo: 0 };
