@@ -5,7 +5,7 @@
 # Output: markdown tables (docs/quality.md records a run). Needs a build (npm run build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${DOPPEL_SHARED_DATA:-../shared/data}
+DATA=${DOPPEL_SHARED_DATA:-eval-data}
 if [ ! -f "$DATA/README.md" ]; then
   echo "eval:shared needs the evaluation corpus (looked in $DATA); set DOPPEL_SHARED_DATA" >&2
   exit 2

@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 /** Real text for benchmarks: the evaluation corpus, DOPPEL_SHARED_DATA (never copied into the project). */
 const here = dirname(fileURLToPath(import.meta.url));
-export const SHARED_DATA_DIR = resolve(
-  process.env.DOPPEL_SHARED_DATA ?? resolve(here, '../../../shared/data'),
-);
+// Unset: ./eval-data of the project (gitignored, never shipped), where a user may put the corpus.
+export const SHARED_DATA_DIR = process.env.DOPPEL_SHARED_DATA
+  ? resolve(process.env.DOPPEL_SHARED_DATA)
+  : resolve(here, '../..', 'eval-data');
 
 export interface BenchDoc {
   id: string;

@@ -151,22 +151,28 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     return ts;
   };
 
-  // With workers: lines go out in chunks, each worker two chunks deep, and come back prepared;
+  // With workers: lines go out in chunks, each worker CHUNKS_PER_WORKER deep, and come back prepared;
   // they are admitted in submission order, so batches (and verdicts) are those of one thread.
   // This thread then signs nothing: signing here too warmed up a second copy of the signing code
   // and learned every new word twice (each isolate has its own JIT and vocabulary), which cost
   // more CPU than it took off the workers (docs/benchmarks.md, "Threads").
   const CHUNK_LINES = 64;
+  // Three rather than two: a worker then still has two chunks (~40 ms of signing) queued while this
+  // thread indexes, verifies and writes a batch (docs/benchmarks.md, "Speed on real text").
+  const CHUNKS_PER_WORKER = 3;
   const inflight: Array<{ lineNos: number[]; prepared: Promise<PreparedChunk>; ready: boolean }> = [];
   let atWorkers = 0;
   let chunkLines: string[] = [];
   let chunkLineNos: number[] = [];
   const submit = async () => {
     if (chunkLines.length === 0 || threads <= 1) return;
-    // This thread's own work first: admit (index, verify, write) what the workers have answered.
-    while (inflight[0]?.ready) await admitOldest();
-    // Workers full: wait for the oldest chunk (admitting it frees its worker's place).
-    while (atWorkers >= 2 * workers) await admitOldest();
+    // Workers full: admit what they answered, else wait for an answer; then hand this chunk out
+    // before admitting more. Admitting first (index, verify, and at each batch the store and the
+    // output: tens of milliseconds) left a worker with less than a chunk queued, and it ran dry.
+    while (atWorkers >= CHUNKS_PER_WORKER * workers) {
+      if (inflight[0]?.ready) await admitOldest();
+      else await oldestAtWorkers();
+    }
     atWorkers++;
     const prepared = (await startPool()).prepareLines(chunkLines);
     const entry = { lineNos: chunkLineNos, prepared, ready: false };
@@ -182,6 +188,19 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     inflight.push(entry);
     chunkLines = [];
     chunkLineNos = [];
+    // This thread's own work: admit (index, verify, write) what the workers have answered.
+    while (inflight[0]?.ready) await admitOldest();
+  };
+  // Waits for the oldest chunk still at a worker. A failed pool rejects every chunk in flight:
+  // the chunks answered before it are admitted, then the first failed one throws the failure.
+  const oldestAtWorkers = async () => {
+    const pending = inflight.find((e) => !e.ready);
+    if (!pending) return;
+    try {
+      await pending.prepared;
+    } catch {
+      while (inflight.length > 0) await admitOldest();
+    }
   };
   const admitOldest = async () => {
     const next = inflight.shift();

@@ -24,9 +24,7 @@ const { values } = parseArgs({
 });
 const dir = resolve(
   values.dir ??
-    (process.env.DOPPEL_SHARED_DATA
-      ? resolve(process.env.DOPPEL_SHARED_DATA, 'pages')
-      : '../shared/data/pages'),
+    (process.env.DOPPEL_SHARED_DATA ? resolve(process.env.DOPPEL_SHARED_DATA, 'pages') : 'eval-data/pages'),
 );
 const perturbation: Perturbation = {
   stripNames: values['strip-names'],

@@ -1,6 +1,14 @@
 import type { SimhashConfig } from '../config/signatures.js';
 import { combine64, hamming64, hex64, type U64 } from '../hash/mix.js';
-import { IDF_AT, IDF_STRIDE, INFO_HI, INFO_LO, INFO_STRIDE, type Vocabulary } from './vocabulary.js';
+import {
+  IDF_AT,
+  IDF_STRIDE,
+  INFO_HI,
+  INFO_LO,
+  INFO_STRIDE,
+  SCRATCH_TOKENS,
+  type Vocabulary,
+} from './vocabulary.js';
 
 /**
  * SimHash-64 (Charikar 2002) over weighted word unigrams and bigrams, and the Manku, Jain,
@@ -13,9 +21,12 @@ export interface Fingerprint64 {
 }
 
 const NIBBLES = 16;
-// 1 + ln(tf) for small tf: most features occur once or twice, and Math.log per feature is costly.
-const TF_WEIGHT = Float64Array.from({ length: 64 }, (_, tf) => (tf === 0 ? 0 : 1 + Math.log(tf)));
-const tfWeight = (tf: number): number => (tf < 64 ? (TF_WEIGHT[tf] as number) : 1 + Math.log(tf));
+// 1 + ln(tf) for tf up to 1,023: most features occur once or twice, and Math.log per feature is
+// costly. With 64 entries the first word seen 64 times in a text was a first-taken branch in
+// compiled code (a deopt and a recompile of simhashOfCounts, see SCRATCH_TOKENS).
+const TF_TABLE = 1024;
+const TF_WEIGHT = Float64Array.from({ length: TF_TABLE }, (_, tf) => (tf === 0 ? 0 : 1 + Math.log(tf)));
+const tfWeight = (tf: number): number => (tf < TF_TABLE ? (TF_WEIGHT[tf] as number) : 1 + Math.log(tf));
 
 /** Per-nibble weight sums: sums[k * 16 + v] = total weight of features whose nibble k is v. */
 function addFeature(sums: Float64Array, hi: number, lo: number, w: number): void {
@@ -29,13 +40,14 @@ function addFeature(sums: Float64Array, hi: number, lo: number, w: number): void
 
 // Scratch buffers reused across documents (one engine per thread).
 const sums = new Float64Array(NIBBLES * 16);
-let tableKeys = new Uint32Array(1024);
-let tableUsed = new Uint8Array(1024);
-let tableIndex = new Int32Array(1024);
-let bigramHi = new Uint32Array(512);
-let bigramLo = new Uint32Array(512);
-let bigramIdf = new Float64Array(512);
-let bigramTf = new Uint32Array(512);
+// Sized for SCRATCH_TOKENS content tokens (the table at least twice that): see SCRATCH_TOKENS.
+let tableKeys = new Uint32Array(2 * SCRATCH_TOKENS);
+let tableUsed = new Uint8Array(2 * SCRATCH_TOKENS);
+let tableIndex = new Int32Array(2 * SCRATCH_TOKENS);
+let bigramHi = new Uint32Array(SCRATCH_TOKENS);
+let bigramLo = new Uint32Array(SCRATCH_TOKENS);
+let bigramIdf = new Float64Array(SCRATCH_TOKENS);
+let bigramTf = new Uint32Array(SCRATCH_TOKENS);
 
 function ensureBigramCapacity(n: number, tableSize: number): void {
   if (tableKeys.length < tableSize) {

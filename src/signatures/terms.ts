@@ -1,11 +1,15 @@
 import {
+  FLAG_FOREIGN,
+  FLAG_FOREIGN_STOP,
   FLAG_LETTER,
+  FLAG_OTHER_SCRIPT,
   FLAG_STOP,
   IDF_AT,
   IDF_STRIDE,
   INFO_FLAGS,
   INFO_STEM,
   INFO_STRIDE,
+  SCRATCH_TOKENS,
   type Vocabulary,
 } from './vocabulary.js';
 
@@ -23,14 +27,18 @@ export interface TermVector {
 
 // Scratch buffers reused across documents (one signature engine per thread): typed-array
 // allocation per document cost more than the arithmetic.
-let tableKey = new Uint32Array(1024);
-let tableIndex = new Int32Array(1024);
-let termKey = new Uint32Array(512);
-let termTf = new Uint32Array(512);
-let termIdf = new Float64Array(512);
-let termWeight = new Float64Array(512);
-let order = new Int32Array(512);
-let selectScratch = new Float64Array(512);
+// Sized for a quarter of SCRATCH_TOKENS distinct words (the table twice that): see SCRATCH_TOKENS.
+const SCRATCH_TERMS = SCRATCH_TOKENS / 4;
+let tableKey = new Uint32Array(2 * SCRATCH_TERMS);
+let tableIndex = new Int32Array(2 * SCRATCH_TERMS);
+let termKey = new Uint32Array(SCRATCH_TERMS);
+let termTf = new Uint32Array(SCRATCH_TERMS);
+let termIdf = new Float64Array(SCRATCH_TERMS);
+let termWeight = new Float64Array(SCRATCH_TERMS);
+/** 1 where a term's words lie in a passage of another script (signatures/foreign.ts). */
+let termInPassage = new Uint8Array(SCRATCH_TERMS);
+let order = new Int32Array(SCRATCH_TERMS);
+let selectScratch = new Float64Array(SCRATCH_TERMS);
 
 /**
  * The k-th smallest (0-based) of a[0, n), by quickselect; reorders a. Only the value is used, and
@@ -108,8 +116,30 @@ function ensureCapacity(n: number, tableSize: number): void {
     termTf = new Uint32Array(2 * n);
     termIdf = new Float64Array(2 * n);
     termWeight = new Float64Array(2 * n);
+    termInPassage = new Uint8Array(2 * n);
     order = new Int32Array(2 * n);
   }
+}
+
+/**
+ * Two idf tables are two scales: a paragraph in another language, weighed by its own table, can
+ * still hold most of the vector when the text's own words are common in theirs (Persian sports
+ * words in a table built from sports news). So the terms of passages in another script hold at
+ * most their share of the terms' tokens in the vector's squared norm; then a passage two texts
+ * share adds at most sqrt(sA * sB) to their cosine, the share the story rule takes out
+ * (engine/story-sentences.ts), as a shared paragraph of the text's own language would.
+ */
+function capPassageWeight(terms: number, share: number): void {
+  let passage = 0;
+  let own = 0;
+  for (let t = 0; t < terms; t++) {
+    const w2 = (termWeight[t] as number) ** 2;
+    if (termInPassage[t]) passage += w2;
+    else own += w2;
+  }
+  if (passage === 0 || own === 0 || passage / (passage + own) <= share) return;
+  const scale = Math.sqrt((share * own) / ((1 - share) * passage));
+  for (let t = 0; t < terms; t++) if (termInPassage[t]) termWeight[t] = (termWeight[t] as number) * scale;
 }
 
 export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): TermVector | null {
@@ -117,6 +147,14 @@ export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): Te
   const tf = new Uint32Array(slots.length);
   const d = vocab.countDistinct(slots, slots.length, distinct, tf);
   return topTermsOfDistinct(vocab, distinct, tf, d, size);
+}
+
+/**
+ * A word in a passage of another script (signatures/foreign.ts) is weighed as a word of its own
+ * language: its stop words are no terms, its other words take its lexicon's idf (Vocabulary).
+ */
+function inPassage(vocab: Vocabulary, slot: number, f: number): boolean {
+  return (f & FLAG_OTHER_SCRIPT) !== 0 && vocab.passageStamp[slot] === vocab.stamp;
 }
 
 /**
@@ -131,11 +169,12 @@ export function topTermsOfDistinct(
   distinctCount: number,
   size: number,
 ): TermVector | null {
-  const { info, idfs } = vocab;
+  const { info, idfs, foreignIdf } = vocab;
   let n = 0;
   for (let j = 0; j < distinctCount; j++) {
-    const f = info[(distinct[j] as number) * INFO_STRIDE + INFO_FLAGS] as number;
-    if (!(f & FLAG_STOP) && f & FLAG_LETTER) n++;
+    const slot = distinct[j] as number;
+    const f = info[slot * INFO_STRIDE + INFO_FLAGS] as number;
+    if (!(f & FLAG_STOP) && f & FLAG_LETTER && !(f & FLAG_FOREIGN_STOP && inPassage(vocab, slot, f))) n++;
   }
   if (n === 0) return null;
   // Words of one stem (Russian and Ukrainian inflections) are one term: tf summed, highest idf.
@@ -146,33 +185,44 @@ export function topTermsOfDistinct(
   const mask = tableSize - 1;
   tableIndex.fill(-1, 0, tableSize);
   let terms = 0;
+  let termTokens = 0;
+  let passageTokens = 0;
   for (let j = 0; j < distinctCount; j++) {
     const slot = distinct[j] as number;
     const b = slot * INFO_STRIDE;
     const f = info[b + INFO_FLAGS] as number;
     if (f & FLAG_STOP || !(f & FLAG_LETTER)) continue;
+    const passage = inPassage(vocab, slot, f);
+    if (passage && f & FLAG_FOREIGN_STOP) continue;
     const key = info[b + INFO_STEM] as number;
     let at = (key ^ (key >>> 16)) & mask;
     while ((tableIndex[at] as number) >= 0 && tableKey[at] !== key) at = (at + 1) & mask;
     const t = tableIndex[at] as number;
     const tf = tfs[j] as number;
-    const wordIdf = idfs[slot * IDF_STRIDE + IDF_AT] as number;
+    const wordIdf = (
+      passage && f & FLAG_FOREIGN ? foreignIdf[slot] : idfs[slot * IDF_STRIDE + IDF_AT]
+    ) as number;
+    termTokens += tf;
+    if (passage) passageTokens += tf;
     if (t < 0) {
       tableIndex[at] = terms;
       tableKey[at] = key;
       termKey[terms] = key;
       termTf[terms] = tf;
       termIdf[terms] = wordIdf;
+      termInPassage[terms] = passage ? 1 : 0;
       terms++;
     } else {
       termTf[t] = (termTf[t] as number) + tf;
       if (wordIdf > (termIdf[t] as number)) termIdf[t] = wordIdf;
+      if (passage) termInPassage[t] = 1;
     }
   }
   for (let t = 0; t < terms; t++) {
     const tf = termTf[t] as number;
     termWeight[t] = (tf === 1 ? 1 : 1 + Math.log(tf)) * (termIdf[t] as number);
   }
+  if (passageTokens > 0 && passageTokens < termTokens) capPassageWeight(terms, passageTokens / termTokens);
   // The `size` heaviest terms; at the cut, lower hashes first, so word order never matters. The
   // cut is an order statistic (quickselect): a comparator sort of ~150 terms cost more than the rest.
   const count = Math.min(size, terms);

@@ -3,9 +3,19 @@ import { SEED_TOKEN } from '../hash/seeds.js';
 import { xxh64 } from '../hash/xxhash.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
 import { hasLetter } from '../text/tokenize.js';
+import { WORD_SCRIPT } from '../text/word-scripts.js';
 import { factKind } from './facts.js';
 
 type SlotArray = Uint32Array | Int32Array;
+
+/**
+ * Tokens per document the signing scratch arrays hold from the start (a 200 KB text; about 3.5 MB of
+ * scratch per thread in all). A branch first taken after the optimizing compiler has compiled a
+ * function throws its compiled code away (a deopt) and compiles it again: started at 512-4,096,
+ * the first long text of a stream grew them inside the signer's hottest functions and cost each a
+ * recompile. Longer texts still grow them.
+ */
+export const SCRATCH_TOKENS = 1 << 15;
 
 /** A copy of `array` with room for `size` slots (same element type). */
 function grown<T extends SlotArray>(array: T, size: number): T {
@@ -51,6 +61,32 @@ export const FLAG_LETTER = 2;
 export const FLAG_PRIMARY = 4;
 /** Lexicon-eligible by length (the I-Match ratio is taken over these). */
 export const FLAG_ELIGIBLE = 8;
+/** A word in another script than the text's language (its letters are not the language's). */
+export const FLAG_OTHER_SCRIPT = 16;
+/**
+ * ...that the lexicon of its script's language describes: within a passage of its script
+ * (foreign.ts), its term weight is `foreignIdf`, that lexicon's idf, not this language's.
+ */
+export const FLAG_FOREIGN = 32;
+/** ...a stop word of its own script's language: within such a passage, no term. */
+export const FLAG_FOREIGN_STOP = 64;
+
+/** What a text's vocabulary knows of words written in another script (an English paragraph in a Persian article). */
+export interface ForeignWords {
+  /** The WORD_SCRIPT bit of the text language's letters (0: every script is the language's own). */
+  readonly script: number;
+  /** The lexicon and stop words of the language a script's words are read as; null: none. */
+  of(script: number): { lexicon: Lexicon | null; stopWords: ReadonlySet<string> } | null;
+}
+
+/** WORD_SCRIPT bit of the first script letter of `word` (0: none, only digits and marks). */
+function scriptOf(word: string): number {
+  for (let j = 0; j < word.length; j++) {
+    const s = (WORD_SCRIPT[word.charCodeAt(j)] as number) & 0x7f;
+    if (s !== 0) return s;
+  }
+  return 0;
+}
 
 /**
  * Everything signatures need to know about a token, looked up once per token per document:
@@ -76,11 +112,15 @@ export class Vocabulary {
   info = new Uint32Array(1024 * INFO_STRIDE);
   idfs = new Float64Array(this.info.buffer);
   secondaryRank = new Int32Array(1024);
+  /** Term-vector idf of FLAG_FOREIGN slots (other slots: unused). */
+  foreignIdf = new Float64Array(1024);
+  /** The document stamp of the last document in which the slot's word lay in a passage of its script (foreign.ts). */
+  passageStamp = new Uint32Array(1024);
   /** factKind of each slot's word (month, day, year or none): the dates, read from the slots. */
   factKinds = new Uint8Array(1024);
   private currentStamp = 0;
   /** Token hashes of the document being looked up (lookupSpans). */
-  private hashes = new Int32Array(1024);
+  private hashes = new Int32Array(SCRATCH_TOKENS);
   /** Where touch() leaves what it read, so that the reads are not dropped as dead code (no meaning). */
   touchSink = 0;
   private readonly scratch: U64 = { hi: 0, lo: 0 };
@@ -91,6 +131,7 @@ export class Vocabulary {
     private readonly capacity = 1 << 20,
     /** Longest stem kept for story terms (0 = whole word). */
     private readonly stemLength = 0,
+    private readonly foreign: ForeignWords | null = null,
   ) {}
 
   get size(): number {
@@ -260,6 +301,11 @@ export class Vocabulary {
   }
 
   /** A fresh stamp: INFO_TF counts are valid only for slots stamped with it. */
+  /** The current document's stamp (beginDocument). */
+  get stamp(): number {
+    return this.currentStamp;
+  }
+
   beginDocument(): number {
     this.currentStamp = (this.currentStamp + 1) >>> 0;
     if (this.currentStamp === 0) {
@@ -325,6 +371,7 @@ export class Vocabulary {
       if (lexicon.isEligible(word)) flags |= FLAG_ELIGIBLE;
       this.idfs[slot * IDF_STRIDE + IDF_AT] = described.idf;
       this.secondaryRank[slot] = described.secondaryRank;
+      if (!(flags & FLAG_STOP) && flags & FLAG_LETTER) flags |= this.foreignFlags(word, slot, lexicon);
     } else {
       this.idfs[slot * IDF_STRIDE + IDF_AT] = 1;
       this.secondaryRank[slot] = -1;
@@ -337,8 +384,33 @@ export class Vocabulary {
         : (info[b + INFO_LO] as number);
     info[b + INFO_TF] = 0;
     info[b + INFO_STAMP] = 0;
+    this.passageStamp[slot] = 0;
     this.words++;
     return slot;
+  }
+
+  /**
+   * A word in another script than the language's takes this lexicon's idf, mostly its top
+   * (unknown-word) idf. For a name ("Xiaomi" in a Russian text) that is right: it is rare in this
+   * language. But every word of a paragraph in another language would too ("the", "and"
+   * included), and a shared English paragraph would outweigh two Persian articles' own words in
+   * the term vector. So within a passage of its script (foreign.ts decides, per document) such a
+   * word is weighed as a word of that script's language: a stop word there is no term, another
+   * word takes that lexicon's idf, never above this lexicon's unknown-word idf (a name unknown to
+   * both keeps its weight). Only the term vector reads this.
+   */
+  private foreignFlags(word: string, slot: number, lexicon: Lexicon): number {
+    const foreign = this.foreign;
+    if (!foreign || foreign.script === 0) return 0;
+    const script = scriptOf(word);
+    if (script === 0 || script === foreign.script) return 0;
+    const other = foreign.of(script);
+    if (!other) return FLAG_OTHER_SCRIPT;
+    if (other.stopWords.has(word)) return FLAG_OTHER_SCRIPT | FLAG_FOREIGN_STOP;
+    this.foreignIdf[slot] = other.lexicon
+      ? Math.min(other.lexicon.idf(word), lexicon.unknownIdf)
+      : lexicon.unknownIdf;
+    return FLAG_OTHER_SCRIPT | FLAG_FOREIGN;
   }
 
   private grow(): void {
@@ -347,6 +419,10 @@ export class Vocabulary {
     this.info = grown(this.info, size * INFO_STRIDE);
     this.idfs = new Float64Array(this.info.buffer);
     this.secondaryRank = grown(this.secondaryRank, size);
+    const foreignIdf = new Float64Array(size);
+    foreignIdf.set(this.foreignIdf);
+    this.foreignIdf = foreignIdf;
+    this.passageStamp = grown(this.passageStamp, size);
     const kinds = new Uint8Array(size);
     kinds.set(this.factKinds);
     this.factKinds = kinds;

@@ -9,15 +9,16 @@ import { fileURLToPath } from 'node:url';
  * when it is absent (a user's machine); CI has it.
  */
 const here = dirname(fileURLToPath(import.meta.url));
-export const SHARED_DATA_DIR = resolve(
-  process.env.DOPPEL_SHARED_DATA ?? resolve(here, '../../../shared/data'),
-);
+// Unset: ./eval-data of the project (gitignored, never shipped), where a user may put the corpus.
+export const SHARED_DATA_DIR = process.env.DOPPEL_SHARED_DATA
+  ? resolve(process.env.DOPPEL_SHARED_DATA)
+  : resolve(here, '../..', 'eval-data');
 
 export function hasSharedData(): boolean {
   return existsSync(resolve(SHARED_DATA_DIR, 'README.md'));
 }
 
-export const SHARED_DATA_SKIP_REASON = `../shared/data not found at ${SHARED_DATA_DIR}: suites on real text are skipped (set DOPPEL_SHARED_DATA to point at it)`;
+export const SHARED_DATA_SKIP_REASON = `the evaluation corpus was not found at ${SHARED_DATA_DIR}: suites on real text are skipped (set DOPPEL_SHARED_DATA to its folder)`;
 
 let warned = false;
 /** Prints the skip reason once per process, so a skipped suite is never silent. */
