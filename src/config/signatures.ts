@@ -22,6 +22,12 @@ export const canonicalSchema = z
      * (title and body; menus, sidebars, comments, footers left out), 'page' every visible element.
      */
     html: z.enum(['article', 'page']).default('article'),
+    /**
+     * Hash-busters: 'drop' leaves out of the canonical text the words of an English text that no
+     * lexicon holds and that are not spelt the way words are (no vowel, five consonants in a row,
+     * a letter pair words do not have: src/text/random-words.ts). The mail profile drops them.
+     */
+    randomWords: z.enum(['keep', 'drop']).default('keep'),
     /** Longest token kept (longer runs are usually base64 or URLs glued together). */
     maxTokenLength: z.number().int().min(8).max(1000).default(64),
   })
