@@ -19,7 +19,8 @@ const PROFILES: Record<ProfileName, unknown> = {
     // SimHash and I-Match still verify every candidate; as index tables (and the seed-002 lexical
     // signatures) they found no pair that bands and topic keys miss on any shared data set, at 20-25%
     // of the throughput (docs/quality.md). Turn them on with index.methods / signatures.lexical.
-    signatures: { lexical: { enabled: false } },
+    // One repeated word holds at most 0.15 of the story vector (docs/quality.md, one heavy term).
+    signatures: { lexical: { enabled: false }, terms: { maxTermShare: 0.15 } },
     index: {
       methods: ['exact', 'bands', 'topic', 'sentences'],
       maxBucketSize: 64,
