@@ -8,7 +8,7 @@
 // Each message's gold cluster is its article; its story label joins the articles judged one story.
 //
 //   node scripts/site-chrome-sets.mjs build [--seed N] [--out DIR]     (DIR: .tmp/site-chrome)
-//   node scripts/site-chrome-sets.mjs score [--out DIR] [--list] [--config FILE]
+//   node scripts/site-chrome-sets.mjs score [--out DIR] [--list] [--config FILE] [--bin CHECKOUT]
 //
 // build writes, each also as plain text (`-text.jsonl`: the article's text instead of the page):
 // - dup1-3.jsonl: 15 articles per language, each on 3-4 different sites (duplicate recall);
@@ -268,8 +268,10 @@ function build() {
 }
 
 // ---------------------------------------------------------------- score
+// --bin DIR scores with another built checkout of doppel (an earlier commit, for a before/after).
+const bin = path.resolve(option('--bin', root), 'bin/doppel.js');
 const doppel = (argv) =>
-  execFileSync(process.execPath, [path.join(root, 'bin/doppel.js'), ...argv], {
+  execFileSync(process.execPath, [bin, ...argv], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
