@@ -188,7 +188,8 @@ function pageWith(site, article) {
   for (const tag of ['h1', 'title']) {
     for (const el of DomUtils.getElementsByTagName(tag, doc, true)) setChildren(el, esc(article.title));
   }
-  return DomUtils.getOuterHTML(doc);
+  // Letters as they are (the default writes every non-ASCII letter as a character reference).
+  return DomUtils.getOuterHTML(doc, { encodeEntities: 'utf8' });
 }
 
 function readSites(dir) {
