@@ -7,7 +7,7 @@
 // its headline; the rest of the page stays. Pages where no such element is found are skipped.
 // Each message's gold cluster is its article; its story label joins the articles judged one story.
 //
-//   node scripts/site-chrome-sets.mjs build [--seed N] [--out DIR]     (DIR: .tmp/site-chrome)
+//   node scripts/site-chrome-sets.mjs build [--seed N] [--out DIR] [--references]   (DIR: .tmp/site-chrome)
 //   node scripts/site-chrome-sets.mjs score [--out DIR] [--list] [--config FILE] [--bin CHECKOUT]
 //
 // build writes, each also as plain text (`-text.jsonl`: the article's text instead of the page):
@@ -37,6 +37,7 @@ const option = (name, fallback) => {
   return at >= 0 && at + 1 < args.length ? args[at + 1] : fallback;
 };
 const out = path.resolve(root, option('--out', '.tmp/site-chrome'));
+const references = args.includes('--references');
 if (command !== 'build' && command !== 'score') {
   process.stderr.write(
     'usage: node scripts/site-chrome-sets.mjs build|score [--seed N] [--out DIR] [--list]\n',
@@ -188,8 +189,9 @@ function pageWith(site, article) {
   for (const tag of ['h1', 'title']) {
     for (const el of DomUtils.getElementsByTagName(tag, doc, true)) setChildren(el, esc(article.title));
   }
-  // Letters as they are (the default writes every non-ASCII letter as a character reference).
-  return DomUtils.getOuterHTML(doc, { encodeEntities: 'utf8' });
+  // Letters as they are, or with --references every non-ASCII letter as a character reference
+  // (pages served in ASCII); the default of the serializer is the latter.
+  return DomUtils.getOuterHTML(doc, references ? {} : { encodeEntities: 'utf8' });
 }
 
 function readSites(dir) {
