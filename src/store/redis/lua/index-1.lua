@@ -240,7 +240,7 @@ local function addRecord(mySeq, record)
     -- block has none lost it (below). Once per block a batch.
     redis.call('HSETNX', base .. KEY_VERDICT .. b, MARKER_FIELD, '1')
   end
-  pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
+  pendingRecords[#pendingRecords + 1] = SLOT_NAME[mySeq % BLOCK_SIZE]
   pendingRecords[#pendingRecords + 1] = record
   lastRecord = mySeq
 end
@@ -289,7 +289,9 @@ for r = 1, n do
   end
   -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
   local known = nil
-  local idSet = redis.call('HSETNX', idKey, idField, seq + 1) == 1
+  -- The next sequence number as stored (converted once: it is also the bucket member below).
+  local claim = tostring(seq + 1)
+  local idSet = redis.call('HSETNX', idKey, idField, claim) == 1
   if not idSet then
     known = storedNumber(redis.call('HGET', idKey, idField), 'an id field')
     if known and known < live then known = nil end
@@ -323,7 +325,7 @@ for r = 1, n do
       if not idSet then redis.call('HSET', idKey, idField, mySeq) end
     end
     -- Converted once, not by every redis.call that writes it.
-    local stored = tostring(mySeq % WRAP)
+    local stored = (isNew and mySeq < WRAP) and claim or tostring(mySeq % WRAP)
     local packed = packMember(mySeq)
     -- Only buckets with live members go back (most are new and empty): the client counts members,
     -- not buckets, so it does not need to know which bucket a value came from.
