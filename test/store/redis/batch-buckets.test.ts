@@ -8,7 +8,9 @@ function tableEntries(table: Buffer): string[] {
   const out: string[] = [];
   for (let at = 0; at < table.length; ) {
     const digits = table[at] as number;
-    out.push(`${table.subarray(at + 1, at + 1 + digits).toString('latin1')}/${table.subarray(at + 1 + digits, at + 3 + digits).toString('hex')}`);
+    out.push(
+      `${table.subarray(at + 1, at + 1 + digits).toString('latin1')}/${table.subarray(at + 1 + digits, at + 3 + digits).toString('hex')}`,
+    );
     at += digits + 3;
   }
   return out;
@@ -18,7 +20,9 @@ function addressEntries(addresses: Buffer): string[] {
   const out: string[] = [];
   for (let at = 0; at < addresses.length; ) {
     const digits = addresses[at] as number;
-    out.push(`${addresses.subarray(at + 1, at + 1 + digits).toString('latin1')}/${addresses.subarray(at + 2 + digits, at + 4 + digits).toString('hex')}`);
+    out.push(
+      `${addresses.subarray(at + 1, at + 1 + digits).toString('latin1')}/${addresses.subarray(at + 2 + digits, at + 4 + digits).toString('hex')}`,
+    );
     at += digits + 4;
   }
   return out;
@@ -44,7 +48,7 @@ const B: IndexKey[] = [
   { table: 't', hi: 0, lo: 5 },
 ];
 
-describe('a batch\'s distinct buckets (index-1.lua\'s bucket table)', () => {
+describe("a batch's distinct buckets (index-1.lua's bucket table)", () => {
   it('names each distinct bucket once, with the shard and field of the per-message addresses', () => {
     const batch = new BatchBuckets();
     const write = (keys: IndexKey[], recent?: RecentBuckets) => {
@@ -81,7 +85,11 @@ describe('a batch\'s distinct buckets (index-1.lua\'s bucket table)', () => {
 
   it('counts past one byte of indexes (3-byte little-endian references)', () => {
     const batch = new BatchBuckets();
-    const keys: IndexKey[] = Array.from({ length: 70_000 }, (_, i) => ({ table: 'b2', hi: i, lo: i * 7 + 1 }));
+    const keys: IndexKey[] = Array.from({ length: 70_000 }, (_, i) => ({
+      table: 'b2',
+      hi: i,
+      lo: i * 7 + 1,
+    }));
     const out = Buffer.alloc(BatchBuckets.refsMaxBytes(keys.length));
     const end = batch.writeRefs(keys, 16_384, out, 0);
     const list = refs(out.subarray(0, end));
