@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { redisSchema } from '../../../src/config/dedup.js';
 import { DoppelError } from '../../../src/errors.js';
 import { storeError } from '../../../src/store/redis/errors.js';
-import { luaKeyConstants, metaKey, namespaceBase, namespaceKeyPattern } from '../../../src/store/redis/keys.js';
+import {
+  luaKeyConstants,
+  metaKey,
+  namespaceBase,
+  namespaceKeyPattern,
+} from '../../../src/store/redis/keys.js';
 import { defineScripts, loadScript } from '../../../src/store/redis/scripts.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { redisUrl, uniqueNamespace } from '../../support/redis.js';
