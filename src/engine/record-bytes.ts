@@ -240,6 +240,12 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     longest,
     heaviest,
     terms,
+    // One shape for every record, as compactRecord makes them.
+    dates: undefined,
+    shingles: undefined,
+    sentences: undefined,
+    sentenceCut: undefined,
+    packed: undefined,
   };
   if (dates !== undefined && dates.length > 0) record.dates = dates;
   if (shingles > 0) record.shingles = shingles;

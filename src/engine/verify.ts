@@ -14,6 +14,35 @@ import type { Evidence, SignatureRecord } from './types.js';
  * come from shared buckets, which only say "maybe": this is the true evidence (Hamming distance,
  * Jaccard estimate, I-Match and lexical equality, tf*idf cosine).
  */
+/**
+ * Evidence with every field, the optional ones undefined: one object shape whatever a comparison
+ * finds. Adding the containment fields only when measured gave the functions that read evidence
+ * (matchLevel, judge, the verdict) several shapes, each new one after they were compiled a deopt
+ * and a compile more. The optional fields are in the order they were added, so the JSON of a
+ * verdict's evidence (undefined fields left out) is unchanged.
+ */
+export function newEvidence(
+  exact: boolean,
+  hamming: number | null,
+  jaccard: number | null,
+  imatch: boolean,
+  lexical: number,
+  cosine: number | null,
+): Evidence {
+  return {
+    exact,
+    hamming,
+    jaccard,
+    imatch,
+    lexical,
+    cosine,
+    containment: undefined,
+    contained: undefined,
+    containedSentences: undefined,
+    containedTokens: undefined,
+  };
+}
+
 export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence {
   return oneOff.load(a).compare(b);
 }
@@ -146,7 +175,7 @@ export class Verifier {
       cosine = roundSimilarity(dot);
     }
     const exact = pa[Packed.ExactHi] === pb[Packed.ExactHi] && pa[Packed.ExactLo] === pb[Packed.ExactLo];
-    const out: Evidence = { exact, hamming, jaccard, imatch, lexical, cosine };
+    const out = newEvidence(exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);
@@ -184,7 +213,7 @@ export class Verifier {
       const dot = this.mergeCosine ? termCosine(a.terms, b.terms) : this.terms.cosine(b.terms);
       cosine = roundSimilarity(dot);
     }
-    const out: Evidence = { exact: a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine };
+    const out = newEvidence(a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);
