@@ -19,7 +19,8 @@ const PROFILES: Record<ProfileName, unknown> = {
     // SimHash and I-Match still verify every candidate; as index tables (and the seed-002 lexical
     // signatures) they found no pair that bands and topic keys miss on any shared data set, at 20-25%
     // of the throughput (docs/quality.md). Turn them on with index.methods / signatures.lexical.
-    signatures: { lexical: { enabled: false } },
+    // One repeated word holds at most 0.15 of the story vector (docs/quality.md, one heavy term).
+    signatures: { lexical: { enabled: false }, terms: { maxTermShare: 0.15 } },
     index: {
       methods: ['exact', 'bands', 'topic', 'sentences'],
       maxBucketSize: 64,
@@ -81,7 +82,8 @@ const PROFILES: Record<ProfileName, unknown> = {
     signatures: {
       // HTML mails are newsletters and spam, not articles: their whole text is signed (extracting
       // lowered the mail set's story recall, docs/extraction.md).
-      canonical: { mailCleanup: 'always', html: 'page' },
+      // Random strings appended to spam to defeat hashing are left out (src/text/random-words.ts).
+      canonical: { mailCleanup: 'always', html: 'page', randomWords: 'drop' },
       // Word sets, not word runs: a hash-buster word inserted every ~10 words breaks a third of
       // the 3-shingles but only ~10% of the word set (docs/quality.md, spam with hash-busters).
       minhash: { shingleSize: 1 },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Parameters of canonicalization and of every signature method. One validated object;
  * every default is written here and in docs/configuration.md. Changing any of these changes
- * signatures, so the object is hashed into `signatureSchemeId` (see scheme.ts).
+ * signatures: records stored before the change keep theirs until the window drops them.
  */
 export const canonicalSchema = z
   .object({
@@ -22,6 +22,12 @@ export const canonicalSchema = z
      * (title and body; menus, sidebars, comments, footers left out), 'page' every visible element.
      */
     html: z.enum(['article', 'page']).default('article'),
+    /**
+     * Hash-busters: 'drop' leaves out of the canonical text the words of an English text that no
+     * lexicon holds and that are not spelt the way words are (no vowel, five consonants in a row,
+     * a letter pair words do not have: src/text/random-words.ts). The mail profile drops them.
+     */
+    randomWords: z.enum(['keep', 'drop']).default('keep'),
     /** Longest token kept (longer runs are usually base64 or URLs glued together). */
     maxTokenLength: z.number().int().min(8).max(1000).default(64),
   })
@@ -88,6 +94,12 @@ export const termsSchema = z
     enabled: z.boolean().default(true),
     /** Terms kept in the tf*idf vector used for story-level cosine verification. */
     size: z.number().int().min(4).max(256).default(32),
+    /**
+     * The most of the vector's squared norm one term may hold (1: no cap). A word a text repeats
+     * (a corpus's placeholder for every link, a site's name) otherwise holds half the vector and
+     * makes texts that share only it one story. The news profile caps it at 0.15.
+     */
+    maxTermShare: z.number().min(0.05).max(1).default(1),
   })
   .strict();
 

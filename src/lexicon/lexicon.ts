@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { DoppelError } from '../errors.js';
 import { lazySchema, type Zod } from '../lazy-schema.js';
 import type { Language, SupportedLanguage } from '../text/language.js';
+import { countLetterPairs } from '../text/random-words.js';
 import { decodeCompact, sourceDigest } from './compact.js';
 import { WordTable } from './word-table.js';
 
@@ -93,6 +94,20 @@ export class Lexicon {
 
   get size(): number {
     return this.table.size;
+  }
+
+  private pairs: Uint32Array | undefined;
+
+  /** How many words hold each letter pair (text/random-words.ts); counted on first use. */
+  get letterPairs(): Uint32Array {
+    this.pairs ??= countLetterPairs(this.wordList());
+    return this.pairs;
+  }
+
+  private *wordList(): Generator<string> {
+    const { starts, chars } = this.table;
+    for (let i = 0; i < this.table.size; i++)
+      yield String.fromCharCode(...chars.subarray(starts[i] as number, starts[i + 1] as number));
   }
 
   /** Whether the lexicon holds the word (canonical form): a known word of its language. */

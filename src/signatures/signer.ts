@@ -215,7 +215,7 @@ export class Signer {
         ? imatchOfDistinct(vocab, distinct, d, config.imatch, versionSeed)
         : [];
     const terms = config.terms.enabled
-      ? topTermsOfDistinct(vocab, distinct, this.tf, d, config.terms.size)
+      ? topTermsOfDistinct(vocab, distinct, this.tf, d, config.terms.size, config.terms.maxTermShare)
       : null;
 
     const lexical = config.lexical.enabled

@@ -142,6 +142,38 @@ function capPassageWeight(terms: number, share: number): void {
   for (let t = 0; t < terms; t++) if (termInPassage[t]) termWeight[t] = (termWeight[t] as number) * scale;
 }
 
+/**
+ * No single term holds more than `cap` of the chosen terms' squared norm: the heaviest are
+ * lowered to one level L, with L^2 = cap * the new squared norm (water-filling). A vector of too
+ * few terms to meet it (count * cap <= 1) is left as it is.
+ */
+function capSingleTerm(top: Int32Array, count: number, cap: number): void {
+  if (count * cap <= 1) return;
+  let rest = 0;
+  let heaviest = 0;
+  for (let i = 0; i < count; i++) {
+    const x = (termWeight[top[i] as number] as number) ** 2;
+    rest += x;
+    if (x > heaviest) heaviest = x;
+  }
+  if (heaviest <= cap * rest) return;
+  const w2 = Array.from(top.subarray(0, count), (t) => (termWeight[t] as number) ** 2).sort((a, b) => b - a);
+  let k = 0;
+  let level = 0;
+  while (k < count && k * cap < 1) {
+    rest -= w2[k] as number;
+    k++;
+    if (k * cap >= 1) return;
+    level = (cap * rest) / (1 - cap * k);
+    if ((w2[k] ?? 0) <= level) break;
+  }
+  const l = Math.sqrt(level);
+  for (let i = 0; i < count; i++) {
+    const t = top[i] as number;
+    if ((termWeight[t] as number) > l) termWeight[t] = l;
+  }
+}
+
 export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): TermVector | null {
   const distinct = new Int32Array(slots.length);
   const tf = new Uint32Array(slots.length);
@@ -168,6 +200,7 @@ export function topTermsOfDistinct(
   tfs: Uint32Array,
   distinctCount: number,
   size: number,
+  maxTermShare = 1,
 ): TermVector | null {
   const { info, idfs, foreignIdf } = vocab;
   let n = 0;
@@ -240,6 +273,7 @@ export function topTermsOfDistinct(
   }
   insertionSortByKey(order, 0, chosen);
   const top = order.subarray(0, count);
+  if (maxTermShare < 1) capSingleTerm(top, count, maxTermShare);
   let norm = 0;
   for (let i = 0; i < count; i++) norm += (termWeight[top[i] as number] as number) ** 2;
   norm = Math.sqrt(norm) || 1;

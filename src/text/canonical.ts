@@ -4,6 +4,8 @@ import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
 import { cleanMailBody } from './mail-cleanup.js';
+import { dropRandomWords } from './random-words.js';
+import { squeezeRepeatedLetters } from './repeated-letters.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
@@ -102,7 +104,14 @@ export function canonicalize(
       changed ||= joined !== length;
       length = joined;
     }
+    const squeezed = squeezeRepeatedLetters(clean.codes, length, known);
+    changed ||= squeezed !== length;
+    length = squeezed;
     if (changed) tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
+    // Hash-busters: random strings are spelt in Latin letters, read against an English lexicon.
+    const pairs = config.randomWords === 'drop' && lang === 'en' ? known.letterPairs : undefined;
+    if (pairs && dropRandomWords(clean.codes, length, known, pairs, tokens.count) > 0)
+      tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   }
   // A text of emoji and symbols only signs by its symbols (symbols.ts), not as one empty text.
   if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, length));

@@ -1,10 +1,17 @@
-import { foldGreekCapitals } from './greek-capitals.js';
+import { foldCapitalTwins } from './greek-capitals.js';
 import { foldLookalikes } from './lookalike.js';
 import { type NormalizeOptions, normalizeTextCodes } from './normalize.js';
 import { joinPersianAffixes } from './persian-affixes.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { codesToString } from './utf16.js';
-import { HAS_ARABIC, HAS_GREEK_MIX, HAS_SCRIPT_MIX, scanWords } from './word-scripts.js';
+import {
+  HAS_ARABIC,
+  HAS_GREEK_MIX,
+  HAS_LATIN_CYRILLIC,
+  HAS_SCRIPT_MIX,
+  mostlyLatin,
+  scanWords,
+} from './word-scripts.js';
 
 /**
  * Clean text as the tokenizer reads it: normalized (invisible characters removed, layout, NFKC,
@@ -23,9 +30,10 @@ export function cleanTextCodes(
   const clean = normalizeTextCodes(text, options);
   const found = scanWords(clean.codes, clean.length);
   if (found === 0) return clean;
-  // Only a text with Greek letters beside others is read again: the check costs the rest nothing.
-  if (found & HAS_GREEK_MIX && !greekFolded) {
-    const folded = foldGreekCapitals(text);
+  // Only a text with Greek or Cyrillic letters beside Latin ones is read again (greek-capitals.ts):
+  // the check costs the rest nothing.
+  if (found & (HAS_GREEK_MIX | HAS_LATIN_CYRILLIC) && !greekFolded) {
+    const folded = foldCapitalTwins(text, mostlyLatin(clean.codes, clean.length));
     if (folded !== text) return cleanTextCodes(folded, options, true);
   }
   if (found & HAS_SCRIPT_MIX) foldLookalikes(clean.codes, clean.length);

@@ -16,6 +16,8 @@ import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 /** Words of one language: the lexicon's (Lexicon.has). */
 export interface KnownWords {
   has(word: string): boolean;
+  /** How many of the words hold each letter pair (random-words.ts, countLetterPairs). */
+  readonly letterPairs?: Uint32Array;
 }
 
 /** The known words of a language, or null when it has none (no lexicon). */

@@ -1,3 +1,4 @@
+import { readOverrides } from './bidi-override.js';
 import { charTable } from './char-tables.js';
 import {
   BELOW_LETTER,
@@ -16,6 +17,7 @@ import {
   letterVariant,
 } from './letter-variants.js';
 import { fastNfkc, INERT, MAX_NORMALIZED_LENGTH, tooLongWhenNormalized } from './nfkc.js';
+import { undoStackedMarks } from './stacked-marks.js';
 import { codesToString } from './utf16.js';
 
 /**
@@ -91,12 +93,14 @@ const HAS_SHORT_DIGIT_LINE = /(?:^|\n)[^\n\d]{0,20}\d[^\n]{0,23}(?:\n|$)/;
 
 /**
  * Seed 002 clean-up: drop invisible characters (soft hyphens, zero-width and bidi controls, ...:
- * invisible.ts), re-join hyphenated words, drop form feeds and page-number lines. Runs before
+ * invisible.ts; text stored backwards behind a right-to-left override is first put in reading
+ * order: bidi-override.ts), undo Zalgo (a text with marks stacked on letters loses its Latin and Cyrillic
+ * letters' marks: stacked-marks.ts), re-join hyphenated words, drop form feeds and page-number lines. Runs before
  * NFKC (a removed combining grapheme joiner or variation selector no longer blocks composition)
  * and before lower-casing (the hyphen rule looks at letter case).
  */
 export function cleanLayout(text: string): string {
-  let out = removeInvisibles(text);
+  let out = undoStackedMarks(removeInvisibles(readOverrides(text)));
   if (HAS_PARENTHESIZED.test(out)) out = out.replace(PARENTHESIZED, parenthesizedLetter);
   if (HAS_RARE_LAYOUT.test(out)) out = out.replace(/\r\n?/g, '\n').replace(FORM_FEED_AND_SEPARATORS, '\n');
   if (HAS_LINE_END_HYPHEN.test(out)) out = out.replace(LINE_END_HYPHEN, '$1');
@@ -301,6 +305,9 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
     if ((code >= 0x1100 && code <= 0x11ff) || (code >= 0x3130 && code <= 0x318f)) continue;
     const ch = String.fromCharCode(code);
     if (mark.test(ch)) {
+      // U+0300-036F take the full path even when they compose with nothing: cleanLayout reads
+      // such a mark as Zalgo evidence (stacked-marks.ts).
+      if (code >= 0x0300 && code <= 0x036f) continue;
       if (FOLD[code] === DROP && !composing.has(code) && ch.normalize('NFKC') === ch) fastFold[code] = DROP;
       continue;
     }
@@ -322,6 +329,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
   for (let code = 0x249c; code <= 0x24b5; code++) fastFold[code] = SLOW; // cleanLayout's parenthesized letters
   fastFold[ZWNJ_CODE] = COMPLEX;
   for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) fastFold[code] = INVISIBLE;
+  fastFold[0x202e] = SLOW; // a right-to-left override: cleanLayout reads its span (bidi-override.ts)
   return { fastFold, expansions: Uint16Array.from(expansions) };
 }
 

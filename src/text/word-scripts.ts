@@ -76,6 +76,8 @@ export const HAS_SCRIPT_MIX = 1;
 export const HAS_ARABIC = 2;
 /** Greek letters beside letters of another look-alike script (greek-capitals.ts may have work). */
 export const HAS_GREEK_MIX = 4;
+/** Latin and Cyrillic letters in one text (greek-capitals.ts: Cyrillic capitals in English text). */
+export const HAS_LATIN_CYRILLIC = 8;
 
 /**
  * Whether codes[0, length) has letters of two look-alike scripts (then a word may be disguised:
@@ -87,5 +89,25 @@ export function scanWords(codes: Uint16Array, length: number): number {
   for (let i = 0; i < length; i++) all |= WORD_SCRIPT[codes[i] as number] as number;
   const scripts = all & LOOKALIKE_SCRIPTS;
   const mix = (scripts & (scripts - 1)) !== 0;
-  return (mix ? HAS_SCRIPT_MIX | (scripts & GREEK ? HAS_GREEK_MIX : 0) : 0) | (all & ARABIC ? HAS_ARABIC : 0);
+  const latinCyrillic = (scripts & (LATIN | CYRILLIC)) === (LATIN | CYRILLIC) ? HAS_LATIN_CYRILLIC : 0;
+  return (
+    (mix ? HAS_SCRIPT_MIX | (scripts & GREEK ? HAS_GREEK_MIX : 0) | latinCyrillic : 0) |
+    (all & ARABIC ? HAS_ARABIC : 0)
+  );
+}
+
+/**
+ * Whether most of the Latin, Cyrillic and Greek letters of codes[0, length) are Latin, read on
+ * every fourth code unit: a text's main script shows as well in a quarter of its letters, at a
+ * quarter of the cost (it is read for every Russian text with a Latin word).
+ */
+export function mostlyLatin(codes: Uint16Array, length: number): boolean {
+  let latin = 0;
+  let others = 0;
+  for (let i = 0; i < length; i += 4) {
+    const script = WORD_SCRIPT[codes[i] as number] as number;
+    if (script === LATIN) latin++;
+    else if (script === CYRILLIC || script === GREEK) others++;
+  }
+  return latin > others;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { HAS_ARABIC, HAS_GREEK_MIX, HAS_SCRIPT_MIX, scanWords } from '../../src/text/word-scripts.js';
+import {
+  HAS_ARABIC,
+  HAS_GREEK_MIX,
+  HAS_LATIN_CYRILLIC,
+  HAS_SCRIPT_MIX,
+  scanWords,
+} from '../../src/text/word-scripts.js';
 
 const scan = (text: string): number => {
   const codes = Uint16Array.from(text, (ch) => ch.charCodeAt(0));
@@ -13,8 +19,9 @@ describe('scanWords', () => {
     expect(scan('')).toBe(0);
   });
   it('tells a text with letters of two look-alike scripts', () => {
-    expect(scan('банк Apple')).toBe(HAS_SCRIPT_MIX);
-    expect(scan('the bаnk')).toBe(HAS_SCRIPT_MIX);
+    expect(scan('банк Apple')).toBe(HAS_SCRIPT_MIX | HAS_LATIN_CYRILLIC);
+    expect(scan('the bаnk')).toBe(HAS_SCRIPT_MIX | HAS_LATIN_CYRILLIC);
+    expect(scan('ελληνικά банк')).toBe(HAS_SCRIPT_MIX | HAS_GREEK_MIX);
     expect(scan('ελληνικά and English')).toBe(HAS_SCRIPT_MIX | HAS_GREEK_MIX);
   });
   it('tells Greek letters beside another script (Greek capitals to fold) from Greek alone', () => {
@@ -23,6 +30,6 @@ describe('scanWords', () => {
   });
   it('tells Arabic-script letters apart (Persian affix joining)', () => {
     expect(scan('کتاب ها')).toBe(HAS_ARABIC);
-    expect(scan('کتاب ها and Apple банк')).toBe(HAS_ARABIC | HAS_SCRIPT_MIX);
+    expect(scan('کتاب ها and Apple банк')).toBe(HAS_ARABIC | HAS_SCRIPT_MIX | HAS_LATIN_CYRILLIC);
   });
 });
