@@ -31,14 +31,29 @@ const input = resolve(process.argv[2] ?? resolve(here, '../../.bench-out/peers-s
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BATCH = 256;
 const HEAP = process.env.BENCH_HEAP === '1';
+/** `BENCH_HEAP_TOP=N` (with BENCH_HEAP=1): the N functions that allocate the most, per message, after each pass. */
+const TOP = Number(process.env.BENCH_HEAP_TOP ?? 0);
+let lastSites = new Map<string, number>();
 
 interface SamplingNode {
   selfSize: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
   children: SamplingNode[];
 }
 
 const sampledBytes = (node: SamplingNode): number =>
   node.children.reduce((sum, child) => sum + sampledBytes(child), node.selfSize);
+
+/** Sampled bytes allocated by each function itself (name, file and line), summed over its call sites. */
+function bytesBySite(node: SamplingNode, into = new Map<string, number>()): Map<string, number> {
+  if (node.selfSize > 0) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/dist\//, '')}:${lineNumber + 1}`;
+    into.set(site, (into.get(site) ?? 0) + node.selfSize);
+  }
+  for (const child of node.children) bytesBySite(child, into);
+  return into;
+}
 
 /** Runs `work` under the sampling heap profiler; the bytes it allocated (sampled), garbage included. */
 async function allocated(work: () => Promise<void>): Promise<number> {
@@ -55,6 +70,7 @@ async function allocated(work: () => Promise<void>): Promise<number> {
     profile: { head: SamplingNode };
   };
   session.disconnect();
+  if (TOP > 0) lastSites = bytesBySite(profile.head);
   return sampledBytes(profile.head);
 }
 
@@ -110,6 +126,11 @@ for (let round = 1; round <= ROUNDS; round++) {
   console.log(
     `| ${round} | ${outcome.micros.toFixed(0)} | ${outcome.flagged} |${HEAP ? ` ${Math.round(bytes / messages.length)} |` : ''}`,
   );
+  if (HEAP && TOP > 0) {
+    const top = [...lastSites].sort((a, b) => b[1] - a[1]).slice(0, TOP);
+    for (const [site, siteBytes] of top)
+      console.log(`    ${Math.round(siteBytes / messages.length)} B  ${site}`);
+  }
 }
 const steady = results.slice(1);
 if (steady.length > 0) {

@@ -56,11 +56,36 @@ export async function* readLines(
  * joined once, and a line over the limit is not kept at all beyond its head, so memory stays
  * bounded by the limit whatever the input.
  */
-export async function* readLineBatches(
+export function readLineBatches(
   path: string,
   stdin: Readable = process.stdin,
   options: ReadOptions = {},
 ): AsyncGenerator<InputLine[]> {
+  return lineBatches(path, stdin, options, (whole, end) => whole.toString('utf8', 0, end));
+}
+
+/**
+ * readLineBatches with each line kept as its bytes (a view of what was read, its line end and
+ * "\r" off), not decoded: for a consumer that decodes elsewhere (the dedup CLI's sign workers).
+ * Decoding such a line with `toString('utf8')` gives readLineBatches' string; oversized lines are
+ * the same OversizedLine.
+ */
+export function readRawLineBatches(
+  path: string,
+  stdin: Readable = process.stdin,
+  options: ReadOptions = {},
+): AsyncGenerator<RawInputLine[]> {
+  return lineBatches(path, stdin, options, (whole, end) => whole.subarray(0, end));
+}
+
+export type RawInputLine = Buffer | OversizedLine;
+
+async function* lineBatches<T>(
+  path: string,
+  stdin: Readable,
+  options: ReadOptions,
+  make: (whole: Buffer, end: number) => T,
+): AsyncGenerator<Array<T | OversizedLine>> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_LIMITS.maxMessageBytes;
   const input = path === '-' ? stdin : createReadStream(path);
   const opened = new Promise<void>((resolve, reject) => {
@@ -77,16 +102,16 @@ export async function* readLineBatches(
   let pending = 0;
   let head: Buffer | null = null;
   let lastByte = -1; // of the pieces (kept or dropped)
-  const finish = (last: Buffer): InputLine => {
+  const finish = (last: Buffer): T | OversizedLine => {
     const total = pending + last.length;
-    let line: InputLine;
+    let line: T | OversizedLine;
     if (head === null) {
       const whole = pieces.length === 0 ? last : Buffer.concat([...pieces, last], total);
       const end = total > 0 && whole[total - 1] === 0x0d ? total - 1 : total;
       line =
         end > maxLineBytes
           ? new OversizedLine(end, whole.toString('utf8', 0, Math.min(end, HEAD_BYTES)), maxLineBytes)
-          : whole.toString('utf8', 0, end);
+          : make(whole, end);
     } else {
       const cr = (last.length > 0 ? last[last.length - 1] : lastByte) === 0x0d;
       const bytes = total - (cr ? 1 : 0);
@@ -110,7 +135,7 @@ export async function* readLineBatches(
   for await (const chunk of input as AsyncIterable<Buffer | string>) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     if (options.counter) options.counter.bytes += bytes.length;
-    const lines: InputLine[] = [];
+    const lines: Array<T | OversizedLine> = [];
     let start = 0;
     for (;;) {
       const end = bytes.indexOf(0x0a, start);
@@ -122,6 +147,24 @@ export async function* readLineBatches(
     if (lines.length > 0) yield lines;
   }
   if (pending > 0) yield [finish(Buffer.alloc(0))];
+}
+
+/**
+ * Whether a line read as bytes is empty or white space only, as `line.trim() === ''` says of the
+ * decoded line. Decodes only a line of nothing but white space and non-ASCII bytes (it may be
+ * Unicode white space); a JSON line is told by its first byte.
+ */
+export function isBlankLine(bytes: Uint8Array): boolean {
+  let nonAscii = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) continue;
+    if (b < 0x80) return false;
+    nonAscii = true;
+  }
+  return (
+    !nonAscii || Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8').trim() === ''
+  );
 }
 
 /**

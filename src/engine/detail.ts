@@ -1,4 +1,5 @@
 import type { Evidence, MessageDetail } from './types.js';
+import { newEvidence } from './verify.js';
 
 /**
  * A message's detail (types.ts MessageDetail) in the form stores keep: one short string
@@ -152,14 +153,7 @@ function decodeEvidence(s: string): Evidence | undefined {
   // Seven values in details written before sentence containment, ten since.
   if (f.length !== 7 && f.length !== 10) return undefined;
   const opt = (x: string | undefined) => (x === undefined || x === '' ? null : Number(x));
-  const e: Evidence = {
-    exact: f[0] === '1',
-    hamming: opt(f[1]),
-    jaccard: opt(f[2]),
-    imatch: f[3] === '1',
-    lexical: Number(f[4]),
-    cosine: opt(f[5]),
-  };
+  const e = newEvidence(f[0] === '1', opt(f[1]), opt(f[2]), f[3] === '1', Number(f[4]), opt(f[5]));
   const containment = opt(f[6]);
   if (containment !== null) e.containment = containment;
   const contained = opt(f[7]);

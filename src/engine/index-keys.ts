@@ -13,9 +13,24 @@ import { heaviestTerms } from '../signatures/terms.js';
  */
 export interface IndexKey {
   table: string;
+  /**
+   * The key's two 32-bit halves. Every reader takes them bit for bit (`>>> 0`, `^`, `Math.imul`),
+   * so a key may hold them signed or unsigned; the builder makes them signed (`indexKey`).
+   */
   hi: number;
   lo: number;
 }
+
+/**
+ * A key with its halves as signed 32-bit integers: V8 keeps those in the object itself (small
+ * integers), where an unsigned half over 2^31 was a heap number of its own, two a key.
+ */
+export function indexKey(table: string, hi: number, lo: number): IndexKey {
+  return { table, hi: hi | 0, lo: lo | 0 };
+}
+
+const NO_TERMS: readonly number[] = [];
+const NO_SENTENCES = new Uint32Array(0);
 
 /** Tables of each method: `x` exact; `s<t>` SimHash table t; `i<k>` I-Match lexicon k; `m` mega-shingles; `b<t>` band t; `t` topic terms; `c` sentence fingerprints; `l`, `ls`, `lh` lexical, longest and heaviest sentences. */
 export function methodOfTable(table: string): IndexMethod {
@@ -59,9 +74,9 @@ function fromHex(table: string, hex: string): IndexKey {
   const lo = hexWord(hex, 8);
   if (hi < 0 || lo < 0) {
     const parsed = parseHex64(hex.length > 16 ? hex.slice(0, 16) : hex);
-    return { table, hi: parsed.hi, lo: parsed.lo };
+    return indexKey(table, parsed.hi, parsed.lo);
   }
-  return { table, hi, lo };
+  return indexKey(table, hi, lo);
 }
 
 /** The unsigned value of the 8 lowercase hex digits of `s` at `from`, -1 if they are not. */
@@ -116,46 +131,59 @@ export class IndexKeyBuilder {
   }
 
   keys(s: Signatures): IndexKey[] {
-    const keys: IndexKey[] = [fromHex('x', s.exact)];
     const m = this.methods;
+    const simhash = m.has('simhash') && s.simhash ? this.plan.tables.length : 0;
+    const imatch = m.has('imatch') ? s.imatch.length : 0;
+    const mega = m.has('mega') && s.broder ? s.broder.mega.length : 0;
+    const bands = m.has('bands') && s.minhash ? this.config.minhash.bands : 0;
+    const topic = m.has('topic') && s.terms ? heaviestTerms(s.terms, this.topicKeys) : NO_TERMS;
+    const sentences = m.has('sentences') && s.sentences ? s.sentences.keys : NO_SENTENCES;
+    const lexical = m.has('lexical');
+    const count =
+      1 +
+      simhash +
+      imatch +
+      mega +
+      bands +
+      topic.length +
+      sentences.length +
+      (lexical ? (s.lexical ? 1 : 0) + (s.longest ? 1 : 0) + (s.heaviest ? 1 : 0) : 0);
+    // Sized once: pushing ~32 keys grew (copied) the array three times a message.
+    const keys = new Array<IndexKey>(count);
+    let k = 0;
+    keys[k++] = fromHex('x', s.exact);
     // Table and band hashes land in scratch arrays, then one key object each.
-    if (m.has('simhash') && s.simhash) {
-      const tables = this.plan.tables.length;
-      this.scratch(tables);
+    if (simhash > 0 && s.simhash) {
+      this.scratch(simhash);
       const hi = this.scratchHi;
       const lo = this.scratchLo;
       simhashTableHashesInto(s.simhash, this.plan, hi, lo);
-      for (let t = 0; t < tables; t++)
-        keys.push({ table: tableName('s', t), hi: hi[t] as number, lo: lo[t] as number });
+      for (let t = 0; t < simhash; t++)
+        keys[k++] = indexKey(tableName('s', t), hi[t] as number, lo[t] as number);
     }
     // 128-bit I-Match signatures: the first 64 bits are plenty for bucketing; verification compares all.
-    if (m.has('imatch'))
-      for (const sig of s.imatch) keys.push(fromHex(tableName('i', sig.lexicon), sig.hash));
-    if (m.has('mega') && s.broder) for (const mega of s.broder.mega) keys.push(fromHex('m', mega));
-    if (m.has('bands') && s.minhash) {
-      const bands = this.config.minhash.bands;
+    for (let i = 0; i < imatch; i++) {
+      const sig = s.imatch[i] as Signatures['imatch'][number];
+      keys[k++] = fromHex(tableName('i', sig.lexicon), sig.hash);
+    }
+    for (let i = 0; i < mega; i++)
+      keys[k++] = fromHex('m', (s.broder as NonNullable<Signatures['broder']>).mega[i] as string);
+    if (bands > 0 && s.minhash) {
       this.scratch(bands);
       const hi = this.scratchHi;
       const lo = this.scratchLo;
       minhashBandHashesInto(s.minhash, this.config.minhash, hi, lo);
-      // Fields written out, not spread: a spread added them to a literal one by one, with an
-      // out-of-object property array per key.
       for (let t = 0; t < bands; t++)
-        keys.push({ table: tableName('b', t), hi: hi[t] as number, lo: lo[t] as number });
+        keys[k++] = indexKey(tableName('b', t), hi[t] as number, lo[t] as number);
     }
-    if (m.has('topic') && s.terms) {
-      for (const hash of heaviestTerms(s.terms, this.topicKeys)) keys.push({ table: 't', hi: 0, lo: hash });
-    }
+    for (let i = 0; i < topic.length; i++) keys[k++] = indexKey('t', 0, topic[i] as number);
     // Sentence fingerprints: a teaser and its article, or a partial reordered copy and the full
     // text, share whole sentences and little else (signatures/sentences.ts).
-    if (m.has('sentences') && s.sentences) {
-      const sentences = s.sentences.keys;
-      for (let i = 0; i < sentences.length; i++) keys.push({ table: 'c', hi: 0, lo: sentences[i] as number });
-    }
-    if (m.has('lexical')) {
-      if (s.lexical) keys.push(fromHex('l', s.lexical));
-      if (s.longest) keys.push(fromHex('ls', s.longest));
-      if (s.heaviest) keys.push(fromHex('lh', s.heaviest));
+    for (let i = 0; i < sentences.length; i++) keys[k++] = indexKey('c', 0, sentences[i] as number);
+    if (lexical) {
+      if (s.lexical) keys[k++] = fromHex('l', s.lexical);
+      if (s.longest) keys[k++] = fromHex('ls', s.longest);
+      if (s.heaviest) keys[k++] = fromHex('lh', s.heaviest);
     }
     return keys;
   }

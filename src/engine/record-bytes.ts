@@ -2,7 +2,7 @@ import { hex64, parseHex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
 import { NO_CUT } from '../signatures/sentences.js';
 import type { TermVector } from '../signatures/terms.js';
-import { Flag, MAX_SENTENCES, packRecord, weightsOfLevels } from './record.js';
+import { Flag, MAX_SENTENCES, Packed, PackedRecord, packRecord, weightsOfLevels } from './record.js';
 import type { SignatureRecord } from './types.js';
 
 /**
@@ -240,6 +240,12 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     longest,
     heaviest,
     terms,
+    // One shape for every record, as compactRecord makes them.
+    dates: undefined,
+    shingles: undefined,
+    sentences: undefined,
+    sentenceCut: undefined,
+    packed: undefined,
   };
   if (dates !== undefined && dates.length > 0) record.dates = dates;
   if (shingles > 0) record.shingles = shingles;
@@ -249,4 +255,165 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
   }
   record.packed = packRecord(record);
   return record;
+}
+
+const FLOAT = new Float32Array(1);
+const FLOAT_BITS = new Int32Array(FLOAT.buffer);
+const LANG_DECODER = new TextDecoder();
+/** Language codes of up to 3 ASCII bytes, by those bytes: one string each, not one per record. */
+const LANGS = new Map<number, string>();
+
+function truncated(at: number): RecordFormatError {
+  return new RecordFormatError(`record truncated at byte ${at}`);
+}
+
+function langOf(bytes: Uint8Array, at: number, length: number): string {
+  if (length > 3) return LANG_DECODER.decode(bytes.subarray(at, at + length));
+  let code = length;
+  for (let i = 0; i < length; i++) {
+    const b = bytes[at + i] as number;
+    if (b >= 0x80) return LANG_DECODER.decode(bytes.subarray(at, at + length));
+    code = code * 256 + b;
+  }
+  let lang = LANGS.get(code);
+  if (lang === undefined) {
+    lang = LANG_DECODER.decode(bytes.subarray(at, at + length));
+    LANGS.set(code, lang);
+  }
+  return lang;
+}
+
+/**
+ * `storedRecord(decodeRecord(bytes))` without the record in between: the binary form read straight
+ * into the packed words a store keeps (PackedRecord). What the main thread does with a sign
+ * worker's records: the full record's strings (exact, I-Match, lexical hashes as hex), min-hash and
+ * term arrays were built only to be packed again. Throws RecordFormatError as decodeRecord does.
+ */
+export function decodePackedRecord(bytes: Uint8Array): SignatureRecord {
+  const end = bytes.length;
+  if (end < 5) throw truncated(0);
+  if (bytes[0] !== RECORD_FORMAT_VERSION) throw new RecordFormatError(`unknown record version ${bytes[0]}`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const flags = bytes[1] as number;
+  const tokens = view.getUint16(2, true);
+  const langLength = bytes[4] as number;
+  let at = 5;
+  if (at + langLength + 8 > end) throw truncated(at);
+  const lang = langOf(bytes, at, langLength);
+  at += langLength;
+  // Section offsets first: the packed array's size depends on the I-Match, min-hash and term counts.
+  const exactAt = at;
+  at += 8;
+  const simhashAt = at;
+  if (flags & Flag.Simhash) at += 8;
+  let minhashAt = -1;
+  let m = 0;
+  if (flags & Flag.Minhash) {
+    if (at + 1 > end) throw truncated(at);
+    m = bytes[at] as number;
+    minhashAt = at + 1;
+    at += 1 + m;
+  }
+  if (at + 1 > end) throw truncated(at);
+  const k = bytes[at] as number;
+  const imatchAt = at + 1;
+  at += 1 + 9 * k;
+  const lexicalAt = at;
+  if (flags & Flag.Lexical) at += 8;
+  const longestAt = at;
+  if (flags & Flag.Longest) at += 8;
+  const heaviestAt = at;
+  if (flags & Flag.Heaviest) at += 8;
+  let termsAt = -1;
+  let t = 0;
+  if (flags & Flag.Terms) {
+    if (at + 1 > end) throw truncated(at);
+    t = bytes[at] as number;
+    termsAt = at + 1;
+    at += 1 + 4 * t;
+  }
+  if (at > end) throw truncated(end);
+
+  const out = new Int32Array(Packed.Fixed + 3 * k + ((m + 3) >>> 2) + 2 * t);
+  const packedFlags =
+    flags & (Flag.Simhash | Flag.Minhash | Flag.Terms | Flag.Lexical | Flag.Longest | Flag.Heaviest);
+  out[Packed.ExactHi] = view.getInt32(exactAt, true);
+  out[Packed.ExactLo] = view.getInt32(exactAt + 4, true);
+  if (flags & Flag.Simhash) {
+    out[Packed.SimhashHi] = view.getInt32(simhashAt, true);
+    out[Packed.SimhashLo] = view.getInt32(simhashAt + 4, true);
+  }
+  if (flags & Flag.Lexical) {
+    out[Packed.LexicalHi] = view.getInt32(lexicalAt, true);
+    out[Packed.LexicalLo] = view.getInt32(lexicalAt + 4, true);
+  }
+  if (flags & Flag.Longest) {
+    out[Packed.LongestHi] = view.getInt32(longestAt, true);
+    out[Packed.LongestLo] = view.getInt32(longestAt + 4, true);
+  }
+  if (flags & Flag.Heaviest) {
+    out[Packed.HeaviestHi] = view.getInt32(heaviestAt, true);
+    out[Packed.HeaviestLo] = view.getInt32(heaviestAt + 4, true);
+  }
+  out[Packed.Imatch] = k;
+  let w = Packed.Fixed;
+  for (let i = 0, from = imatchAt; i < k; i++, from += 9, w += 3) {
+    out[w] = bytes[from] as number;
+    out[w + 1] = view.getInt32(from + 1, true);
+    out[w + 2] = view.getInt32(from + 5, true);
+  }
+  if (minhashAt >= 0) {
+    out[Packed.Minhash] = m;
+    for (let i = 0; i < m; i++) {
+      const word = w + (i >>> 2);
+      out[word] = (out[word] as number) | ((bytes[minhashAt + i] as number) << (8 * (i & 3)));
+    }
+    w += (m + 3) >>> 2;
+  }
+  if (termsAt >= 0) {
+    out[Packed.Terms] = t;
+    // The same unit weights as weightsOfLevels, rounded to float32 the same way.
+    let norm = 0;
+    for (let i = 0; i < t; i++) norm += (bytes[termsAt + 4 * i + 3] as number) ** 2;
+    norm = Math.sqrt(norm) || 1;
+    for (let i = 0, from = termsAt; i < t; i++, from += 4) {
+      out[w + i] =
+        (bytes[from] as number) | ((bytes[from + 1] as number) << 8) | ((bytes[from + 2] as number) << 16);
+      FLOAT[0] = (bytes[from + 3] as number) / norm;
+      out[w + t + i] = FLOAT_BITS[0] as number;
+    }
+  }
+  out[Packed.Flags] = packedFlags;
+
+  let dates: number[] | undefined;
+  if (flags & Flag.Dates) {
+    if (at + 1 > end) throw truncated(at);
+    const d = bytes[at++] as number;
+    if (at + 2 * d > end) throw truncated(at);
+    if (d > 0) {
+      dates = new Array<number>(d);
+      for (let i = 0; i < d; i++, at += 2) dates[i] = view.getUint16(at, true);
+    }
+  }
+  let shingles: number | undefined;
+  if (flags & Flag.Shingles) {
+    if (at + 2 > end) throw truncated(at);
+    const count = view.getUint16(at, true);
+    at += 2;
+    if (count > 0) shingles = count;
+  }
+  let sentences: Uint32Array | undefined;
+  let sentenceCut: number | undefined;
+  if (at < end) {
+    const n = bytes[at++] as number;
+    if (at + 4 + 4 * n > end) throw truncated(at);
+    const cut = view.getUint32(at, true);
+    at += 4;
+    if (n > 0) {
+      sentences = new Uint32Array(n);
+      for (let i = 0; i < n; i++, at += 4) sentences[i] = view.getUint32(at, true);
+      if (cut !== NO_CUT) sentenceCut = cut;
+    }
+  }
+  return new PackedRecord(out, tokens, lang, dates, shingles, sentences, sentenceCut);
 }

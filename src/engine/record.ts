@@ -58,6 +58,13 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     longest: s.longest?.slice(0, 16) ?? null,
     heaviest: s.heaviest?.slice(0, 16) ?? null,
     terms: s.terms ? quantizeTerms(s.terms) : null,
+    // Declared even when absent: one object shape for every record (packRecord and the encoder
+    // saw up to five and were compiled again for each new one).
+    dates: undefined,
+    shingles: undefined,
+    sentences: undefined,
+    sentenceCut: undefined,
+    packed: undefined,
   };
   if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
   if (s.minhash && s.shingles > 0) record.shingles = Math.min(s.shingles, 0xffff);

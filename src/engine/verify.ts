@@ -14,6 +14,35 @@ import type { Evidence, SignatureRecord } from './types.js';
  * come from shared buckets, which only say "maybe": this is the true evidence (Hamming distance,
  * Jaccard estimate, I-Match and lexical equality, tf*idf cosine).
  */
+/**
+ * Evidence with every field, the optional ones undefined: one object shape whatever a comparison
+ * finds. Adding the containment fields only when measured gave the functions that read evidence
+ * (matchLevel, judge, the verdict) several shapes, each new one after they were compiled a deopt
+ * and a compile more. The optional fields are in the order they were added, so the JSON of a
+ * verdict's evidence (undefined fields left out) is unchanged.
+ */
+export function newEvidence(
+  exact: boolean,
+  hamming: number | null,
+  jaccard: number | null,
+  imatch: boolean,
+  lexical: number,
+  cosine: number | null,
+): Evidence {
+  return {
+    exact,
+    hamming,
+    jaccard,
+    imatch,
+    lexical,
+    cosine,
+    containment: undefined,
+    contained: undefined,
+    containedSentences: undefined,
+    containedTokens: undefined,
+  };
+}
+
 export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence {
   return oneOff.load(a).compare(b);
 }
@@ -34,8 +63,17 @@ export class Verifier {
 
   load(a: SignatureRecord): this {
     this.a = a;
-    this.packedA = packedOf(a);
-    this.mergeCosine = a.terms !== null && !this.terms.load(a.terms);
+    const p = packedOf(a);
+    this.packedA = p;
+    if (p === null) {
+      const terms = a.terms;
+      this.mergeCosine = terms !== null && !this.terms.load(terms);
+    } else {
+      // From the packed words: a record kept packed (PackedRecord) rebuilds its term arrays on
+      // every read of `terms`.
+      const t = (p[Packed.Flags] as number) & Flag.Terms ? (p[Packed.Terms] as number) : -1;
+      this.mergeCosine = t >= 0 && !this.terms.loadPacked(p, packedTermsAt(p), t);
+    }
     return this;
   }
 
@@ -137,7 +175,7 @@ export class Verifier {
       cosine = roundSimilarity(dot);
     }
     const exact = pa[Packed.ExactHi] === pb[Packed.ExactHi] && pa[Packed.ExactLo] === pb[Packed.ExactLo];
-    const out: Evidence = { exact, hamming, jaccard, imatch, lexical, cosine };
+    const out = newEvidence(exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);
@@ -175,7 +213,7 @@ export class Verifier {
       const dot = this.mergeCosine ? termCosine(a.terms, b.terms) : this.terms.cosine(b.terms);
       cosine = roundSimilarity(dot);
     }
-    const out: Evidence = { exact: a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine };
+    const out = newEvidence(a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);
@@ -257,6 +295,23 @@ class TermTable {
   /** Returns false when the vector repeats a hash (then the caller merges instead). */
   load(v: TermVector): boolean {
     const n = v.hashes.length;
+    this.begin(n);
+    for (let i = 0; i < n; i++) if (!this.put(v.hashes[i] as number, v.weights[i] as number)) return false;
+    return true;
+  }
+
+  /** `load` of a packed record's terms: t hashes from `at`, then t weights as float32 bits. */
+  loadPacked(p: Int32Array, at: number, t: number): boolean {
+    this.begin(t);
+    for (let i = 0; i < t; i++) {
+      FLOAT_BITS[0] = p[at + t + i] as number;
+      if (!this.put(p[at + i] as number, FLOAT[0] as number)) return false;
+    }
+    return true;
+  }
+
+  /** An empty table for n terms. */
+  private begin(n: number): void {
     if (n * 4 > this.keys.length) {
       let size = this.keys.length;
       while (n * 4 > size) size *= 2;
@@ -271,17 +326,18 @@ class TermTable {
       this.stamps.fill(0);
       this.stamp = 1;
     }
-    for (let i = 0; i < n; i++) {
-      const key = v.hashes[i] as number;
-      let at = slotOf(key) & this.mask;
-      while (this.stamps[at] === this.stamp) {
-        if (this.keys[at] === key) return false;
-        at = (at + 1) & this.mask;
-      }
-      this.stamps[at] = this.stamp;
-      this.keys[at] = key;
-      this.weights[at] = v.weights[i] as number;
+  }
+
+  /** Adds a term; false when its hash is there already. */
+  private put(key: number, weight: number): boolean {
+    let at = slotOf(key) & this.mask;
+    while (this.stamps[at] === this.stamp) {
+      if (this.keys[at] === key) return false;
+      at = (at + 1) & this.mask;
     }
+    this.stamps[at] = this.stamp;
+    this.keys[at] = key;
+    this.weights[at] = weight;
     return true;
   }
 
@@ -327,6 +383,12 @@ class TermTable {
     }
     return Math.min(1, dot);
   }
+}
+
+/** Where a packed record's terms start: after the fixed part, the I-Match triples and the min-hash words. */
+function packedTermsAt(p: Int32Array): number {
+  const m = (p[Packed.Flags] as number) & Flag.Minhash ? (p[Packed.Minhash] as number) : 0;
+  return Packed.Fixed + 3 * (p[Packed.Imatch] as number) + ((m + 3) >>> 2);
 }
 
 /** A record's packed form, made and kept on first use for a record that came without one. */

@@ -1,5 +1,5 @@
 import type { IndexKey } from '../engine/index-keys.js';
-import { decodeRecord, encodeRecord } from '../engine/record-bytes.js';
+import { decodePackedRecord, encodeRecord } from '../engine/record-bytes.js';
 import type { IndexRequest } from '../engine/types.js';
 import { DoppelError, type ErrorCode } from '../errors.js';
 
@@ -27,8 +27,8 @@ export interface PreparedChunk {
   keyStart: Int32Array;
   /** Index into `tables` of each key. */
   keyTable: Uint8Array;
-  /** hi, lo of each key (as numbers: a key's words may be signed or unsigned, and stay as they were). */
-  keyWords: Float64Array;
+  /** hi, lo of each key, as signed 32-bit integers (engine/index-keys.ts `indexKey`). */
+  keyWords: Int32Array;
   tables: string[];
   /** Item i's record (engine/record.ts binary form) is recordBytes[recordStart[i] .. recordStart[i + 1]). */
   recordStart: Int32Array;
@@ -67,7 +67,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     }
   }
   const keyTable = new Uint8Array(keys);
-  const keyWords = new Float64Array(2 * keys);
+  const keyWords = new Int32Array(2 * keys);
   const recordBytes = new Uint8Array(bytes);
   let k = 0;
   let b = 0;
@@ -148,15 +148,16 @@ export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
       bug: status === 2,
     };
   }
-  const keys: IndexKey[] = [];
-  const end = c.keyStart[i + 1] as number;
-  for (let k = c.keyStart[i] as number; k < end; k++)
-    keys.push({
+  const start = c.keyStart[i] as number;
+  const keys = new Array<IndexKey>((c.keyStart[i + 1] as number) - start);
+  for (let j = 0, k = start; j < keys.length; j++, k++)
+    keys[j] = {
       table: c.tables[c.keyTable[k] as number] as string,
       hi: c.keyWords[2 * k] as number,
       lo: c.keyWords[2 * k + 1] as number,
-    });
-  const record = decodeRecord(
+    };
+  // Straight into the packed form the store keeps (no hex strings, no arrays packed again).
+  const record = decodePackedRecord(
     c.recordBytes.subarray(c.recordStart[i] as number, c.recordStart[i + 1] as number),
   );
   const ts = c.ts[i] as number;

@@ -16,6 +16,7 @@ import type { DecodedMessage } from '../input/decode-message.js';
 import type { Message } from '../input/message.js';
 import type { Language } from '../text/language.js';
 import type { PreparedChunk } from './prepared-wire.js';
+import { type RawLines, rawLinesTransfer } from './raw-lines.js';
 import type { SignJob, SignWorkerData } from './sign-worker.js';
 
 /** `threads` as configured: 0 (or absent) means one per core. */
@@ -51,6 +52,7 @@ export interface SignPoolOptions {
 
 type JobBody =
   | { kind: 'lines'; lines: string[] }
+  | { kind: 'raw'; lines: RawLines }
   | { kind: 'messages'; messages: Message[] }
   | { kind: 'decoded'; items: Array<{ message: Message; decoded: DecodedMessage; idFromDecoded: boolean }> };
 
@@ -103,6 +105,14 @@ export class SignPool {
     return this.submit({ kind: 'lines', lines });
   }
 
+  /**
+   * JSON lines as bytes (packRawLines) -> prepared messages, in order; the worker decodes them.
+   * The lines' buffers are transferred: detached here once this returns.
+   */
+  prepareRawLines(lines: RawLines): Promise<PreparedChunk> {
+    return this.submit({ kind: 'raw', lines }, rawLinesTransfer(lines));
+  }
+
   /** Parsed messages (the HTTP API's bodies) -> prepared messages, in order. */
   prepareMessages(messages: Message[]): Promise<PreparedChunk> {
     return this.submit({ kind: 'messages', messages });
@@ -145,7 +155,7 @@ export class SignPool {
     }
   }
 
-  private submit(body: JobBody): Promise<PreparedChunk> {
+  private submit(body: JobBody, transfer: ArrayBuffer[] = []): Promise<PreparedChunk> {
     if (this.failure) return Promise.reject(this.failure);
     // The least busy worker (round robin among equals): chunks differ in size, so a fixed
     // rotation would queue work behind a slow chunk while another worker idles.
@@ -158,7 +168,7 @@ export class SignPool {
     const seq = ++this.seq;
     return new Promise<PreparedChunk>((resolve, reject) => {
       best.pending.set(seq, { resolve, reject });
-      best.worker.postMessage({ seq, ...body } as SignJob);
+      best.worker.postMessage({ seq, ...body } as SignJob, transfer);
     });
   }
 }

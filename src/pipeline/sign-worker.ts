@@ -15,6 +15,7 @@ import { Signer } from '../signatures/signer.js';
 import type { Language } from '../text/language.js';
 import { failedItem, preparedItem, prepareLines } from './prepare-lines.js';
 import { type PreparedItem, packChunk } from './prepared-wire.js';
+import { decodeRawLines, type RawLines } from './raw-lines.js';
 import { signDecoded, signMessage } from './sign.js';
 
 export interface SignWorkerData {
@@ -26,6 +27,7 @@ export interface SignWorkerData {
 /** A job: JSON lines, message objects, or messages already decoded (the Kafka consumer's stage 1). */
 export type SignJob =
   | { seq: number; kind: 'lines'; lines: string[] }
+  | { seq: number; kind: 'raw'; lines: RawLines }
   | { seq: number; kind: 'messages'; messages: Message[] }
   | {
       seq: number;
@@ -46,6 +48,7 @@ const preparer = new RequestPreparer(data.config);
 
 async function run(job: SignJob): Promise<PreparedItem[]> {
   if (job.kind === 'lines') return prepareLines(job.lines, signer, preparer);
+  if (job.kind === 'raw') return prepareLines(decodeRawLines(job.lines), signer, preparer);
   const out: PreparedItem[] = [];
   if (job.kind === 'messages') {
     for (const message of job.messages) {

@@ -64,7 +64,8 @@ export function squeezeRepeatedLetters(codes: Uint16Array, length: number, known
     // A run of three holds a pair of equal code units at an even offset from any start: look at
     // every second one, then around it.
     const code = codes[i] as number;
-    if (code !== codes[i + 1]) {
+    // Not a letter: skipped here, or a long run of spaces or marks is walked back at every step.
+    if (code !== codes[i + 1] || !isLetter(code)) {
       i += 2;
       continue;
     }

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type InputLine, OversizedLine, readLineBatches, readLines } from '../../src/cli/jsonl.js';
+import {
+  type InputLine,
+  isBlankLine,
+  OversizedLine,
+  readLineBatches,
+  readLines,
+  readRawLineBatches,
+} from '../../src/cli/jsonl.js';
 import { jsonLines, runCli } from '../support/cli.js';
 import { expectCpuUnder } from '../support/cpu-budget.js';
 import { rng } from '../support/engine.js';
@@ -110,6 +117,101 @@ describe('readLines', () => {
       read = await collect(readLines('-', Readable.from(chunks)));
     });
     expect(read).toEqual([line]);
+  });
+});
+
+describe('readRawLineBatches and isBlankLine (the dedup CLI with sign workers)', () => {
+  it("gives each line's bytes, which decode to readLines' string, and the same oversized lines", async () => {
+    const random = rng(17);
+    const pieces = ['a', 'ж', '€', '😀', ' ', '{"id":1}', '\n', '\r', '\r\n', '\n\n', '\u3000', '\xa0'];
+    const invalid = [Buffer.from([0xff]), Buffer.from([0xe2, 0x82]), Buffer.from([0xc3])];
+    for (let n = 0; n < 300; n++) {
+      const parts: Buffer[] = [];
+      const length = Math.floor(random() * 40);
+      for (let i = 0; i < length; i++)
+        parts.push(
+          random() < 0.1
+            ? (invalid[Math.floor(random() * invalid.length)] as Buffer)
+            : Buffer.from(pieces[Math.floor(random() * pieces.length)] as string),
+        );
+      const bytes = Buffer.concat(parts);
+      const limit = 5 + Math.floor(random() * 30);
+      const text: InputLine[] = [];
+      // The same chunks for both (an oversized line's head is what the chunks held when it overflowed).
+      const seed = Math.floor(random() * 1e9);
+      for await (const batch of readLineBatches('-', chunked(bytes, rng(seed)), { maxLineBytes: limit }))
+        text.push(...batch);
+      const raw: Array<Buffer | OversizedLine> = [];
+      for await (const batch of readRawLineBatches('-', chunked(bytes, rng(seed)), { maxLineBytes: limit }))
+        raw.push(...batch);
+      expect(raw).toHaveLength(text.length);
+      raw.forEach((line, i) => {
+        const expected = text[i] as InputLine;
+        if (line instanceof OversizedLine) expect(line).toEqual(expected);
+        else {
+          expect(line.toString('utf8')).toBe(expected);
+          expect(isBlankLine(line)).toBe((expected as string).trim() === '');
+        }
+      });
+    }
+  });
+
+  it('calls a line blank exactly when its decoded text trims to nothing', () => {
+    const cases: Array<[string, boolean]> = [
+      ['', true],
+      [' \t\v\f\r', true],
+      ['\u3000\xa0 \u2028\ufeff', true],
+      ['\u3000x', false],
+      [' {"id":"a"}', false],
+      ['ж', false],
+      ['\u200b', false], // zero-width space is not white space to trim()
+    ];
+    for (const [text, blank] of cases) {
+      expect(isBlankLine(Buffer.from(text)), JSON.stringify(text)).toBe(blank);
+      expect(text.trim() === '').toBe(blank);
+    }
+    expect(isBlankLine(Buffer.from([0x20, 0xff, 0x20]))).toBe(false);
+  });
+});
+
+describe('dedup with sign workers on awkward lines', () => {
+  it('writes the same verdict lines as --threads 1: blank, Unicode-blank, invalid UTF-8, CRLF, bad JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-jsonl-raw-'));
+    const input = join(dir, 'in.jsonl');
+    const lines: Buffer[] = [];
+    for (let i = 0; i < 150; i++) {
+      const text = `awkward line story ${i % 7} about the harbour bridge and the ferry timetable number ${i % 3}`;
+      lines.push(Buffer.from(JSON.stringify({ id: `raw-${i}`, text })));
+      if (i % 10 === 1) lines.push(Buffer.from('   \t'));
+      if (i % 10 === 2) lines.push(Buffer.from('\u3000\xa0'));
+      if (i % 10 === 3)
+        lines.push(
+          Buffer.concat([
+            Buffer.from('{"id":"bad-utf8-'),
+            Buffer.from(`${i}","text":"caf`),
+            Buffer.from([0xc3, 0x28]),
+            Buffer.from(' and more words here"}'),
+          ]),
+        );
+      if (i % 10 === 4)
+        lines.push(
+          Buffer.from(`{"id":"crlf-${i}","text":"a line that ends with a carriage return and a newline"}\r`),
+        );
+      if (i % 10 === 5) lines.push(Buffer.from(`{"id":"broken-${i}","text":`));
+      if (i % 10 === 6) lines.push(Buffer.from([0xff, 0xfe, 0x7b]));
+      if (i % 10 === 7) lines.push(Buffer.from('\u200b'));
+    }
+    writeFileSync(input, Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')])));
+    const one = await runCli(['dedup', '--threads', '1', '--quiet', '--input', input]);
+    const two = await runCli(['dedup', '--threads', '2', '--quiet', '--input', input]);
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const verdicts = jsonLines(one.stdout);
+    // Blank and Unicode-blank lines get no line; the others get one each, invalid ones with a reason.
+    expect(verdicts).toHaveLength(lines.length - 15 - 15);
+    expect(verdicts.filter((v) => v.verdict === 'invalid').length).toBeGreaterThanOrEqual(45);
+    expect(verdicts.some((v) => v.verdict === 'duplicate' || v.verdict === 'near_duplicate')).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IndexMethod } from '../../src/config/dedup.js';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
-import { IndexKeyBuilder, keyHex, keyNumber, methodOfTable } from '../../src/engine/index-keys.js';
+import { IndexKeyBuilder, indexKey, keyHex, keyNumber, methodOfTable } from '../../src/engine/index-keys.js';
 import type { Signer } from '../../src/signatures/signer.js';
 import { signText, testEngine } from '../support/engine.js';
 
@@ -62,5 +62,33 @@ describe('index keys', () => {
       const n = keyNumber(k);
       expect(Number.isInteger(n) && n >= 0 && n < 2 ** 31).toBe(true);
     }
+  });
+
+  it('holds each half as a signed 32-bit integer, every slot of the array filled', () => {
+    const all = new IndexKeyBuilder(
+      config.signatures,
+      new Set<IndexMethod>(['exact', 'simhash', 'imatch', 'mega', 'bands', 'lexical', 'topic', 'sentences']),
+      5,
+    );
+    const keys = all.keys(signText(engine, text, 'en'));
+    expect(keys.length).toBeGreaterThan(60);
+    // Array.prototype.every skips holes: count the filled slots by index.
+    let filled = 0;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== undefined) filled++;
+    expect(filled).toBe(keys.length);
+    for (const k of keys) {
+      expect(k.hi).toBe(k.hi | 0);
+      expect(k.lo).toBe(k.lo | 0);
+    }
+    // Some half has its top bit set, so the signed form is what is being checked.
+    expect(keys.some((k) => k.hi < 0 || k.lo < 0)).toBe(true);
+  });
+
+  it('gives a signed key the hex, number and bucket of its unsigned form', () => {
+    const unsigned = { table: 'b3', hi: 0xfedcba98, lo: 0x80000001 };
+    const signed = indexKey('b3', unsigned.hi, unsigned.lo);
+    expect(signed).toEqual({ table: 'b3', hi: 0xfedcba98 | 0, lo: 0x80000001 | 0 });
+    expect(keyHex(signed)).toBe('fedcba9880000001');
+    expect(keyNumber(signed)).toBe(keyNumber(unsigned));
   });
 });

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
-import { compactRecord } from '../../src/engine/record.js';
-import { decodeRecord, encodeRecord, RecordFormatError } from '../../src/engine/record-bytes.js';
+import { compactRecord, PackedRecord, storedRecord } from '../../src/engine/record.js';
+import {
+  decodePackedRecord,
+  decodeRecord,
+  encodeRecord,
+  RecordFormatError,
+} from '../../src/engine/record-bytes.js';
+import type { SignatureRecord } from '../../src/engine/types.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { Signer } from '../../src/signatures/signer.js';
@@ -38,5 +44,96 @@ describe('the record binary form', () => {
     const other = bytes.slice();
     other[0] = 99;
     expect(() => decodeRecord(other)).toThrow(/unknown record version/);
+  });
+});
+
+/** What a decoder gives for `bytes`: its record, or the class of what it threw (the byte it names may differ). */
+function outcome(decode: (bytes: Uint8Array) => SignatureRecord, bytes: Uint8Array): unknown {
+  try {
+    return decode(bytes);
+  } catch (error) {
+    return { threw: (error as Error).constructor.name };
+  }
+}
+
+describe('decodePackedRecord', () => {
+  const records = (): SignatureRecord[] => {
+    const random = rng(11);
+    const out: SignatureRecord[] = [];
+    for (let n = 0; n < 12; n++)
+      out.push(compactRecord(sign(syntheticDoc(random, 20 + n * 25).join(' ')), 'en'));
+    // Every optional section, and the high bits of every word set (signed 32-bit halves).
+    out.push({
+      lang: 'uk',
+      tokens: 70000,
+      exact: 'ffffffff80000001',
+      simhash: { hi: 0xfedcba98, lo: 0x80000000 },
+      minhash: Uint8Array.from([255, 0, 128, 7, 1]),
+      imatch: ['0:8000000000000000', '3:ffffffffffffffff'],
+      lexical: 'a0b1c2d3e4f50617',
+      longest: '0000000000000001',
+      heaviest: 'ffffffff00000000',
+      terms: {
+        hashes: Uint32Array.from([0xffffff, 1, 0x800000]),
+        weights: Float32Array.from([0.9, 0.3, 0.1]),
+      },
+      dates: [3, 17000, 65535],
+      shingles: 65535,
+      sentences: Uint32Array.from([1, 0x80000000, 0xffffffff]),
+      sentenceCut: 0x90000000,
+    });
+    // No optional section at all, and a language that is not a short ASCII code.
+    out.push({
+      lang: 'zh-Hant',
+      tokens: 0,
+      exact: '0000000000000000',
+      simhash: null,
+      minhash: null,
+      imatch: [],
+      lexical: null,
+      longest: null,
+      heaviest: null,
+      terms: null,
+    });
+    return out;
+  };
+
+  it('gives what the store kept of decodeRecord: the same packed record, the same fields', () => {
+    for (const record of records()) {
+      const bytes = encodeRecord(record);
+      const viaRecord = storedRecord(decodeRecord(bytes));
+      const direct = decodePackedRecord(bytes);
+      expect(direct).toBeInstanceOf(PackedRecord);
+      expect(direct).toEqual(viaRecord);
+      // The fields rebuilt from the packed words are the full decoder's.
+      const full = decodeRecord(bytes);
+      for (const field of [
+        'lang',
+        'tokens',
+        'exact',
+        'simhash',
+        'minhash',
+        'imatch',
+        'lexical',
+        'longest',
+        'heaviest',
+        'terms',
+      ] as const)
+        expect(direct[field]).toEqual(full[field]);
+    }
+  });
+
+  it('agrees with decodeRecord on every truncation and on an unknown version', () => {
+    for (const record of records().slice(-3)) {
+      const bytes = encodeRecord(record);
+      for (let end = 0; end < bytes.length; end++) {
+        const cut = bytes.slice(0, end);
+        const full = outcome((b) => storedRecord(decodeRecord(b)), cut);
+        expect(outcome(decodePackedRecord, cut), `cut at ${end}`).toEqual(full);
+      }
+      const other = bytes.slice();
+      other[0] = 2;
+      expect(() => decodePackedRecord(other)).toThrow(/unknown record version 2/);
+    }
   });
 });

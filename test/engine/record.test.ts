@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
-import { compactRecord, jaccardEstimate } from '../../src/engine/record.js';
+import { compactRecord, jaccardEstimate, PackedRecord, storedRecord } from '../../src/engine/record.js';
 import { decodeRecord, encodeRecord } from '../../src/engine/record-bytes.js';
 import { compareRecords } from '../../src/engine/verify.js';
 import { initHashing } from '../../src/hash/xxhash.js';
@@ -102,6 +102,23 @@ describe('signature record', () => {
     const unpacked = (r: (typeof records)[number]) => ({ ...r, packed: null });
     for (const a of records)
       for (const b of records) expect(compareRecords(a, b)).toEqual(compareRecords(unpacked(a), unpacked(b)));
+    // The message's record kept packed only (as the store keeps it, and as the main thread gets
+    // it from a sign worker): its terms are read from the packed words, a repeated hash included.
+    const t = first.terms!;
+    records.push({
+      ...first,
+      packed: undefined,
+      terms: {
+        hashes: Uint32Array.from([t.hashes[0]!, ...t.hashes]),
+        weights: Float32Array.from([0.5, ...t.weights]),
+      },
+    });
+    for (const a of records) {
+      const kept = storedRecord(a);
+      expect(kept).toBeInstanceOf(PackedRecord);
+      for (const b of records)
+        expect(compareRecords(kept, b)).toEqual(compareRecords(unpacked(a), unpacked(b)));
+    }
     // A field not in canonical form has no packed form: the fields are compared.
     expect({ ...first, packed: undefined, exact: 'not hex' }).toSatisfy(
       (r: typeof first) => compareRecords(r, r).exact && r.packed === null,

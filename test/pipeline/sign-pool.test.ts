@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { RequestPreparer } from '../../src/engine/engine.js';
+import { storedRecord } from '../../src/engine/record.js';
 import { generateVariants } from '../../src/eval/generate.js';
 import { initHashing } from '../../src/hash/xxhash.js';
 import { parseMessageLine } from '../../src/input/message.js';
@@ -161,10 +162,27 @@ describe('SignPool (in process)', () => {
       expect(item.request.keys).toEqual(local.keys);
       // The display title (GET /v1/clusters) crosses the thread boundary too.
       expect(item.request.title).toBe(local.title);
-      const { packed: a, ...remote } = item.request.record;
-      const { packed: b, ...mine } = local.record;
-      expect(remote).toEqual(mine);
-      expect(a).toEqual(b);
+      // The main thread gets the record in the packed form a store keeps, with every field of the local one.
+      const remote = item.request.record;
+      expect(remote).toEqual(storedRecord(local.record));
+      for (const field of [
+        'lang',
+        'tokens',
+        'exact',
+        'simhash',
+        'minhash',
+        'imatch',
+        'lexical',
+        'longest',
+        'heaviest',
+        'terms',
+        'dates',
+        'shingles',
+        'sentences',
+        'sentenceCut',
+      ] as const)
+        expect(remote[field], field).toEqual(local.record[field]);
+      expect(remote.packed).toEqual(local.record.packed);
     }
     expect(compared).toBe(6);
   });

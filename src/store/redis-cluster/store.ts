@@ -355,7 +355,8 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
       writeIndexMessage(w, request, redis.shards, this.idField);
       w.int(0).string('');
     }
-    const encoded = w.string(this.epoch).finish();
+    // An empty bucket table (batch-buckets.ts): no message names a bucket here.
+    const encoded = w.string('').string(this.epoch).finish();
     const home = (await this.run('index', () =>
       this.send(this.scripts.index, this.homeMeta, encoded, null),
     )) as Array<Array<Buffer | number>>;

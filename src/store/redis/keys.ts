@@ -136,7 +136,8 @@ export const BUCKET_FIELD_BYTES = 2;
 /** Bytes of an id field. */
 export const ID_FIELD_BYTES = 7;
 
-const TOPIC_CODE = tableCode('t');
+/** The topic-term table's code: its buckets are read first (READ_FIRST). */
+export const TOPIC_CODE = tableCode('t');
 
 /** Flag byte of a bucket address: read the bucket before writing (topic buckets, mostly full). */
 export const READ_FIRST = 1;
@@ -200,6 +201,22 @@ export const bucketAddressesMaxBytes = (n: number): number => BUCKET_ADDRESS_MAX
  * `bucketAddressesMaxBytes(keys.length)`); returns where it ended. The store writes them into a
  * reused scratch buffer, not a new Buffer per message.
  */
+/** The two 32-bit mixes of a bucket (`bucketAddresses`): shard = mix.shard mod shards, field = its low 16 bits. */
+export interface BucketMix {
+  shard: number;
+  field: number;
+}
+
+/** Writes `key`'s shard and field mixes into `out` (no allocation per key); returns its table code. */
+export function bucketMix(key: IndexKey, out: BucketMix): number {
+  const code = tableCode(key.table);
+  out.shard = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
+  out.field = fmix32(key.lo ^ Math.imul(key.hi, 0xcc9e2d51) ^ Math.imul(code + 1, 0x1b873593));
+  return code;
+}
+
+const mixed: BucketMix = { shard: 0, field: 0 };
+
 export function writeBucketAddresses(
   keys: readonly IndexKey[],
   shards: number,
@@ -210,9 +227,9 @@ export function writeBucketAddresses(
   let at = start;
   for (let j = 0; j < keys.length; j++) {
     const key = keys[j] as IndexKey;
-    const code = tableCode(key.table);
-    const forShard = fmix32(key.hi ^ Math.imul(key.lo, 0x85ebca6b) ^ Math.imul(code, 0x9e3779b1));
-    const forField = fmix32(key.lo ^ Math.imul(key.hi, 0xcc9e2d51) ^ Math.imul(code + 1, 0x1b873593));
+    const code = bucketMix(key, mixed);
+    const forShard = mixed.shard;
+    const forField = mixed.field;
     let shard = forShard % shards;
     let digits = 1;
     for (let p = 10; shard >= p; p *= 10) digits++;

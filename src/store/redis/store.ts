@@ -15,6 +15,7 @@ import { DoppelError } from '../../errors.js';
 import { initHashing } from '../../hash/xxhash.js';
 import { redactUrl } from '../../redact.js';
 import { HitCounter } from '../rank.js';
+import { BatchBuckets } from './batch-buckets.js';
 import {
   BUCKET_STATS_FIELDS,
   type CommitReply,
@@ -38,16 +39,7 @@ import {
   reconnectDelay,
   selectDatabase,
 } from './connection.js';
-import {
-  bucketAddresses,
-  bucketAddressesMaxBytes,
-  ID_FIELD_BYTES,
-  idAddress,
-  metaKey,
-  namespaceBase,
-  RecentBuckets,
-  writeBucketAddresses,
-} from './keys.js';
+import { bucketAddresses, ID_FIELD_BYTES, idAddress, metaKey, namespaceBase, RecentBuckets } from './keys.js';
 import { type LookupArg, type LookupScript, RedisLookups } from './lookups.js';
 import { addMembers } from './members.js';
 import { checkNamespaceName, globEscape, layoutMismatch, namespaceLost, scanKeys } from './namespace.js';
@@ -88,8 +80,10 @@ export class RedisStore extends RedisLookups implements DedupStore {
   private readonly writer = new RespWriter();
   private readonly indexScript = scriptSource('index');
   private readonly commitScript = scriptSource('commit');
-  /** A message's bucket addresses are written here, then copied into the command. */
+  /** A message's bucket references are written here, then copied into the command. */
   private addresses = Buffer.allocUnsafe(4096);
+  /** The distinct buckets of the index call being written (batch-buckets.ts). */
+  private readonly batchBuckets = new BatchBuckets();
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
   /** Buckets this client wrote, for the index call's hint (keys.ts PROBABLY_THERE). */
   private readonly recent = new RecentBuckets();
@@ -210,18 +204,20 @@ export class RedisStore extends RedisLookups implements DedupStore {
     const { window, limits, redis } = this.options;
     const w = this.start(this.indexScript).string(this.meta).string(this.base);
     writeIndexHead(w, window, limits, redis, requests.length);
+    const buckets = this.batchBuckets;
+    buckets.reset();
     for (const request of requests) {
       writeIndexMessage(w, request, redis.shards, this.idField);
       const keys = request.keys;
-      if (this.addresses.length < bucketAddressesMaxBytes(keys.length))
-        this.addresses = Buffer.allocUnsafe(2 * bucketAddressesMaxBytes(keys.length));
+      if (this.addresses.length < BatchBuckets.refsMaxBytes(keys.length))
+        this.addresses = Buffer.allocUnsafe(2 * BatchBuckets.refsMaxBytes(keys.length));
       w.int(keys.length).bytes(
         this.addresses,
         0,
-        writeBucketAddresses(keys, redis.shards, this.addresses, 0, this.recent),
+        buckets.writeRefs(keys, redis.shards, this.addresses, 0, this.recent),
       );
     }
-    const encoded = w.string(this.epoch).finish();
+    const encoded = w.bytes(buckets.entries()).string(this.epoch).finish();
     const replies = (await this.run('index', () =>
       sendEncoded(this.client, encoded, this.indexScript.lua, null),
     )) as Array<Array<Buffer | number>>;

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { redisSchema } from '../../../src/config/dedup.js';
 import { DoppelError } from '../../../src/errors.js';
 import { storeError } from '../../../src/store/redis/errors.js';
-import { metaKey, namespaceBase, namespaceKeyPattern } from '../../../src/store/redis/keys.js';
+import {
+  luaKeyConstants,
+  metaKey,
+  namespaceBase,
+  namespaceKeyPattern,
+} from '../../../src/store/redis/keys.js';
 import { defineScripts, loadScript } from '../../../src/store/redis/scripts.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { redisUrl, uniqueNamespace } from '../../support/redis.js';
@@ -12,9 +17,10 @@ import { request } from '../conformance.js';
 /**
  * The stored forms of lua/_verdict.lua (compact verdict strings, record headers): every field
  * survives a round trip through Redis' Lua, including the rare forms (another cluster id, a
- * method name the table does not know, ids with the separators in them).
+ * method name the table does not know, ids with the separators in them). The key constants go
+ * first, as scripts.ts puts them before every script.
  */
-const roundTrip = `${loadScript('_verdict.lua')}
+const roundTrip = `${luaKeyConstants()}${loadScript('_verdict.lua')}
 local out = {}
 for i = 1, #ARGV, 8 do
   local seq, root = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])

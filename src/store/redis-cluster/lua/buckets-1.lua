@@ -132,6 +132,9 @@ for r = 1, n do
   local at = 17
   local stop = #addresses
   while at <= stop do
+    local key, field, readFirst
+    key, field, readFirst, at = bucketAt(addresses, at)
+    local ck = key .. field
 --- @include _bucket
   end
   if o > head + 3 or hot > 0 then

@@ -1,23 +1,21 @@
 --[[
   One bucket of a message, shared by index-1.lua and the cluster's buckets-1.lua: pasted INSIDE
   their per-bucket loop at "--- @include _bucket" (inline, not a function: this is the path of
-  every bucket of every message). It inserts the message into the bucket at `at` of `addresses`
-  (or only reads it), appends the bucket's live members as they were before to out[o + 1], and
-  moves `at` past the bucket.
-  Reads locals `addresses`, `isNew`, `stored`, `packed` (the message's sequence number as stored
+  every bucket of every message). It inserts the message into the bucket (or only reads it) and
+  appends the bucket's live members as they were before to out[o + 1].
+  Reads locals `key`, `field`, `readFirst` (the bucket's flag byte) and `ck` (its slot in `cache`
+  and `dirty`: one value per distinct bucket of the call), set by the includer from its argument,
+  and `isNew`, `stored`, `packed` (the message's sequence number as stored
   and packed; unused when not new), `cache` (the call's copies of the buckets it touched),
   `dirty` (cache entries whose value is still to be written: written once, at the end of the
   call, however many messages of the batch joined the bucket; HSETNX and HDEL are not deferred),
-  `maxBucket`, `hotTail`; updates `at`, `o`, `hot` (the message's full buckets), `buckets`,
-  `hotEvents`, `hotFilled`. Needs _members included before it (bucketAt, liveMembers, withMember).
+  `maxBucket`, `hotTail`; updates `o`, `hot` (the message's full buckets), `buckets`,
+  `hotEvents`, `hotFilled`. Needs _members included before it (liveMembers, withMember).
 ]]
-local key, field, readFirst
-key, field, readFirst, at = bucketAt(addresses, at)
 -- The call's copy of this bucket: its value as Redis holds it now (false: absent), or nil when
 -- the call has not touched it. Every bucket the call reads or writes is kept (not only topic
 -- buckets): near-duplicates of one story often fall in one batch, and a later copy then finds
 -- the buckets an earlier one wrote here instead of an HSETNX that fails and an HGET.
-local ck = key .. field
 local v = cache[ck]
 -- Most buckets are new (a message's own band values): one HSETNX inserts it and says so (or,
 -- when the call knows the bucket is absent, one HSET). Topic-term buckets (flag 1) are mostly

@@ -15,7 +15,7 @@ local function verdictOf(seq)
   local pending = verdictsPending[seq]
   if pending then return decodeVerdict(pending, seq) end
   local b, slot = blockOf(seq)
-  return decodeVerdict(redis.call('HGET', base .. KEY_VERDICT .. b, slot), seq)
+  return decodeVerdict(redis.call('HGET', base .. KEY_VERDICT .. b, SLOT_NAME[slot]), seq)
 end
 
 -- id and event time of a message from its record's header (recordHeader in _verdict.lua).

@@ -60,20 +60,24 @@ end
 -- Nothing else writes them during the call, and this call's own verdicts are written with one
 -- HSET per block at its end (verdictsPending, _cluster.lua, answers for them until then).
 local storedBefore = {}
+-- Each decision's sequence number and join count, parsed once (the loop below reads them again).
+local seqOf, joinsOf = {}, {}
 do
   local slotsOf, seqsOf = {}, {}
   local q = 4
-  for _ = 1, n do
+  for r = 1, n do
     local s = tonumber(ARGV[q + 1])
+    local njoins = tonumber(ARGV[q + 9])
+    seqOf[r], joinsOf[r] = s, njoins
     if s then
       local b, slot = blockOf(s)
       if not slotsOf[b] then
         slotsOf[b], seqsOf[b] = {}, {}
       end
-      slotsOf[b][#slotsOf[b] + 1] = slot
+      slotsOf[b][#slotsOf[b] + 1] = SLOT_NAME[slot]
       seqsOf[b][#seqsOf[b] + 1] = s
     end
-    q = q + 10 + 2 * (tonumber(ARGV[q + 9]) or 0)
+    q = q + 10 + 2 * (njoins or 0)
   end
   for b, slots in pairs(slotsOf) do
     local values = redis.call('HMGET', base .. KEY_VERDICT .. b, unpack(slots))
@@ -87,8 +91,8 @@ local formed = 0
 local p = 4
 for r = 1, n do
   local id, seq, ts, kind, dup, sim, method, title, detail, njoins =
-    ARGV[p], tonumber(ARGV[p + 1]), tonumber(ARGV[p + 2]), ARGV[p + 3], ARGV[p + 4], ARGV[p + 5], ARGV[p + 6],
-    ARGV[p + 7], ARGV[p + 8], tonumber(ARGV[p + 9])
+    ARGV[p], seqOf[r], tonumber(ARGV[p + 2]), ARGV[p + 3], ARGV[p + 4], ARGV[p + 5], ARGV[p + 6],
+    ARGV[p + 7], ARGV[p + 8], joinsOf[r]
   p = p + 10
   local b, slot = blockOf(seq)
   -- (A seq decided earlier in this call, never sent twice by the engine, reads as decided before.)
@@ -193,12 +197,13 @@ for r = 1, n do
     end
     local verdict = encodeVerdict(kind, seq, targetRoot, target.i, id, dup, sim, method)
     verdictsPending[seq] = verdict
-    addField(verdictBlocks, b, slot, verdict)
+    local slotName = SLOT_NAME[slot]
+    addField(verdictBlocks, b, slotName, verdict)
     if title ~= '' then
       titlesPending[seq] = title
-      addField(titleBlocks, b, slot, title)
+      addField(titleBlocks, b, slotName, title)
     end
-    if detail ~= '' then addField(detailBlocks, b, slot, detail) end
+    if detail ~= '' then addField(detailBlocks, b, slotName, detail) end
     if grown then
       results[r] = grown
     else

@@ -16,10 +16,12 @@
   ARGV[10] maxFutureSkewMs: the store clock (meta now) never moves past Redis' TIME plus this,
            whatever a message's time (a message dated in the far future would expire the window)
   then per request: idShard, idField, ts (the clock's: '' when the client clamped the time, which
-           then moves no clock), record, nkeys, buckets: nkeys x (shard digits
-           count, the shard in decimal, flag byte: 1 = read first, 2 = probably there (keys.ts
-           PROBABLY_THERE), 2-byte field), one string (one
-           argument instead of 2 x nkeys: the client's cost is per argument)
+           then moves no clock), record, nkeys, buckets: nkeys x (3-byte index into the bucket
+           table, little-endian from 0; flag byte: 1 = read first, 2 = probably there (keys.ts
+           PROBABLY_THERE)), one string
+  then the bucket table: the call's distinct buckets, each a byte n, the shard in n decimal
+           digits and the 2-byte field (batch-buckets.ts). Key names and fields are made once per
+           distinct bucket, not once per reference (a batch names many buckets several times)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>,
   t:<block>, c:<shard>, m:<shard>, cs, cr.
@@ -53,8 +55,8 @@ local shards = tonumber(ARGV[7])
 local cshards = tonumber(ARGV[8])
 local n = tonumber(ARGV[9])
 local maxSkew = tonumber(ARGV[10])
-if n == nil or maxSkew == nil or #ARGV ~= 11 + 6 * n then
-  return fail('ARGS', 'index', #ARGV .. ' arguments, not 11 + 6 x ' .. tostring(ARGV[9]))
+if n == nil or maxSkew == nil or #ARGV ~= 12 + 6 * n then
+  return fail('ARGS', 'index', #ARGV .. ' arguments, not 12 + 6 x ' .. tostring(ARGV[9]))
 end
 local gens = base .. KEY_GENS
 if n == 0 then return {} end
@@ -238,19 +240,35 @@ local function addRecord(mySeq, record)
     -- block has none lost it (below). Once per block a batch.
     redis.call('HSETNX', base .. KEY_VERDICT .. b, MARKER_FIELD, '1')
   end
-  pendingRecords[#pendingRecords + 1] = mySeq % BLOCK_SIZE
+  pendingRecords[#pendingRecords + 1] = SLOT_NAME[mySeq % BLOCK_SIZE]
   pendingRecords[#pendingRecords + 1] = record
   lastRecord = mySeq
 end
 
--- The batch's copy of every bucket it has read or written: shard key .. field -> value as Redis
+-- The batch's copy of every bucket it has read or written: bucket index -> value as Redis
 -- holds it (false: absent), kept in step with every write (_bucket.lua). Topic terms recur within
 -- a batch and their buckets are often full (read, never written), and near-duplicates of one story
 -- often share a batch: each repeat saves an HGET, or an HSETNX that fails and an HGET.
 local cache = {}
--- The buckets whose value in `cache` is still to be written (shard key .. field -> shard key):
+-- The buckets whose value in `cache` is still to be written (bucket index -> shard key):
 -- one HSET each at the end of the call, however many messages of the batch joined them.
 local dirty = {}
+
+-- The call's distinct buckets: index (from 1) -> key name, field. Made once each here; a
+-- message's buckets refer to them by index, which is also their slot in `cache` and `dirty`.
+local bucketKeys, bucketFields = {}, {}
+do
+  local t = ARGV[11 + 6 * n]
+  local at, j, stop = 1, 0, #t
+  while at <= stop do
+    local d = string.byte(t, at)
+    if at + d + 2 > stop then return fail('ARGS', 'index', 'the bucket table ends inside an entry') end
+    j = j + 1
+    bucketKeys[j] = kbase .. string.sub(t, at + 1, at + d)
+    bucketFields[j] = string.sub(t, at + d + 1, at + d + 2)
+    at = at + d + 3
+  end
+end
 
 local results = {}
 local p = 11
@@ -271,7 +289,9 @@ for r = 1, n do
   end
   -- Most ids are new: one HSETNX claims the next sequence number for it and says so.
   local known = nil
-  local idSet = redis.call('HSETNX', idKey, idField, seq + 1) == 1
+  -- The next sequence number as stored (converted once: it is also the bucket member below).
+  local claim = tostring(seq + 1)
+  local idSet = redis.call('HSETNX', idKey, idField, claim) == 1
   if not idSet then
     known = storedNumber(redis.call('HGET', idKey, idField), 'an id field')
     if known and known < live then known = nil end
@@ -305,7 +325,7 @@ for r = 1, n do
       if not idSet then redis.call('HSET', idKey, idField, mySeq) end
     end
     -- Converted once, not by every redis.call that writes it.
-    local stored = tostring(mySeq % WRAP)
+    local stored = (isNew and mySeq < WRAP) and claim or tostring(mySeq % WRAP)
     local packed = packMember(mySeq)
     -- Only buckets with live members go back (most are new and empty): the client counts members,
     -- not buckets, so it does not need to know which bucket a value came from.
@@ -316,6 +336,11 @@ for r = 1, n do
     p = p + 1
     local at = 1
     for _ = 1, nkeys do
+      local b1, b2, b3, readFirst = string.byte(addresses, at, at + 3)
+      at = at + 4
+      local ck = b1 + b2 * 256 + b3 * 65536 + 1
+      local key, field = bucketKeys[ck], bucketFields[ck]
+      if not key then return fail('ARGS', 'index', 'bucket ' .. ck .. ' is not in the bucket table') end
 --- @include _bucket
     end
     out[4] = hot
@@ -328,7 +353,7 @@ flushRecords()
 -- written is false in the cache: nothing to write).
 for ck, key in pairs(dirty) do
   local value = cache[ck]
-  if value then redis.call('HSET', key, string.sub(ck, -2), value) end
+  if value then redis.call('HSET', key, bucketFields[ck], value) end
 end
 
 if maxMessages > 0 then
