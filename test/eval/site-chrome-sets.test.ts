@@ -98,7 +98,9 @@ describe('scripts/site-chrome-sets.mjs build', () => {
     expect((await build(out, 3)).code).toBe(0);
     const pages = jsonLines(readFileSync(join(out, 'mix1.jsonl'), 'utf8'));
     const texts = jsonLines(readFileSync(join(out, 'mix1-text.jsonl'), 'utf8'));
-    expect(texts.map((t) => [t.id, t.cluster, t.story])).toEqual(pages.map((p) => [p.id, p.cluster, p.story]));
+    expect(texts.map((t) => [t.id, t.cluster, t.story])).toEqual(
+      pages.map((p) => [p.id, p.cluster, p.story]),
+    );
     for (const t of texts) {
       const [lang, k] = (t.cluster as string).split('-') as [string, string];
       expect(t.text).toBe(article(lang, Number(k)).text);
@@ -126,8 +128,11 @@ describe('scripts/site-chrome-sets.mjs build', () => {
     }
     const files = readdirSync(one).sort();
     expect(files).toHaveLength(18);
-    for (const f of files) expect(readFileSync(join(two, f), 'utf8')).toBe(readFileSync(join(one, f), 'utf8'));
-    const differs = files.some((f) => readFileSync(join(other, f), 'utf8') !== readFileSync(join(one, f), 'utf8'));
+    for (const f of files)
+      expect(readFileSync(join(two, f), 'utf8')).toBe(readFileSync(join(one, f), 'utf8'));
+    const differs = files.some(
+      (f) => readFileSync(join(other, f), 'utf8') !== readFileSync(join(one, f), 'utf8'),
+    );
     expect(differs).toBe(true);
   });
 

@@ -109,7 +109,8 @@ describe('htmlToText: text hidden from the reader', () => {
 });
 
 describe('parseHtml: letters written as character references', () => {
-  const references = (s: string) => s.replace(/[^\x20-\x7e]/gu, (c) => `&#x${(c.codePointAt(0) as number).toString(16)};`);
+  const references = (s: string) =>
+    s.replace(/[^\x20-\x7e]/gu, (c) => `&#x${(c.codePointAt(0) as number).toString(16)};`);
 
   it('gives the same text steps as the same letters written as themselves', () => {
     // The parser hands over one reference at a time, and a lone space between two of them once
