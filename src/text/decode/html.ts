@@ -349,7 +349,11 @@ export function parseHtml(html: string): ParsedHtml {
             pushText(data.replace(/\r\n?/g, '\n'));
           } else {
             const collapsed = data.replace(HTML_SPACE, ' ');
-            if (collapsed === ' ') push(TextOp.Space);
+            // A lone space inside a run of text (between two character references: "&#x430; &#x431;",
+            // which the parser hands over one reference at a time) stays in the run, as it does when
+            // the same letters are written as themselves.
+            if (collapsed === ' ' && textStep >= 0) pushText(' ');
+            else if (collapsed === ' ') push(TextOp.Space);
             else if (collapsed !== '') pushText(collapsed);
           }
         }

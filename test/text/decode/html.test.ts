@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText, looksLikeHtml } from '../../../src/text/decode/html.js';
+import { htmlToText, looksLikeHtml, parseHtml } from '../../../src/text/decode/html.js';
 import { hasSharedData, readSharedJsonl, warnIfNoSharedData } from '../../support/shared-data.js';
 
 describe('htmlToText', () => {
@@ -105,6 +105,31 @@ describe('htmlToText: text hidden from the reader', () => {
     expect(
       htmlToText('<div>a <span style="display:none">x <span>y</span> z</span> b</div><p>c</p>').text,
     ).toBe('a b\n\nc');
+  });
+});
+
+describe('parseHtml: letters written as character references', () => {
+  const references = (s: string) =>
+    s.replace(/[^\x20-\x7e]/gu, (c) => `&#x${(c.codePointAt(0) as number).toString(16)};`);
+
+  it('gives the same text steps as the same letters written as themselves', () => {
+    // The parser hands over one reference at a time, and a lone space between two of them once
+    // ended the run of text: each word became a step of its own, which the article extraction
+    // weighs differently from one paragraph.
+    const page =
+      '<div><h1>Заголовок статьи</h1><p>Первый абзац статьи, в нём несколько слов.</p>' +
+      '<p>Второй абзац — «цитата» и ещё слова.</p><p>بند سوم به فارسی است.</p></div>';
+    const plain = parseHtml(page);
+    const referenced = parseHtml(references(page));
+    expect(references(page)).not.toContain('Перв');
+    expect(referenced.ops).toEqual(plain.ops);
+    expect(plain.ops.text.filter((t) => t !== '')).toHaveLength(4);
+  });
+
+  it('still keeps a space between two elements out of their texts (a space step of its own)', () => {
+    const parsed = parseHtml('<p><b>a</b> <i>b</i></p>');
+    expect(parsed.ops.text.filter((t) => t !== '')).toEqual(['a', 'b']);
+    expect(htmlToText('<p><b>a</b> <i>b</i></p>').text).toBe('a b');
   });
 });
 
