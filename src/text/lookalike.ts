@@ -24,13 +24,16 @@ import {
  *   script can spell all its letters: a disguise that swaps every letter it can turns English "a"
  *   and "copy" into Cyrillic "а" and "сору", Russian "с" and "о" into Latin "c" and "o".
  *   With the lexicons at hand (ownScriptWords), a Latin or Cyrillic word stays as written when it
- *   reads as real text of its own script: it is a known word of that script's languages (English;
- *   Russian or Ukrainian) of MIN_DICTIONARY_WORD letters or more, or a word next to it in the same
- *   script is one, or is a word the main script cannot spell. A disguise makes only words the
+ *   is a known word of its script's languages (English; Russian or Ukrainian) and reads as real
+ *   text: it has MIN_DICTIONARY_WORD letters or more, or the word before or after it, in the same
+ *   script, is such a word or one the main script cannot spell. A disguise makes only words the
  *   main script can spell and seldom a real word of the other language, while a Russian sentence
- *   quoted in English text ("он сказал, что много моментов...") is made of such words; words of
- *   one to three letters ("он", "а", "i") are read by their neighbours because they are too often
- *   words of both languages. Greek words have no lexicon and fold as before.
+ *   quoted in English text ("он сказал, что много моментов...") is made of such words. Known
+ *   words of one to three letters ("он", "а", "era") go by their neighbours, being too often
+ *   words of both languages, and a one-letter word is known only as a stop word (lexicons hold
+ *   single letters): a swapped "а" among English words still folds, and so does a Latin "b" or
+ *   "c" for Russian "в", "с" anywhere.
+ *   Greek words have no lexicon and fold as before.
  * The text's main script is the one most of its letters are in (of Latin, Cyrillic, Greek, Armenian
  * and Cherokee): a disguise swaps only the letters that have a look-alike, a minority in every
  * language. Words in the main script are never touched (Ukrainian і and ї in Ukrainian text,
@@ -95,12 +98,17 @@ function targetFor(codes: Uint16Array, start: number, end: number, preferred: nu
 
 // Words of a look-alike script (or mixing them) found by the pass: start, end, scripts.
 let words = new Int32Array(3 * 256);
-// Per word found: whether it reads as real text of its own script (REAL), or may be a disguise (SWAP).
+// Per word found, how it reads: real text of its own script (REAL), a short known word that is
+// real beside a REAL word (SHORT), or a possible disguise (SWAP).
 let reads = new Uint8Array(256);
 const SWAP = 1;
 const REAL = 2;
+const SHORT = 3;
 
-/** Whether `word`, written wholly in `script` (LATIN or CYRILLIC), is a known word of its languages. */
+/**
+ * Whether `word`, written wholly in `script` (LATIN or CYRILLIC), is a known word of its languages:
+ * a stop word, or for two letters or more a lexicon word.
+ */
 export type OwnScriptWords = (script: number, word: string) => boolean;
 
 const SCRIPT_LANGUAGES: ReadonlyArray<readonly [number, readonly Language[]]> = [
@@ -110,12 +118,18 @@ const SCRIPT_LANGUAGES: ReadonlyArray<readonly [number, readonly Language[]]> = 
 /** Longest word looked up (a longer one is not read as a word). */
 const MAX_LOOKUP = 24;
 
-/** Known words by script: a lexicon word or a stop word of one of the script's languages. */
+/**
+ * Known words by script, from the languages' stop words and lexicons. One-letter words are read
+ * from stop words only: lexicons made from word counts hold single letters ("b", "c", "o").
+ */
 export function ownScriptWords(knownWords: KnownWordsOf): OwnScriptWords {
   return (script, word) => {
     for (const [s, langs] of SCRIPT_LANGUAGES) {
       if (s !== script) continue;
-      for (const lang of langs) if (knownWords(lang)?.has(word) || stopWords(lang).has(word)) return true;
+      for (const lang of langs) {
+        if (stopWords(lang).has(word)) return true;
+        if (word.length > 1 && knownWords(lang)?.has(word)) return true;
+      }
     }
     return false;
   };
@@ -208,9 +222,8 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
     else if (known === undefined || (m !== LATIN && m !== CYRILLIC)) reads[k] = SWAP;
     else {
       const size = end - start;
-      const isKnown =
-        size >= MIN_DICTIONARY_WORD && size <= MAX_LOOKUP && known(m, wordAt(codes, start, end));
-      reads[k] = isKnown ? REAL : SWAP;
+      if (size > MAX_LOOKUP || !known(m, wordAt(codes, start, end))) reads[k] = SWAP;
+      else reads[k] = size >= MIN_DICTIONARY_WORD ? REAL : SHORT;
     }
   }
   let folded = 0;
@@ -221,13 +234,13 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
     const end = words[3 * k + 1] as number;
     let target: number;
     if ((m & (m - 1)) === 0) {
-      // A word beside real text of its own script is part of that text.
-      const besideReal =
-        known !== undefined &&
-        (m === LATIN || m === CYRILLIC) &&
-        ((k > 0 && words[3 * k - 1] === m && reads[k - 1] === REAL) ||
-          (k + 1 < found && words[3 * k + 5] === m && reads[k + 1] === REAL));
-      target = reads[k] === SWAP && !besideReal ? mainTarget : 0;
+      // A short known word beside real text of its own script is part of that text.
+      const fold =
+        reads[k] === SWAP ||
+        (reads[k] === SHORT &&
+          !(k > 0 && words[3 * k - 1] === m && reads[k - 1] === REAL) &&
+          !(k + 1 < found && words[3 * k + 5] === m && reads[k + 1] === REAL));
+      target = fold ? mainTarget : 0;
     } else target = targetFor(codes, start, end, mainTarget);
     if (target === 0) continue;
     const map = TO.get(target) as Map<number, number>;

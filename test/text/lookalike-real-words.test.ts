@@ -7,7 +7,7 @@ import { CYRILLIC, LATIN } from '../../src/text/word-scripts.js';
 
 /** Small word lists of their own: the rule only asks whether a word is known in its script. */
 const latinWords = new Set(['copy', 'police']);
-const cyrillicWords = new Set(['сказал', 'моментов', 'рост']);
+const cyrillicWords = new Set(['он', 'а', 'сказал', 'моментов', 'рост']);
 const small: OwnScriptWords = (script, word) =>
   script === LATIN ? latinWords.has(word) : script === CYRILLIC && cyrillicWords.has(word);
 
@@ -25,8 +25,7 @@ const canonical = (text: string): string =>
 const ENGLISH_BLOCK =
   'The minister spoke for an hour about the budget and the plans of the government for the next year.';
 const RUSSIAN_SENTENCE = 'Он сказал, что много моментов остаются открытыми.';
-const RUSSIAN_BLOCK =
-  'Министр долго говорил о бюджете, о планах правительства на следующий год и о налогах.';
+const RUSSIAN_BLOCK = 'Министр долго говорил о бюджете, о планах правительства на следующий год и о налогах.';
 const ENGLISH_SENTENCE = 'Then he said: we are open to a new era, a copy of the deal is here.';
 
 describe('look-alike fold: whole words of another script that are real words', () => {
@@ -65,6 +64,10 @@ describe('look-alike fold: whole words of another script that are real words', (
       'the bank has a copy of the report for the police',
     );
     expect(canonical('Рост цен и pocт цен в этом году.')).toBe('рост цен и рост цен в этом году');
+    // A Latin B for Russian в beside a real English name: one letter, no English word, so folded.
+    expect(canonical('Новые функции Google Ads B сентябре станут доступны всем.')).toBe(
+      'новые функции google ads в сентябре станут доступны всем',
+    );
   });
   it('ownScriptWords reads Latin words against English, Cyrillic ones against Russian and Ukrainian', () => {
     const known = ownScriptWords((lang) => lexicons.get(lang));
