@@ -25,14 +25,15 @@ import {
  *   and "copy" into Cyrillic "а" and "сору", Russian "с" and "о" into Latin "c" and "o".
  *   With the lexicons at hand (ownScriptWords), a Latin or Cyrillic word stays as written when it
  *   is a known word of its script's languages (English; Russian or Ukrainian) and reads as real
- *   text: it has MIN_DICTIONARY_WORD letters or more, or the word before or after it, in the same
- *   script, is such a word or one the main script cannot spell. A disguise makes only words the
- *   main script can spell and seldom a real word of the other language, while a Russian sentence
- *   quoted in English text ("он сказал, что много моментов...") is made of such words. Known
- *   words of one to three letters ("он", "а", "era") go by their neighbours, being too often
- *   words of both languages, and a one-letter word is known only as a stop word (lexicons hold
- *   single letters): a swapped "а" among English words still folds, and so does a Latin "b" or
- *   "c" for Russian "в", "с" anywhere.
+ *   text: it has MIN_DICTIONARY_WORD letters or more and folded it is no known word of the main
+ *   script's languages, or the word before or after it, in the same script, is such a word or
+ *   one the main script cannot spell. A disguise makes only words the main script can spell and
+ *   whose fold is a word (the one disguised), while a Russian sentence quoted in English text
+ *   ("он сказал, что много моментов...") is made of words that fold into none. Known words of
+ *   one to three letters ("он", "а", "era") and words of both languages (Russian "него" written
+ *   in Latin letters is English "hero") go by their neighbours, and a one-letter word is known
+ *   only as a stop word (lexicons hold single letters): a swapped "а" among English words still
+ *   folds, and so does a Latin "b" or "c" for Russian "в", "с" anywhere.
  *   Greek words have no lexicon and fold as before.
  * The text's main script is the one most of its letters are in (of Latin, Cyrillic, Greek, Armenian
  * and Cherokee): a disguise swaps only the letters that have a look-alike, a minority in every
@@ -98,12 +99,14 @@ function targetFor(codes: Uint16Array, start: number, end: number, preferred: nu
 
 // Words of a look-alike script (or mixing them) found by the pass: start, end, scripts.
 let words = new Int32Array(3 * 256);
-// Per word found, how it reads: real text of its own script (REAL), a short known word that is
-// real beside a REAL word (SHORT), or a possible disguise (SWAP).
+// Per word found, how it reads: real text of its own script (REAL), a known word that is real
+// only beside a REAL word (AMBIGUOUS), or a possible disguise (SWAP).
 let reads = new Uint8Array(256);
 const SWAP = 1;
 const REAL = 2;
-const SHORT = 3;
+const AMBIGUOUS = 3;
+/** Scripts with known words (ownScriptWords). */
+const TARGET_LANGUAGES = LATIN | CYRILLIC;
 
 /**
  * Whether `word`, written wholly in `script` (LATIN or CYRILLIC), is a known word of its languages:
@@ -133,6 +136,25 @@ export function ownScriptWords(knownWords: KnownWordsOf): OwnScriptWords {
     }
     return false;
   };
+}
+
+/** codes[start, end) as a string with its letters folded to `target` (every one has a look-alike). */
+function foldedAt(codes: Uint16Array, start: number, end: number, target: number): string {
+  const map = TO.get(target) as Map<number, number>;
+  let word = '';
+  for (let j = start; j < end; j++) {
+    const code = codes[j] as number;
+    const script = WORD_SCRIPT[code] as number;
+    const to =
+      script & LOOKALIKE_SCRIPTS && script !== target ? lookalikeOf(map, code, j > start, target) : code;
+    word += String.fromCharCode(to);
+  }
+  return word;
+}
+
+/** The look-alike of `code` in `target`: η inside a word is read as n (see EXTRA_LATIN). */
+function lookalikeOf(map: Map<number, number>, code: number, inside: boolean, target: number): number {
+  return target === LATIN && code === ETA && inside ? N : (map.get(code) as number);
 }
 
 /** codes[start, end) as a string. */
@@ -223,7 +245,11 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
     else {
       const size = end - start;
       if (size > MAX_LOOKUP || !known(m, wordAt(codes, start, end))) reads[k] = SWAP;
-      else reads[k] = size >= MIN_DICTIONARY_WORD ? REAL : SHORT;
+      else if (size < MIN_DICTIONARY_WORD) reads[k] = AMBIGUOUS;
+      // A word of both languages ("него" written in Latin is "hero") goes by its neighbours too.
+      else if (TARGET_LANGUAGES & mainTarget && known(mainTarget, foldedAt(codes, start, end, mainTarget)))
+        reads[k] = AMBIGUOUS;
+      else reads[k] = REAL;
     }
   }
   let folded = 0;
@@ -237,7 +263,7 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
       // A short known word beside real text of its own script is part of that text.
       const fold =
         reads[k] === SWAP ||
-        (reads[k] === SHORT &&
+        (reads[k] === AMBIGUOUS &&
           !(k > 0 && words[3 * k - 1] === m && reads[k - 1] === REAL) &&
           !(k + 1 < found && words[3 * k + 5] === m && reads[k + 1] === REAL));
       target = fold ? mainTarget : 0;
@@ -248,7 +274,7 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
       const code = codes[j] as number;
       const script = WORD_SCRIPT[code] as number;
       if (script & LOOKALIKE_SCRIPTS && script !== target)
-        codes[j] = target === LATIN && code === ETA && j > start ? N : (map.get(code) as number);
+        codes[j] = lookalikeOf(map, code, j > start, target);
     }
     folded++;
   }
