@@ -8,6 +8,7 @@ import { parseMessageObject } from '../../src/input/message.js';
 import { engineMessage } from '../../src/pipeline/flow.js';
 import { signMessage } from '../../src/pipeline/sign.js';
 import { createSigner } from '../../src/signatures/create.js';
+import { RECORD_FIELDS } from '../support/record-fields.js';
 
 describe('PackedRecord (the memory store keeps records packed only)', () => {
   it('gives back every field of the record it was made from', async () => {
@@ -22,22 +23,7 @@ describe('PackedRecord (the memory store keeps records packed only)', () => {
       const { record } = preparer.indexRequest(engineMessage(signed, 0));
       const stored = storedRecord(record);
       expect(stored).toBeInstanceOf(PackedRecord);
-      for (const field of [
-        'lang',
-        'tokens',
-        'exact',
-        'simhash',
-        'minhash',
-        'imatch',
-        'lexical',
-        'longest',
-        'heaviest',
-        'terms',
-        // Added later: the story facts and the containment count must survive packing too.
-        'dates',
-        'shingles',
-      ] as const)
-        expect(stored[field], field).toEqual(record[field]);
+      for (const field of RECORD_FIELDS) expect(stored[field], field).toEqual(record[field]);
       expect(stored.packed).toBe(record.packed);
       expect(record.shingles).toBeGreaterThan(0);
     }

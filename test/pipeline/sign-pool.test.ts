@@ -15,6 +15,7 @@ import { signMessage } from '../../src/pipeline/sign.js';
 import { SignPool } from '../../src/pipeline/sign-pool.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { REPO_ROOT, runCli } from '../support/cli.js';
+import { RECORD_FIELDS } from '../support/record-fields.js';
 
 const demo = resolve(REPO_ROOT, 'demo/feed.jsonl');
 
@@ -165,22 +166,7 @@ describe('SignPool (in process)', () => {
       // The main thread gets the record in the packed form a store keeps, with every field of the local one.
       const remote = item.request.record;
       expect(remote).toEqual(storedRecord(local.record));
-      for (const field of [
-        'lang',
-        'tokens',
-        'exact',
-        'simhash',
-        'minhash',
-        'imatch',
-        'lexical',
-        'longest',
-        'heaviest',
-        'terms',
-        'dates',
-        'shingles',
-        'sentences',
-        'sentenceCut',
-      ] as const)
+      for (const field of [...RECORD_FIELDS, 'sentences', 'sentenceCut'] as const)
         expect(remote[field], field).toEqual(local.record[field]);
       expect(remote.packed).toEqual(local.record.packed);
     }

@@ -1,5 +1,12 @@
 import type { IndexKey } from '../../engine/index-keys.js';
-import { bucketMix, PROBABLY_THERE, READ_FIRST, type RecentBuckets, TOPIC_CODE } from './keys.js';
+import {
+  bucketMix,
+  PROBABLY_THERE,
+  READ_FIRST,
+  type RecentBuckets,
+  TOPIC_CODE,
+  writeShardDigits,
+} from './keys.js';
 
 /** Bytes per bucket reference in a message's argument: a 3-byte index and the flag byte. */
 export const BUCKET_REF_BYTES = 4;
@@ -97,15 +104,7 @@ export class BatchBuckets {
       this.table = grown;
     }
     const t = this.table;
-    let at = this.tableBytes;
-    let digits = 1;
-    for (let p = 10; shard >= p; p *= 10) digits++;
-    t[at] = digits;
-    for (let i = digits; i >= 1; i--) {
-      t[at + i] = 48 + (shard % 10);
-      shard = Math.floor(shard / 10);
-    }
-    at += digits + 1;
+    const at = writeShardDigits(t, this.tableBytes, shard);
     t[at] = field & 0xff;
     t[at + 1] = field >>> 8;
     this.tableBytes = at + 2;

@@ -217,6 +217,23 @@ export function bucketMix(key: IndexKey, out: BucketMix): number {
 
 const mixed: BucketMix = { shard: 0, field: 0 };
 
+/**
+ * A bucket's shard as the scripts read it: one byte of its digit count, then its decimal digits
+ * (the key name's suffix, so that Lua concatenates it without a number conversion). Returns the
+ * position after it.
+ */
+export function writeShardDigits(out: Buffer, at: number, shard: number): number {
+  let digits = 1;
+  for (let p = 10; shard >= p; p *= 10) digits++;
+  out[at] = digits;
+  let rest = shard;
+  for (let i = digits; i >= 1; i--) {
+    out[at + i] = 48 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits + 1;
+}
+
 export function writeBucketAddresses(
   keys: readonly IndexKey[],
   shards: number,
@@ -230,15 +247,7 @@ export function writeBucketAddresses(
     const code = bucketMix(key, mixed);
     const forShard = mixed.shard;
     const forField = mixed.field;
-    let shard = forShard % shards;
-    let digits = 1;
-    for (let p = 10; shard >= p; p *= 10) digits++;
-    out[at] = digits;
-    for (let i = digits; i >= 1; i--) {
-      out[at + i] = 48 + (shard % 10);
-      shard = Math.floor(shard / 10);
-    }
-    at += digits + 1;
+    at = writeShardDigits(out, at, forShard % shards);
     // Topic-term buckets are mostly there already, often full: index-1.lua reads them first.
     let flag = 0;
     if (code === TOPIC_CODE) flag = READ_FIRST;
