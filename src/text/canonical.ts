@@ -3,6 +3,7 @@ import { DoppelError } from '../errors.js';
 import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
 import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
+import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
@@ -82,7 +83,9 @@ export function canonicalize(
   if (mail) body = cleanMailBody(body);
   if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
   const options = { zwnj: config.zwnj };
-  const clean = cleanTextCodes(body, options);
+  // Whole words of another script are read against their own languages' words (lookalike.ts).
+  const ownWords = knownWords ? ownScriptWords(knownWords) : undefined;
+  const clean = cleanTextCodes(body, options, ownWords);
   let length = clean.length;
   let tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
@@ -120,7 +123,7 @@ export function canonicalize(
   const text = body;
   return new CanonicalDoc(
     lang,
-    () => cleanText(text, options),
+    () => cleanText(text, options, ownWords),
     tokens.joined,
     tokens.starts,
     tokens.sentenceEnds,

@@ -1,5 +1,5 @@
 import { foldCapitalTwins } from './greek-capitals.js';
-import { foldLookalikes } from './lookalike.js';
+import { foldLookalikes, type OwnScriptWords } from './lookalike.js';
 import { type NormalizeOptions, normalizeTextCodes } from './normalize.js';
 import { joinPersianAffixes } from './persian-affixes.js';
 import { joinSpelledOut } from './spelled-out.js';
@@ -25,6 +25,8 @@ import {
 export function cleanTextCodes(
   text: string,
   options: NormalizeOptions,
+  /** Known words by script: a whole word of another script that is real text keeps its letters. */
+  known?: OwnScriptWords,
   greekFolded = false,
 ): { codes: Uint16Array; length: number } {
   const clean = normalizeTextCodes(text, options);
@@ -34,16 +36,16 @@ export function cleanTextCodes(
   // the check costs the rest nothing.
   if (found & (HAS_GREEK_MIX | HAS_LATIN_CYRILLIC) && !greekFolded) {
     const folded = foldCapitalTwins(text, mostlyLatin(clean.codes, clean.length));
-    if (folded !== text) return cleanTextCodes(folded, options, true);
+    if (folded !== text) return cleanTextCodes(folded, options, known, true);
   }
-  if (found & HAS_SCRIPT_MIX) foldLookalikes(clean.codes, clean.length);
+  if (found & HAS_SCRIPT_MIX) foldLookalikes(clean.codes, clean.length, known);
   let length = clean.length;
   if (found & HAS_ARABIC && options.zwnj === 'join') length = joinPersianAffixes(clean.codes, length);
   return { codes: clean.codes, length };
 }
 
 /** cleanTextCodes as a string, with words spelt out letter by letter joined (as the tokens have them). */
-export function cleanText(text: string, options: NormalizeOptions): string {
-  const { codes, length } = cleanTextCodes(text, options);
+export function cleanText(text: string, options: NormalizeOptions, known?: OwnScriptWords): string {
+  const { codes, length } = cleanTextCodes(text, options, known);
   return codesToString(codes, joinSpelledOut(codes, length));
 }

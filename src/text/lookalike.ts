@@ -1,4 +1,7 @@
+import { type KnownWordsOf, MIN_DICTIONARY_WORD } from './dictionary-words.js';
+import type { Language } from './language.js';
 import { LOOKALIKE_PAIRS } from './lookalike-table.js';
+import { stopWords } from './stopwords.js';
 import {
   ARMENIAN,
   CHEROKEE,
@@ -20,6 +23,18 @@ import {
  * - a word written wholly in another look-alike script than the text's main one, when the main
  *   script can spell all its letters: a disguise that swaps every letter it can turns English "a"
  *   and "copy" into Cyrillic "а" and "сору", Russian "с" and "о" into Latin "c" and "o".
+ *   With the lexicons at hand (ownScriptWords), a Latin or Cyrillic word stays as written when it
+ *   is a known word of its script's languages (English; Russian or Ukrainian) and reads as real
+ *   text: it has MIN_DICTIONARY_WORD letters or more and folded it is no known word of the main
+ *   script's languages, or the word before or after it, in the same script, is such a word or
+ *   one the main script cannot spell. A disguise makes only words the main script can spell and
+ *   whose fold is a word (the one disguised), while a Russian sentence quoted in English text
+ *   ("он сказал, что много моментов...") is made of words that fold into none. Known words of
+ *   one to three letters ("он", "а", "era") and words of both languages (Russian "него" written
+ *   in Latin letters is English "hero") go by their neighbours, and a one-letter word is known
+ *   only as a stop word (lexicons hold single letters): a swapped "а" among English words still
+ *   folds, and so does a Latin "b" or "c" for Russian "в", "с" anywhere.
+ *   Greek words have no lexicon and fold as before.
  * The text's main script is the one most of its letters are in (of Latin, Cyrillic, Greek, Armenian
  * and Cherokee): a disguise swaps only the letters that have a look-alike, a minority in every
  * language. Words in the main script are never touched (Ukrainian і and ї in Ukrainian text,
@@ -84,6 +99,68 @@ function targetFor(codes: Uint16Array, start: number, end: number, preferred: nu
 
 // Words of a look-alike script (or mixing them) found by the pass: start, end, scripts.
 let words = new Int32Array(3 * 256);
+// Per word found, how it reads: real text of its own script (REAL), a known word that is real
+// only beside a REAL word (AMBIGUOUS), or a possible disguise (SWAP).
+let reads = new Uint8Array(256);
+const SWAP = 1;
+const REAL = 2;
+const AMBIGUOUS = 3;
+/** Scripts with known words (ownScriptWords). */
+const TARGET_LANGUAGES = LATIN | CYRILLIC;
+
+/**
+ * Whether `word`, written wholly in `script` (LATIN or CYRILLIC), is a known word of its languages:
+ * a stop word, or for two letters or more a lexicon word.
+ */
+export type OwnScriptWords = (script: number, word: string) => boolean;
+
+const SCRIPT_LANGUAGES: ReadonlyArray<readonly [number, readonly Language[]]> = [
+  [LATIN, ['en']],
+  [CYRILLIC, ['ru', 'uk']],
+];
+/** Longest word looked up (a longer one is not read as a word). */
+const MAX_LOOKUP = 24;
+
+/**
+ * Known words by script, from the languages' stop words and lexicons. One-letter words are read
+ * from stop words only: lexicons made from word counts hold single letters ("b", "c", "o").
+ */
+export function ownScriptWords(knownWords: KnownWordsOf): OwnScriptWords {
+  return (script, word) => {
+    for (const [s, langs] of SCRIPT_LANGUAGES) {
+      if (s !== script) continue;
+      for (const lang of langs) {
+        if (stopWords(lang).has(word)) return true;
+        if (word.length > 1 && knownWords(lang)?.has(word)) return true;
+      }
+    }
+    return false;
+  };
+}
+
+/** codes[start, end) as a string with its letters folded to `target` (every one has a look-alike). */
+function foldedAt(codes: Uint16Array, start: number, end: number, target: number): string {
+  const map = TO.get(target) as Map<number, number>;
+  let word = '';
+  for (let j = start; j < end; j++) {
+    const code = codes[j] as number;
+    const script = WORD_SCRIPT[code] as number;
+    const to =
+      script & LOOKALIKE_SCRIPTS && script !== target ? lookalikeOf(map, code, j > start, target) : code;
+    word += String.fromCharCode(to);
+  }
+  return word;
+}
+
+/** The look-alike of `code` in `target`: η inside a word is read as n (see EXTRA_LATIN). */
+function lookalikeOf(map: Map<number, number>, code: number, inside: boolean, target: number): number {
+  return target === LATIN && code === ETA && inside ? N : (map.get(code) as number);
+}
+
+/** codes[start, end) as a string. */
+function wordAt(codes: Uint16Array, start: number, end: number): string {
+  return String.fromCharCode(...codes.subarray(start, end));
+}
 
 /**
  * Folds, in place, the disguised words of codes[0, length): every word that mixes look-alike
@@ -91,9 +168,9 @@ let words = new Int32Array(3 * 256);
  * whose letters all have look-alikes in the main script. Returns the number of words rewritten.
  * Lengths never change (every pair is one code unit to one). One pass over the code units finds
  * the words and counts the letters of each script; only the words outside the main script are
- * read again.
+ * read again. Without `known`, every whole word the main script can spell is folded.
  */
-export function foldLookalikes(codes: Uint16Array, length: number): number {
+export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnScriptWords): number {
   let latin = 0;
   let cyrillic = 0;
   let greek = 0;
@@ -156,6 +233,25 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
             ? CYRILLIC
             : GREEK;
   const mainTarget = TO.has(main) ? main : 0;
+  if (reads.length < found) reads = new Uint8Array(words.length / 3);
+  for (let k = 0; k < found; k++) {
+    const m = words[3 * k + 2] as number;
+    const start = words[3 * k] as number;
+    const end = words[3 * k + 1] as number;
+    reads[k] = 0;
+    if (m === main || mainTarget === 0 || (m & (m - 1)) !== 0) continue;
+    if (!canSpell(codes, start, end, mainTarget)) reads[k] = REAL;
+    else if (known === undefined || (m !== LATIN && m !== CYRILLIC)) reads[k] = SWAP;
+    else {
+      const size = end - start;
+      if (size > MAX_LOOKUP || !known(m, wordAt(codes, start, end))) reads[k] = SWAP;
+      else if (size < MIN_DICTIONARY_WORD) reads[k] = AMBIGUOUS;
+      // A word of both languages ("него" written in Latin is "hero") goes by its neighbours too.
+      else if (TARGET_LANGUAGES & mainTarget && known(mainTarget, foldedAt(codes, start, end, mainTarget)))
+        reads[k] = AMBIGUOUS;
+      else reads[k] = REAL;
+    }
+  }
   let folded = 0;
   for (let k = 0; k < found; k++) {
     const m = words[3 * k + 2] as number;
@@ -163,16 +259,22 @@ export function foldLookalikes(codes: Uint16Array, length: number): number {
     const start = words[3 * k] as number;
     const end = words[3 * k + 1] as number;
     let target: number;
-    if ((m & (m - 1)) === 0)
-      target = mainTarget !== 0 && canSpell(codes, start, end, mainTarget) ? mainTarget : 0;
-    else target = targetFor(codes, start, end, mainTarget);
+    if ((m & (m - 1)) === 0) {
+      // A short known word beside real text of its own script is part of that text.
+      const fold =
+        reads[k] === SWAP ||
+        (reads[k] === AMBIGUOUS &&
+          !(k > 0 && words[3 * k - 1] === m && reads[k - 1] === REAL) &&
+          !(k + 1 < found && words[3 * k + 5] === m && reads[k + 1] === REAL));
+      target = fold ? mainTarget : 0;
+    } else target = targetFor(codes, start, end, mainTarget);
     if (target === 0) continue;
     const map = TO.get(target) as Map<number, number>;
     for (let j = start; j < end; j++) {
       const code = codes[j] as number;
       const script = WORD_SCRIPT[code] as number;
       if (script & LOOKALIKE_SCRIPTS && script !== target)
-        codes[j] = target === LATIN && code === ETA && j > start ? N : (map.get(code) as number);
+        codes[j] = lookalikeOf(map, code, j > start, target);
     }
     folded++;
   }
