@@ -174,13 +174,6 @@ function capSingleTerm(top: Int32Array, count: number, cap: number): void {
   }
 }
 
-export function topTerms(vocab: Vocabulary, slots: Int32Array, size: number): TermVector | null {
-  const distinct = new Int32Array(slots.length);
-  const tf = new Uint32Array(slots.length);
-  const d = vocab.countDistinct(slots, slots.length, distinct, tf);
-  return topTermsOfDistinct(vocab, distinct, tf, d, size);
-}
-
 /**
  * A word in a passage of another script (signatures/foreign.ts) is weighed as a word of its own
  * language: its stop words are no terms, its other words take its lexicon's idf (Vocabulary).
@@ -190,9 +183,9 @@ function inPassage(vocab: Vocabulary, slot: number, f: number): boolean {
 }
 
 /**
- * topTerms given the document's distinct slots in first-seen order and their term frequencies
- * (Vocabulary.countDistinct over all tokens or over the content tokens: a content word's count is
- * the same either way). Stop words and tokens without a letter are not terms.
+ * The `size` heaviest tf*idf terms of a document, given its distinct slots in first-seen order and
+ * their term frequencies (Vocabulary.countDistinct over all tokens or over the content tokens: a
+ * content word's count is the same either way). Stop words and tokens without a letter are not terms.
  */
 export function topTermsOfDistinct(
   vocab: Vocabulary,

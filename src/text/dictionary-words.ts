@@ -1,4 +1,5 @@
 import type { Language } from './language.js';
+import { codesToString } from './utf16.js';
 import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 
 /**
@@ -112,8 +113,7 @@ export function undoLeet(codes: Uint16Array, length: number, known: KnownWords):
     if (isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) continue;
     // One digit after a word is a footnote or list number ("flu3", "party5"), not a letter.
     if (isDigit(codes[i - 1] as number) && !hasLeetBefore(codes, start, i - 1)) continue;
-    let asWritten = '';
-    for (let j = start; j < i; j++) asWritten += String.fromCharCode(codes[j] as number);
+    const asWritten = codesToString(codes.subarray(start, i));
     if (known.has(asWritten)) continue;
     let reading = readLeet(codes, start, i, 0x6c);
     if (!known.has(reading)) {

@@ -2,6 +2,7 @@ import { type KnownWordsOf, MIN_DICTIONARY_WORD } from './dictionary-words.js';
 import type { Language } from './language.js';
 import { LOOKALIKE_PAIRS } from './lookalike-table.js';
 import { stopWords } from './stopwords.js';
+import { codesToString } from './utf16.js';
 import {
   ARMENIAN,
   CHEROKEE,
@@ -157,11 +158,6 @@ function lookalikeOf(map: Map<number, number>, code: number, inside: boolean, ta
   return target === LATIN && code === ETA && inside ? N : (map.get(code) as number);
 }
 
-/** codes[start, end) as a string. */
-function wordAt(codes: Uint16Array, start: number, end: number): string {
-  return String.fromCharCode(...codes.subarray(start, end));
-}
-
 /**
  * Folds, in place, the disguised words of codes[0, length): every word that mixes look-alike
  * scripts, and every word written wholly in another look-alike script than the text's main one
@@ -244,7 +240,7 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
     else if (known === undefined || (m !== LATIN && m !== CYRILLIC)) reads[k] = SWAP;
     else {
       const size = end - start;
-      if (size > MAX_LOOKUP || !known(m, wordAt(codes, start, end))) reads[k] = SWAP;
+      if (size > MAX_LOOKUP || !known(m, codesToString(codes.subarray(start, end)))) reads[k] = SWAP;
       else if (size < MIN_DICTIONARY_WORD) reads[k] = AMBIGUOUS;
       // A word of both languages ("него" written in Latin is "hero") goes by its neighbours too.
       else if (TARGET_LANGUAGES & mainTarget && known(mainTarget, foldedAt(codes, start, end, mainTarget)))

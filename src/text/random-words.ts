@@ -1,4 +1,5 @@
 import type { KnownWords } from './dictionary-words.js';
+import { codesToString } from './utf16.js';
 import { isWordChar } from './word-scripts.js';
 
 /**
@@ -116,7 +117,7 @@ export function dropRandomWords(
     if (size < MIN_LENGTH || size > MAX_LENGTH) continue;
     if (start > 0 && joined(codes[start - 1] as number)) continue;
     if (i < length && joined(codes[i] as number)) continue;
-    if (known.has(String.fromCharCode(...codes.subarray(start, i)))) continue;
+    if (known.has(codesToString(codes.subarray(start, i)))) continue;
     found.push(start, i);
   }
   const dropped = found.length / 2;
