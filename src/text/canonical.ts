@@ -7,6 +7,7 @@ import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
+import { joinSpelledKnownWords } from './spelled-known.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
@@ -89,9 +90,12 @@ export function canonicalize(
   let length = clean.length;
   let tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
-  if (tokens.spelledOut) {
+  const spelledOut = tokens.spelledOut === true;
+  let spelledJoined = false;
+  if (spelledOut) {
     const joined = joinSpelledOut(clean.codes, length);
     if (joined !== length) {
+      spelledJoined = true;
       length = joined;
       tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
     }
@@ -104,6 +108,12 @@ export function canonicalize(
     let changed = LATIN_SCRIPT_LANGUAGES.has(lang) && undoLeet(clean.codes, length, known) > 0;
     if (tokens.spelledOut) {
       const joined = joinSpacedLetters(clean.codes, length, known);
+      changed ||= joined !== length;
+      length = joined;
+    }
+    // What the lexicon reads of the rest: short runs and runs of texts spelt out throughout.
+    if (spelledOut) {
+      const joined = joinSpelledKnownWords(clean.codes, length, known, stopWords(lang), spelledJoined);
       changed ||= joined !== length;
       length = joined;
     }
