@@ -4,12 +4,24 @@ import { canonicalize } from '../../src/text/canonical.js';
 import type { KnownWords } from '../../src/text/dictionary-words.js';
 import { joinSpelledKnownWords } from '../../src/text/spelled-known.js';
 
-const known: KnownWords = new Set(['free', 'cash', 'now', 'money', 'offer', 'today', 'friday', 'us', 'каталог']);
+const known: KnownWords = new Set([
+  'free',
+  'cash',
+  'now',
+  'money',
+  'offer',
+  'today',
+  'friday',
+  'us',
+  'каталог',
+]);
 const stops = new Set(['the', 'on', 'is', 'of', 'в', 'на']);
 
 const join = (text: string, spellsOut = false): string => {
   const codes = Uint16Array.from(text, (ch) => ch.charCodeAt(0));
-  return String.fromCharCode(...codes.subarray(0, joinSpelledKnownWords(codes, codes.length, known, stops, spellsOut)));
+  return String.fromCharCode(
+    ...codes.subarray(0, joinSpelledKnownWords(codes, codes.length, known, stops, spellsOut)),
+  );
 };
 
 describe('words spelt out with punctuation, read by the lexicon', () => {
