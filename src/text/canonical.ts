@@ -11,6 +11,7 @@ import { joinSpelledKnownWords } from './spelled-known.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
+import { joinSymbolSplitWords } from './symbols-in-words.js';
 import { tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
 
@@ -117,6 +118,10 @@ export function canonicalize(
       changed ||= joined !== length;
       length = joined;
     }
+    // Emoji inside a word: removed where the pieces spell a known word (symbols-in-words.ts).
+    const unsplit = joinSymbolSplitWords(clean.codes, length, known, stopWords(lang));
+    changed ||= unsplit !== length;
+    length = unsplit;
     const squeezed = squeezeRepeatedLetters(clean.codes, length, known);
     changed ||= squeezed !== length;
     length = squeezed;

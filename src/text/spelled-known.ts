@@ -86,7 +86,7 @@ export function joinSpelledKnownWords(
     if (letters >= minRun && letters <= MAX_LETTERS) {
       let word = '';
       for (let p = i; p <= last; p += 1 + sep) word += String.fromCharCode(codes[p] as number);
-      if (known.has(word) || stops.has(word)) {
+      if (letters >= MIN_LETTERS || known.has(word) || stops.has(word)) {
         if (w !== copied) codes.copyWithin(w, copied, i);
         w += i - copied;
         for (let p = i; p <= last; p += 1 + sep) codes[w++] = codes[p] as number;
