@@ -5,9 +5,9 @@ import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
  * Emoji and pictographs put inside a word ("fr🔥ee", "мо💰нета"): spam breaks its words so to
  * change its fingerprint while a reader still reads the word around the picture. The same
  * pictures also stand between words ("sale🔥today") and in hashtags, so a run of symbols between
- * two letters of one script is removed only where the two pieces, joined, spell a known word of
- * the language (its lexicon or stop words) and are not both known words of three letters or more
- * themselves ("some🔥thing" stays two words; lexicons hold many one- and two-letter strings). The lexicon is versioned data: the result is as deterministic as the
+ * two letters of one script is removed only where the pieces read as one word (insideWord): they
+ * spell a known word of the language (its lexicon or stop words) together and are not both
+ * words themselves, or neither piece is a word. The lexicon is versioned data: the result is as deterministic as the
  * signatures made with it.
  */
 
@@ -30,6 +30,23 @@ function symbolAt(codes: Uint16Array, i: number, length: number): number {
 
 const isKnown = (word: string, known: KnownWords, stops: ReadonlySet<string>): boolean =>
   known.has(word) || stops.has(word);
+
+/** A known word of three letters or more (lexicons hold many one- and two-letter strings). */
+const isWord = (piece: string, known: KnownWords, stops: ReadonlySet<string>): boolean =>
+  piece.length > 2 && isKnown(piece, known, stops);
+
+/**
+ * Whether symbols between the pieces `left` and `right` stand inside one word: the pieces joined
+ * spell a known word and are not both words themselves ("some🔥thing"), or neither piece is a
+ * word (a word form the lexicon lacks, cut in two). A picture beside a word ("sale🔥today",
+ * "covid🦠news", "news🔥xq") stands between words.
+ */
+function insideWord(left: string, right: string, known: KnownWords, stops: ReadonlySet<string>): boolean {
+  const leftWord = isWord(left, known, stops);
+  const rightWord = isWord(right, known, stops);
+  if (isKnown(left + right, known, stops)) return !(leftWord && rightWord);
+  return !leftWord && !rightWord;
+}
 
 /**
  * Removes, in place, the symbol runs of codes[0, length) (clean text, lower case) that split a
@@ -58,10 +75,7 @@ export function joinSymbolSplitWords(
     while (end < length && isWordChar(codes[end] as number) && end - j < MAX_PIECE) end++;
     const left = String.fromCharCode(...codes.subarray(pieceStart, i));
     const right = String.fromCharCode(...codes.subarray(j, end));
-    if (!isKnown(left + right, known, stops)) continue;
-    // Two words of their own ("some🔥thing"); a piece of one or two letters is rarely meant as one.
-    if (left.length > 2 && right.length > 2 && isKnown(left, known, stops) && isKnown(right, known, stops))
-      continue;
+    if (!insideWord(left, right, known, stops)) continue;
     if (w !== copied) codes.copyWithin(w, copied, i);
     w += i - copied;
     copied = j;

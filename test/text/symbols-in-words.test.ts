@@ -20,7 +20,10 @@ describe('emoji inside a word', () => {
     expect(join('free🔥money')).toBe('free🔥money');
     expect(join('some⭐thing')).toBe('some⭐thing');
     expect(join('fr—ee fr«ee')).toBe('fr—ee fr«ee');
-    expect(join('xy🔥zz')).toBe('xy🔥zz');
+    expect(join('free🔥xq')).toBe('free🔥xq');
+  });
+  it('removes them between two pieces neither of which is a word: a word form the lexicon lacks', () => {
+    expect(join('геймп🔥лей xy🔥zz')).toBe('геймплей xyzz');
   });
   it('leaves pieces of two scripts', () => {
     expect(join('fr🔥ее')).toBe('fr🔥ее');
