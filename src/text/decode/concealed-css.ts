@@ -30,6 +30,9 @@ function offPage(value: string): boolean {
 
 /** Whether an inline style (or a rule's declarations) hides its element's text by layout. */
 export function layoutConceals(style: string): boolean {
+  // Most styles have no negative value, height or clip: substring searches instead of the property scan.
+  if (!style.includes(':-') && !style.includes(': -') && !style.includes('height') && !style.includes('clip'))
+    return false;
   let positioned = false;
   let moved = false;
   let indented = false;
@@ -54,6 +57,14 @@ export function layoutConceals(style: string): boolean {
 
 const SIMPLE_SELECTOR = /^[a-z0-9]*([.#])([\w-]+)$/i;
 
+/** Words every concealing declaration holds one of: rules without any are not read further. */
+const CONCEALING_WORDS = /none|hidden|clip|opacity|font-size|mso-hide|indent|-\s*\d/i;
+
+/** Whether the declarations text[start, end) may conceal (a cheap test before the full reading). */
+function mayConceal(text: string, start: number, end: number): boolean {
+  return CONCEALING_WORDS.test(text.slice(start, end));
+}
+
 /** The CSS without its comments (an unclosed one runs to the end). */
 function withoutComments(css: string): string {
   let out = '';
@@ -75,44 +86,74 @@ function withoutComments(css: string): string {
  */
 export function concealedSelectors(css: string, conceals: (declarations: string) => boolean): string[] {
   const names: string[] = [];
-  const text = withoutComments(css);
-  // Rules at the top level only: one inside @media applies to some screens or to print.
+  const text = css.includes('/*') ? withoutComments(css) : css;
+  // Rules at the top level only: one inside @media applies to some screens or to print. The
+  // braces are found by indexOf (stylesheets of real pages run to tens of kilobytes).
   let depth = 0;
   let start = 0; // where the current top-level selector or block starts
   let selectors = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x7b /* { */) {
+  let open = text.indexOf('{');
+  let close = text.indexOf('}');
+  while (open >= 0 || close >= 0) {
+    if (open >= 0 && (close < 0 || open < close)) {
       if (depth === 0) {
-        selectors = text.slice(start, i);
-        start = i + 1;
+        selectors = text.slice(start, open);
+        start = open + 1;
       }
       depth++;
-    } else if (c === 0x7d /* } */ && depth > 0) {
-      depth--;
-      if (depth === 0) {
-        if (!selectors.trimStart().startsWith('@') && conceals(text.slice(start, i))) {
-          for (const selector of selectors.split(',')) {
-            const m = SIMPLE_SELECTOR.exec(selector.trim());
-            if (m) names.push(`${m[1]}${(m[2] as string).toLowerCase()}`);
-          }
-        }
-        start = i + 1;
+      open = text.indexOf('{', open + 1);
+      continue;
+    }
+    const i = close;
+    close = text.indexOf('}', close + 1);
+    if (depth === 0) continue;
+    depth--;
+    if (depth > 0) continue;
+    if (
+      !selectors.trimStart().startsWith('@') &&
+      mayConceal(text, start, i) &&
+      conceals(text.slice(start, i))
+    ) {
+      for (const selector of selectors.split(',')) {
+        const m = SIMPLE_SELECTOR.exec(selector.trim());
+        if (m) names.push(`${m[1]}${m[2] as string}`);
       }
     }
+    start = i + 1;
   }
   return names;
 }
 
-/** Whether an element with these id and class attributes is one a `<style>` rule hides. */
-export function matchesConcealed(
-  concealed: ReadonlySet<string>,
-  id: string | undefined,
-  classes: string | undefined,
-): boolean {
-  if (id !== undefined && concealed.has(`#${id.trim().toLowerCase()}`)) return true;
-  if (classes === undefined) return false;
-  for (const name of classes.toLowerCase().split(/\s+/))
-    if (name !== '' && concealed.has(`.${name}`)) return true;
-  return false;
+/** Class and id names that `<style>` rules hide, kept apart so that an element is matched without building strings. */
+export class ConcealedNames {
+  readonly classes = new Set<string>();
+  readonly ids = new Set<string>();
+
+  get size(): number {
+    return this.classes.size + this.ids.size;
+  }
+
+  /** Adds what concealedSelectors found (".name" or "#id"). */
+  add(selector: string): void {
+    (selector.startsWith('#') ? this.ids : this.classes).add(selector.slice(1));
+  }
+
+  /**
+   * Whether an element with these id and class attributes is one a rule hides. Class and id
+   * names match case-sensitively, as browsers match them in standards mode.
+   */
+  matches(id: string | undefined, classes: string | undefined): boolean {
+    if (id !== undefined && this.ids.size > 0 && this.ids.has(id.trim())) return true;
+    if (classes === undefined || this.classes.size === 0) return false;
+    let start = 0;
+    for (let i = 0; i <= classes.length; i++) {
+      const c = i < classes.length ? classes.charCodeAt(i) : 0x20;
+      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) {
+        if (i > start && this.classes.has(i - start === classes.length ? classes : classes.slice(start, i)))
+          return true;
+        start = i + 1;
+      }
+    }
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { concealedSelectors, layoutConceals, matchesConcealed } from './concealed-css.js';
+import { ConcealedNames, concealedSelectors, layoutConceals } from './concealed-css.js';
 
 /**
  * HTML to plain text on the ingest hot path: htmlparser2's callback parser, no DOM. Only the text a
@@ -246,7 +246,7 @@ export function parseHtml(html: string): ParsedHtml {
   const concealing: number[] = [];
   const backgrounds: number[] = [];
   // Class and id names that <style> rules hide, and the text of the <style> element being read.
-  const concealedNames = new Set<string>();
+  const concealedNames = new ConcealedNames();
   let styleText: string[] | undefined;
   let pre = 0;
   let links = 0;
@@ -310,8 +310,7 @@ export function parseHtml(html: string): ParsedHtml {
           style & SETS_BACKGROUND
         )
           backgrounds.push(id);
-        const concealedByRule =
-          concealedNames.size > 0 && matchesConcealed(concealedNames, attribs.id, attribs.class);
+        const concealedByRule = concealedNames.size > 0 && concealedNames.matches(attribs.id, attribs.class);
         // White type conceals only where no background is set (its own one counts, above).
         const white =
           backgrounds.length === 0 &&
