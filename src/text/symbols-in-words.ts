@@ -15,6 +15,7 @@ import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
 const MAX_SYMBOL_RUN = 16;
 /** Longest piece read on either side. */
 const MAX_PIECE = 32;
+const BRAILLE_BLANK = 0x2800;
 const SYMBOL = /^(?:[\p{So}\p{Extended_Pictographic}\p{Emoji_Modifier}]|\ufe0f)$/u;
 
 /** Code units of the symbol (a pictograph, its modifiers and selectors) at i, or 0. */
@@ -25,7 +26,8 @@ function symbolAt(codes: Uint16Array, i: number, length: number): number {
     if (low < 0xdc00 || low > 0xdfff) return 0;
     return SYMBOL.test(String.fromCharCode(c, low)) ? 2 : 0;
   }
-  return c >= 0x2000 && SYMBOL.test(String.fromCharCode(c)) ? 1 : 0;
+  // The Braille blank (U+2800) is a symbol that shows as a space: it separates words.
+  return c >= 0x2000 && c !== BRAILLE_BLANK && SYMBOL.test(String.fromCharCode(c)) ? 1 : 0;
 }
 
 const isKnown = (word: string, known: KnownWords, stops: ReadonlySet<string>): boolean =>

@@ -21,6 +21,8 @@ describe('emoji inside a word', () => {
     expect(join('some⭐thing')).toBe('some⭐thing');
     expect(join('fr—ee fr«ee')).toBe('fr—ee fr«ee');
     expect(join('free🔥xq')).toBe('free🔥xq');
+    // The Braille blank shows as a space.
+    expect(join('xy\u2800zz')).toBe('xy\u2800zz');
   });
   it('removes them between two pieces neither of which is a word: a word form the lexicon lacks', () => {
     expect(join('геймп🔥лей xy🔥zz')).toBe('геймплей xyzz');
