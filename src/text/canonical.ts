@@ -122,7 +122,7 @@ export function canonicalize(
     const unsplit = joinSymbolSplitWords(clean.codes, length, known, stopWords(lang));
     changed ||= unsplit !== length;
     length = unsplit;
-    const squeezed = squeezeRepeatedLetters(clean.codes, length, known);
+    const squeezed = squeezeRepeatedLetters(clean.codes, length, known, stopWords(lang));
     changed ||= squeezed !== length;
     length = squeezed;
     if (changed) tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
