@@ -94,11 +94,13 @@ export function squeezeRepeatedLetters(
     const twice = squeezed(codes, start, end, 2);
     if (ROMAN.test(twice)) continue;
     const once = squeezed(codes, start, end, 1);
-    // A function word stretched ("theeee", "onnnn", "нааа") is that word, not a rarer word spelt
-    // with the letter twice ("thee"): stop words are the commonest words of a language.
+    // A function word stretched is that word, not a rarer word spelt with the letter twice
+    // ("theeee" is "the", not "thee": stop words are the commonest words of a language), nor
+    // nothing when it has two letters ("onnnn", "нааа"). A longer stop word with no lexicon
+    // reading ("waaay") stays as written, as before: the lexicon holds no stop words.
     let word: string;
-    if (stops.has(once) && !stops.has(twice)) word = once;
-    else if (known.has(twice) || stops.has(twice)) word = twice;
+    if (stops.has(once) && !stops.has(twice) && (known.has(twice) || once.length < MIN_RESULT)) word = once;
+    else if (known.has(twice)) word = twice;
     else if (known.has(once)) word = once;
     else continue;
     // One letter repeated ("www", "zzzz", "ооо") is a placeholder or an abbreviation, not emphasis;
