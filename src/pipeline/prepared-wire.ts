@@ -1,4 +1,4 @@
-import type { IndexKey } from '../engine/index-keys.js';
+import { keyArray, PackedKeys } from '../engine/index-keys.js';
 import { decodePackedRecord, encodeRecord } from '../engine/record-bytes.js';
 import type { IndexRequest } from '../engine/types.js';
 import { DoppelError, type ErrorCode } from '../errors.js';
@@ -89,7 +89,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     }
     errors.push(null);
     ts[i] = item.ts ?? Number.NaN;
-    for (const key of item.request.keys) {
+    for (const key of keyArray(item.request.keys)) {
       let t = tableIndex.get(key.table);
       if (t === undefined) {
         t = tables.length;
@@ -148,14 +148,14 @@ export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
       bug: status === 2,
     };
   }
-  const start = c.keyStart[i] as number;
-  const keys = new Array<IndexKey>((c.keyStart[i + 1] as number) - start);
-  for (let j = 0, k = start; j < keys.length; j++, k++)
-    keys[j] = {
-      table: c.tables[c.keyTable[k] as number] as string,
-      hi: c.keyWords[2 * k] as number,
-      lo: c.keyWords[2 * k + 1] as number,
-    };
+  // The keys stay in the chunk's arrays (one object, not one a key).
+  const keys = new PackedKeys(
+    c.tables,
+    c.keyTable,
+    c.keyWords,
+    c.keyStart[i] as number,
+    c.keyStart[i + 1] as number,
+  );
   // Straight into the packed form the store keeps (no hex strings, no arrays packed again).
   const record = decodePackedRecord(
     c.recordBytes.subarray(c.recordStart[i] as number, c.recordStart[i + 1] as number),
