@@ -85,9 +85,12 @@ export interface EngineMessage {
   snippet?: string;
 }
 
-/** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
-export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
-  return compactRecord(s, lang);
+/**
+ * The record the store keeps of a signed message (engine/record.ts says what is cut and why);
+ * `pack`: with the packed form verification reads (compactRecord).
+ */
+export function signatureRecord(s: Signatures, lang: string, pack = true): SignatureRecord {
+  return compactRecord(s, lang, pack);
 }
 
 interface Decided {
@@ -115,11 +118,22 @@ export interface Scored {
  * The engine's per-message preparation (index keys and stored record) on its own: what a sign
  * worker (pipeline/sign-pool.ts) runs, without a store.
  */
+export interface PreparerOptions {
+  /**
+   * Give each record its packed form for verification (default true). A sign worker sends the
+   * record's bytes, from which the indexing thread makes that form itself: packing there was an
+   * array per message thrown away.
+   */
+  packRecords?: boolean;
+}
+
 export class RequestPreparer {
   readonly keys: IndexKeyBuilder;
   private readonly snippetLength: number;
+  private readonly packRecords: boolean;
 
-  constructor(config: DedupConfig) {
+  constructor(config: DedupConfig, options: PreparerOptions = {}) {
+    this.packRecords = options.packRecords ?? true;
     this.snippetLength = config.index.snippetLength;
     this.keys = new IndexKeyBuilder(
       config.signatures,
@@ -139,7 +153,7 @@ export class RequestPreparer {
       id: message.id,
       ts: message.ts,
       keys: this.keys.keys(message.signatures),
-      record: signatureRecord(message.signatures, message.lang),
+      record: signatureRecord(message.signatures, message.lang, this.packRecords),
     };
     const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;

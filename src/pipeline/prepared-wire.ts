@@ -1,5 +1,5 @@
 import { keyArray, PackedKeys } from '../engine/index-keys.js';
-import { decodePackedRecord, encodeRecord } from '../engine/record-bytes.js';
+import { decodePackedRecord, encodedSizeBound, encodeRecordInto } from '../engine/record-bytes.js';
 import type { IndexRequest } from '../engine/types.js';
 import { DoppelError, type ErrorCode } from '../errors.js';
 
@@ -55,23 +55,21 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const recordStart = new Int32Array(n + 1);
   const tableIndex = new Map<string, number>();
   const tables: string[] = [];
-  const records: Uint8Array[] = [];
   let keys = 0;
-  let bytes = 0;
+  let bound = 0;
   for (const item of items) {
     if (item.status === 0) {
       keys += item.request.keys.length;
-      const r = encodeRecord(item.request.record);
-      records.push(r);
-      bytes += r.length;
+      bound += encodedSizeBound(item.request.record);
     }
   }
   const keyTable = new Uint8Array(keys);
   const keyWords = new Int32Array(2 * keys);
-  const recordBytes = new Uint8Array(bytes);
+  // The records are encoded straight into the buffer that is sent (sized for the worst case; the
+  // rest is unused): no array per record, and no copy.
+  const recordBytes = new Uint8Array(bound);
   let k = 0;
   let b = 0;
-  let r = 0;
   for (let i = 0; i < n; i++) {
     const item = items[i] as PreparedItem;
     status[i] = item.status;
@@ -101,9 +99,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
       keyWords[2 * k + 1] = key.lo;
       k++;
     }
-    const record = records[r++] as Uint8Array;
-    recordBytes.set(record, b);
-    b += record.length;
+    b = encodeRecordInto(item.request.record, recordBytes, b);
   }
   keyStart[n] = k;
   recordStart[n] = b;
