@@ -23,7 +23,7 @@ import {
   type StoryEvent,
   type VerdictKind,
 } from './types.js';
-import { roundSimilarity, Verifier } from './verify.js';
+import { copyEvidence, newEvidence, roundSimilarity, Verifier } from './verify.js';
 
 /** One message's outcome. */
 export interface EngineVerdict {
@@ -173,6 +173,7 @@ export class DedupEngine {
   private readonly keys: IndexKeyBuilder;
   private readonly preparer: RequestPreparer;
   private readonly verifier = new Verifier();
+  private readonly scratchEvidence = newEvidence(false, null, null, false, 0, null);
 
   constructor(
     readonly config: DedupConfig,
@@ -496,15 +497,12 @@ export class DedupEngine {
     const scored: Scored[] = [];
     const verifier = this.verifier.load(request.record);
     verifier.touch(candidates);
+    // Each candidate is measured into one scratch object; only a match keeps a copy.
+    const scratch = this.scratchEvidence;
     for (const candidate of candidates) {
-      const evidence = verifier.compare(candidate.record);
-      const level = matchLevel(
-        evidence,
-        this.config.decision,
-        request.record.tokens,
-        candidate.record.tokens,
-      );
-      if (level.level !== 'none') scored.push({ candidate, evidence, level });
+      verifier.compareInto(candidate.record, scratch);
+      const level = matchLevel(scratch, this.config.decision, request.record.tokens, candidate.record.tokens);
+      if (level.level !== 'none') scored.push({ candidate, evidence: copyEvidence(scratch), level });
     }
     this.discountCommonSentences(request, candidates, scored);
     this.storyBeyondSharedSentences(request, candidates, scored);

@@ -63,7 +63,7 @@ describe('the record binary form, byte for byte', () => {
     lexical: 'abc',
     longest: '0000000000000001',
     heaviest: 'ffffffffffffffff',
-    terms: { hashes: [0x123456, 0xabcdef], weights: [0.5, 1] },
+    terms: { hashes: Uint32Array.from([0x123456, 0xabcdef]), weights: Float32Array.from([0.5, 1]) },
     dates: [1, 0x1ffff],
     shingles: 70000,
     sentences: Uint32Array.from([0x12345614, 0xfedcba98]),
