@@ -144,7 +144,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(r.candidates[0]!.record.shingles).toBe(120);
     });
 
-    it('takes packed keys (a sign worker\'s chunk) as the same buckets as key objects', async () => {
+    it("takes packed keys (a sign worker's chunk) as the same buckets as key objects", async () => {
       // Two messages packed in one chunk, the chunk's tables in another order than the keys'.
       const tables = ['b1', 'b0', 'x'];
       const tableOf = Uint8Array.from([1, 2, 0, 0]);

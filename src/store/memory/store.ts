@@ -26,6 +26,7 @@ import type {
 import { withHotMember } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import { BucketTable } from './buckets.js';
+import { PairLog } from './pairs.js';
 
 interface StoredMessage {
   id: string;
@@ -61,9 +62,8 @@ interface ClusterRecord {
 
 interface Generation {
   messages: string[];
-  /** Every bucket entry inserted while this generation was current: removed when it expires. */
-  tables: number[];
-  keys: number[];
+  /** Every bucket entry (table index, key number) inserted while this generation was current: removed when it expires. */
+  entries: PairLog;
 }
 
 function clusterView(c: ClusterRecord): ClusterView {
@@ -308,7 +308,7 @@ export class MemoryStore implements DedupStore {
     const g = this.currentGeneration;
     let generation = this.generations.get(g);
     if (!generation) {
-      generation = { messages: [], tables: [], keys: [] };
+      generation = { messages: [], entries: new PairLog() };
       this.generations.set(g, generation);
     }
     const max = this.limits.maxBucketSize;
@@ -328,8 +328,7 @@ export class MemoryStore implements DedupStore {
         if (size === max - 1) this.hotBucketsFilled++;
         this.buckets.add(table, k, seq);
       }
-      generation.tables.push(table);
-      generation.keys.push(k);
+      generation.entries.push(table, k);
     }
     const stored: StoredMessage = {
       id: request.id,
@@ -378,8 +377,9 @@ export class MemoryStore implements DedupStore {
     }
     // Entries of dropped messages leave their buckets; a bucket left empty goes too.
     const buckets = this.buckets;
-    for (let i = 0; i < generation.keys.length; i++) {
-      const cell = buckets.find(generation.tables[i] as number, generation.keys[i] as number);
+    const entries = generation.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const cell = buckets.find(entries.first(i), entries.second(i));
       if (cell < 0) continue;
       const m = buckets.members(cell);
       if (m >= 0) {
