@@ -353,8 +353,9 @@ export class MemoryStore implements DedupStore {
     const oldestLive = Math.floor((ts - this.window.windowMs) / this.window.generationMs);
     for (const old of [...this.generations.keys()]) if (old < oldestLive) this.dropGeneration(old);
     const clusterHorizon = ts - this.window.windowMs - this.window.generationMs;
-    for (const [id, cluster] of this.clusters)
-      if (cluster.lastSeen < clusterHorizon) this.clusters.delete(id);
+    // By value (a cluster is keyed by its own id): iterating entries made a pair per cluster.
+    for (const cluster of this.clusters.values())
+      if (cluster.lastSeen < clusterHorizon) this.clusters.delete(cluster.id);
   }
 
   private dropOldestGeneration(): boolean {
@@ -390,9 +391,15 @@ export class MemoryStore implements DedupStore {
       // members are a prefix: a live first member means nothing to remove.
       const members = buckets.list(m);
       if (this.bySeq.has(members[0] as number)) continue;
-      const live = members.filter((seq) => this.bySeq.has(seq));
-      if (live.length === 0) buckets.remove(cell);
-      else buckets.setMembers(cell, live);
+      // The live members kept in place (the list is this bucket's own): no copy, no closure.
+      let live = 0;
+      for (let j = 0; j < members.length; j++) {
+        const seq = members[j] as number;
+        if (this.bySeq.has(seq)) members[live++] = seq;
+      }
+      members.length = live;
+      if (live === 0) buckets.remove(cell);
+      else buckets.setMembers(cell, members);
     }
     this.generations.delete(g);
     this.expiredGenerations++;
