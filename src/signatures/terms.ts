@@ -196,11 +196,12 @@ export function topTermsOfDistinct(
   maxTermShare = 1,
 ): TermVector | null {
   const { info, idfs, foreignIdf } = vocab;
+  // At most n terms (the words of a foreign passage's stop words counted too: testing for them
+  // here, a branch first taken late in a stream, cost a recompile; the table is only larger).
   let n = 0;
   for (let j = 0; j < distinctCount; j++) {
-    const slot = distinct[j] as number;
-    const f = info[slot * INFO_STRIDE + INFO_FLAGS] as number;
-    if (!(f & FLAG_STOP) && f & FLAG_LETTER && !(f & FLAG_FOREIGN_STOP && inPassage(vocab, slot, f))) n++;
+    const f = info[(distinct[j] as number) * INFO_STRIDE + INFO_FLAGS] as number;
+    if (!(f & FLAG_STOP) && f & FLAG_LETTER) n++;
   }
   if (n === 0) return null;
   // Words of one stem (Russian and Ukrainian inflections) are one term: tf summed, highest idf.
@@ -248,6 +249,7 @@ export function topTermsOfDistinct(
     termIdf[term] = wordIdf > idf ? wordIdf : idf;
     termInPassage[term] = (termInPassage[term] as number) | (passage ? 1 : 0);
   }
+  if (terms === 0) return null;
   for (let t = 0; t < terms; t++) {
     const tf = termTf[t] as number;
     termWeight[t] = (tf === 1 ? 1 : 1 + Math.log(tf)) * (termIdf[t] as number);
