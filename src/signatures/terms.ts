@@ -245,8 +245,7 @@ export function topTermsOfDistinct(
       terms++;
     }
     termTf[term] = (termTf[term] as number) + tf;
-    const idf = termIdf[term] as number;
-    termIdf[term] = wordIdf > idf ? wordIdf : idf;
+    termIdf[term] = Math.max(wordIdf, termIdf[term] as number);
     termInPassage[term] = (termInPassage[term] as number) | (passage ? 1 : 0);
   }
   if (terms === 0) return null;
