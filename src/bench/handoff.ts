@@ -4,7 +4,7 @@
  * messages (`packChunk`: keys and the record's binary form into typed arrays), the structured
  * clone `postMessage` makes of it (`structuredClone` with the same transfer list: the buffers are
  * moved, the ids, titles, urls and snippets copied), and unpacking on the main thread
- * (`unpackItem`: key objects, `decodeRecord`). For comparison, the structured clone of the same
+ * (`unpackItem`: the keys left packed, `decodePackedRecord`). For comparison, the structured clone of the same
  * prepared messages as objects (what a worker would post without packing).
  *
  * Stream: default bench:peers' `.bench-out/peers-stream.jsonl`, its first `BENCH_MESSAGES` (4,096)

@@ -11,18 +11,25 @@ export interface Match {
   similarity: number;
 }
 
-/** Does the evidence meet one set of thresholds? Returns the deciding method or null. */
-function meets(e: Evidence, t: Thresholds): { method: string; similarity: number } | null {
-  if (e.jaccard !== null && e.jaccard >= t.jaccard) return { method: 'minhash', similarity: e.jaccard };
+/**
+ * No match. One object for every such answer (most candidates): never changed by its readers,
+ * which only compare and copy matches.
+ */
+const NO_MATCH: Match = { level: 'none', method: '', similarity: 0 };
+
+/** Does the evidence meet one set of thresholds? Returns the match at `level`, or null. */
+function meets(e: Evidence, t: Thresholds, level: MatchLevel): Match | null {
+  if (e.jaccard !== null && e.jaccard >= t.jaccard)
+    return { level, method: 'minhash', similarity: e.jaccard };
   if (
     e.hamming !== null &&
     e.hamming <= t.hamming &&
     (e.jaccard === null || e.jaccard >= t.hammingMinJaccard)
   ) {
-    return { method: 'simhash', similarity: 1 - e.hamming / 64 };
+    return { level, method: 'simhash', similarity: 1 - e.hamming / 64 };
   }
   if (e.imatch && (e.jaccard === null || e.jaccard >= t.imatchMinJaccard)) {
-    return { method: 'imatch', similarity: e.jaccard ?? 1 };
+    return { level, method: 'imatch', similarity: e.jaccard ?? 1 };
   }
   if (
     t.cosine !== null &&
@@ -30,7 +37,7 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
     e.cosine >= t.cosine &&
     (e.jaccard === null || e.jaccard >= t.cosineMinJaccard)
   ) {
-    return { method: 'cosine', similarity: e.cosine };
+    return { level, method: 'cosine', similarity: e.cosine };
   }
   if (
     t.containment !== undefined &&
@@ -40,7 +47,7 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
     e.jaccard !== null &&
     e.jaccard >= (t.containmentMinJaccard ?? 0)
   ) {
-    return { method: 'containment', similarity: e.containment };
+    return { level, method: 'containment', similarity: e.containment };
   }
   if (
     t.contained !== undefined &&
@@ -51,7 +58,7 @@ function meets(e: Evidence, t: Thresholds): { method: string; similarity: number
     (e.containedTokens ?? 0) >= (t.containedMinTokens ?? 1) &&
     sharesVocabulary(e)
   ) {
-    return { method: 'containment', similarity: e.contained };
+    return { level, method: 'containment', similarity: e.contained };
   }
   return null;
 }
@@ -84,13 +91,12 @@ export function matchLevel(
   candidateTokens: number,
 ): Match {
   if (e.exact) return { level: 'duplicate', method: 'exact', similarity: 1 };
-  if (Math.min(tokens, candidateTokens) < config.minTokensForNear)
-    return { level: 'none', method: '', similarity: 0 };
-  const near = meets(e, config.nearDuplicate);
-  if (near) return { level: 'near_duplicate', ...near };
+  if (Math.min(tokens, candidateTokens) < config.minTokensForNear) return NO_MATCH;
+  const near = meets(e, config.nearDuplicate, 'near_duplicate');
+  if (near) return near;
   if (config.storyClustering) {
-    const story = meets(e, config.story);
-    if (story) return { level: 'story', ...story };
+    const story = meets(e, config.story, 'story');
+    if (story) return story;
   }
-  return { level: 'none', method: '', similarity: 0 };
+  return NO_MATCH;
 }

@@ -23,7 +23,7 @@ import {
   type StoryEvent,
   type VerdictKind,
 } from './types.js';
-import { roundSimilarity, Verifier } from './verify.js';
+import { copyEvidence, newEvidence, roundSimilarity, Verifier } from './verify.js';
 
 /** One message's outcome. */
 export interface EngineVerdict {
@@ -85,9 +85,12 @@ export interface EngineMessage {
   snippet?: string;
 }
 
-/** The record the store keeps of a signed message (engine/record.ts says what is cut and why). */
-export function signatureRecord(s: Signatures, lang: string): SignatureRecord {
-  return compactRecord(s, lang);
+/**
+ * The record the store keeps of a signed message (engine/record.ts says what is cut and why);
+ * `pack`: with the packed form verification reads (compactRecord).
+ */
+export function signatureRecord(s: Signatures, lang: string, pack = true): SignatureRecord {
+  return compactRecord(s, lang, pack);
 }
 
 interface Decided {
@@ -115,11 +118,22 @@ export interface Scored {
  * The engine's per-message preparation (index keys and stored record) on its own: what a sign
  * worker (pipeline/sign-pool.ts) runs, without a store.
  */
+export interface PreparerOptions {
+  /**
+   * Give each record its packed form for verification (default true). A sign worker sends the
+   * record's bytes, from which the indexing thread makes that form itself: packing there was an
+   * array per message thrown away.
+   */
+  packRecords?: boolean;
+}
+
 export class RequestPreparer {
   readonly keys: IndexKeyBuilder;
   private readonly snippetLength: number;
+  private readonly packRecords: boolean;
 
-  constructor(config: DedupConfig) {
+  constructor(config: DedupConfig, options: PreparerOptions = {}) {
+    this.packRecords = options.packRecords ?? true;
     this.snippetLength = config.index.snippetLength;
     this.keys = new IndexKeyBuilder(
       config.signatures,
@@ -139,7 +153,7 @@ export class RequestPreparer {
       id: message.id,
       ts: message.ts,
       keys: this.keys.keys(message.signatures),
-      record: signatureRecord(message.signatures, message.lang),
+      record: signatureRecord(message.signatures, message.lang, this.packRecords),
     };
     const title = displayTitle(message.title);
     if (title !== undefined) request.title = title;
@@ -159,6 +173,7 @@ export class DedupEngine {
   private readonly keys: IndexKeyBuilder;
   private readonly preparer: RequestPreparer;
   private readonly verifier = new Verifier();
+  private readonly scratchEvidence = newEvidence(false, null, null, false, 0, null);
 
   constructor(
     readonly config: DedupConfig,
@@ -482,15 +497,12 @@ export class DedupEngine {
     const scored: Scored[] = [];
     const verifier = this.verifier.load(request.record);
     verifier.touch(candidates);
+    // Each candidate is measured into one scratch object; only a match keeps a copy.
+    const scratch = this.scratchEvidence;
     for (const candidate of candidates) {
-      const evidence = verifier.compare(candidate.record);
-      const level = matchLevel(
-        evidence,
-        this.config.decision,
-        request.record.tokens,
-        candidate.record.tokens,
-      );
-      if (level.level !== 'none') scored.push({ candidate, evidence, level });
+      verifier.compareInto(candidate.record, scratch);
+      const level = matchLevel(scratch, this.config.decision, request.record.tokens, candidate.record.tokens);
+      if (level.level !== 'none') scored.push({ candidate, evidence: copyEvidence(scratch), level });
     }
     this.discountCommonSentences(request, candidates, scored);
     this.storyBeyondSharedSentences(request, candidates, scored);

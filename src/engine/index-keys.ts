@@ -29,6 +29,52 @@ export function indexKey(table: string, hi: number, lo: number): IndexKey {
   return { table, hi: hi | 0, lo: lo | 0 };
 }
 
+/**
+ * A message's index keys as a sign worker sends them (pipeline/prepared-wire.ts): entries
+ * `start` .. `end` of a chunk's arrays, each key a table (an index into `tables`) and its two
+ * halves (`words[2k]`, `words[2k + 1]`, signed 32-bit). One object a message, where the key
+ * objects were ~30 (~2.1 KB of garbage a message on the thread that indexes); the memory store
+ * reads them in place, other stores take `keyArray`.
+ */
+export class PackedKeys {
+  constructor(
+    readonly tables: readonly string[],
+    readonly tableOf: Uint8Array,
+    readonly words: Int32Array,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  get length(): number {
+    return this.end - this.start;
+  }
+
+  /** The keys as objects, in order. */
+  toArray(): IndexKey[] {
+    const keys = new Array<IndexKey>(this.end - this.start);
+    for (let j = 0, k = this.start; k < this.end; j++, k++)
+      keys[j] = {
+        table: this.tables[this.tableOf[k] as number] as string,
+        hi: this.words[2 * k] as number,
+        lo: this.words[2 * k + 1] as number,
+      };
+    return keys;
+  }
+}
+
+/** A message's index keys: key objects (IndexKeyBuilder) or packed (PackedKeys). */
+export type IndexKeys = readonly IndexKey[] | PackedKeys;
+
+/** The keys as objects (a store that reads them one object at a time). */
+export function keyArray(keys: IndexKeys): readonly IndexKey[] {
+  return keys instanceof PackedKeys ? keys.toArray() : keys;
+}
+
+/** `keyNumber` of a key given by its halves. */
+export function keyNumberOf(hi: number, lo: number): number {
+  return (lo ^ Math.imul(hi, 0x9e3779b1)) >>> 1;
+}
+
 const NO_TERMS: readonly number[] = [];
 const NO_SENTENCES = new Uint32Array(0);
 
@@ -64,7 +110,7 @@ export function keyHex(key: IndexKey): string {
  * adds a candidate that verification then rejects; no match is ever lost.
  */
 export function keyNumber(key: IndexKey): number {
-  return (key.lo ^ Math.imul(key.hi, 0x9e3779b1)) >>> 1;
+  return keyNumberOf(key.hi, key.lo);
 }
 
 function fromHex(table: string, hex: string): IndexKey {

@@ -14,7 +14,7 @@ import type { SignatureRecord } from './types.js';
 export const RECORD_FORMAT_VERSION = 1;
 
 /** Upper bound of an encoded record's size, for buffer allocation. */
-function encodedSizeBound(r: SignatureRecord): number {
+export function encodedSizeBound(r: SignatureRecord): number {
   return (
     8 +
     r.lang.length * 3 +
@@ -48,14 +48,57 @@ function encodedSizeBound(r: SignatureRecord): number {
  */
 export function encodeRecord(r: SignatureRecord): Uint8Array {
   const out = new Uint8Array(encodedSizeBound(r));
-  const view = new DataView(out.buffer);
-  let at = 0;
-  const putHex64 = (hex: string) => {
-    const { hi, lo } = parseHex64(hex.padStart(16, '0'));
-    view.setUint32(at, hi, true);
-    view.setUint32(at + 4, lo, true);
-    at += 8;
-  };
+  return out.subarray(0, encodeRecordInto(r, out, 0));
+}
+
+const LANG_ENCODER = new TextEncoder();
+
+/** The unsigned value of the 8 lowercase hex digits of `s` at `from`, -1 if they are not. */
+function hexWord(s: string, from: number): number {
+  let v = 0;
+  for (let i = from; i < from + 8; i++) {
+    const c = s.charCodeAt(i);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) return -1;
+    v = (v << 4) | d;
+  }
+  return v >>> 0;
+}
+
+/** Writes 32 bits little-endian at out[at]. */
+function putU32(out: Uint8Array, at: number, v: number): void {
+  out[at] = v & 0xff;
+  out[at + 1] = (v >>> 8) & 0xff;
+  out[at + 2] = (v >>> 16) & 0xff;
+  out[at + 3] = (v >>> 24) & 0xff;
+}
+
+/**
+ * The hex value `s[from ..]` (16 digits, or fewer read as zero-padded) as 8 bytes at out[at].
+ * Read in place (sign workers encode every record): no padded copy, slice or object.
+ */
+function putHex64(out: Uint8Array, at: number, s: string, from: number): void {
+  if (s.length - from === 16) {
+    const hi = hexWord(s, from);
+    const lo = hexWord(s, from + 8);
+    if (hi >= 0 && lo >= 0) {
+      putU32(out, at, hi);
+      putU32(out, at + 4, lo);
+      return;
+    }
+  }
+  // Anything else goes through parseHex64, for its check and its error.
+  const { hi, lo } = parseHex64((from === 0 ? s : s.slice(from)).padStart(16, '0'));
+  putU32(out, at, hi);
+  putU32(out, at + 4, lo);
+}
+
+/**
+ * `encodeRecord` into `out` from `at` (at least encodedSizeBound(r) bytes free); returns where it
+ * ends. A sign worker encodes a chunk's records into one buffer this way, without an array, a
+ * view and an encoder per record.
+ */
+export function encodeRecordInto(r: SignatureRecord, out: Uint8Array, at: number): number {
   let flags = 0;
   if (r.simhash) flags |= Flag.Simhash;
   if (r.minhash) flags |= Flag.Minhash;
@@ -63,22 +106,33 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   if (r.lexical !== null) flags |= Flag.Lexical;
   if (r.longest !== null) flags |= Flag.Longest;
   if (r.heaviest !== null) flags |= Flag.Heaviest;
-  const dates = r.dates ?? [];
-  if (dates.length > 0) flags |= Flag.Dates;
+  const dates = r.dates;
+  const dateCount = dates === undefined ? 0 : dates.length;
+  if (dateCount > 0) flags |= Flag.Dates;
   const shingles = r.shingles ?? 0;
   if (shingles > 0) flags |= Flag.Shingles;
   out[at++] = RECORD_FORMAT_VERSION;
   out[at++] = flags;
-  view.setUint16(at, Math.min(r.tokens, 0xffff), true);
-  at += 2;
-  const lang = new TextEncoder().encode(r.lang);
-  out[at++] = lang.length;
-  out.set(lang, at);
-  at += lang.length;
-  putHex64(r.exact);
+  const tokens = Math.min(r.tokens, 0xffff);
+  out[at++] = tokens & 0xff;
+  out[at++] = (tokens >>> 8) & 0xff;
+  const lang = r.lang;
+  let ascii = true;
+  for (let i = 0; i < lang.length; i++) if (lang.charCodeAt(i) >= 0x80) ascii = false;
+  if (ascii) {
+    out[at++] = lang.length;
+    for (let i = 0; i < lang.length; i++) out[at++] = lang.charCodeAt(i);
+  } else {
+    const bytes = LANG_ENCODER.encode(lang);
+    out[at++] = bytes.length;
+    out.set(bytes, at);
+    at += bytes.length;
+  }
+  putHex64(out, at, r.exact, 0);
+  at += 8;
   if (r.simhash) {
-    view.setUint32(at, r.simhash.hi >>> 0, true);
-    view.setUint32(at + 4, r.simhash.lo >>> 0, true);
+    putU32(out, at, r.simhash.hi >>> 0);
+    putU32(out, at + 4, r.simhash.lo >>> 0);
     at += 8;
   }
   if (r.minhash) {
@@ -90,11 +144,21 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
   for (const sig of r.imatch) {
     const colon = sig.indexOf(':');
     out[at++] = Number(sig.slice(0, colon));
-    putHex64(sig.slice(colon + 1));
+    putHex64(out, at, sig, colon + 1);
+    at += 8;
   }
-  if (r.lexical !== null) putHex64(r.lexical);
-  if (r.longest !== null) putHex64(r.longest);
-  if (r.heaviest !== null) putHex64(r.heaviest);
+  if (r.lexical !== null) {
+    putHex64(out, at, r.lexical, 0);
+    at += 8;
+  }
+  if (r.longest !== null) {
+    putHex64(out, at, r.longest, 0);
+    at += 8;
+  }
+  if (r.heaviest !== null) {
+    putHex64(out, at, r.heaviest, 0);
+    at += 8;
+  }
   if (r.terms) {
     const { hashes, weights } = r.terms;
     let max = 0;
@@ -108,30 +172,32 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
       out[at++] = max > 0 ? Math.max(1, Math.round(((weights[i] as number) / max) * 255)) : 1;
     }
   }
-  if (dates.length > 0) {
-    const n = Math.min(dates.length, MAX_DATES);
+  if (dates !== undefined && dateCount > 0) {
+    const n = Math.min(dateCount, MAX_DATES);
     out[at++] = n;
     for (let i = 0; i < n; i++) {
-      view.setUint16(at, (dates[i] as number) & 0xffff, true);
-      at += 2;
+      const d = (dates[i] as number) & 0xffff;
+      out[at++] = d & 0xff;
+      out[at++] = d >>> 8;
     }
   }
   if (shingles > 0) {
-    view.setUint16(at, Math.min(shingles, 0xffff), true);
-    at += 2;
+    const n = Math.min(shingles, 0xffff);
+    out[at++] = n & 0xff;
+    out[at++] = n >>> 8;
   }
   const sentences = r.sentences;
   if (sentences !== undefined && sentences.length > 0) {
     const n = Math.min(sentences.length, MAX_SENTENCES);
     out[at++] = n;
-    view.setUint32(at, r.sentenceCut ?? NO_CUT, true);
+    putU32(out, at, r.sentenceCut ?? NO_CUT);
     at += 4;
     for (let i = 0; i < n; i++) {
-      view.setUint32(at, sentences[i] as number, true);
+      putU32(out, at, sentences[i] as number);
       at += 4;
     }
   }
-  return out.subarray(0, at);
+  return at;
 }
 
 export class RecordFormatError extends Error {}

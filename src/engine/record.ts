@@ -40,8 +40,11 @@ export enum Flag {
   Shingles = 128,
 }
 
-/** Builds the record of a signed message in its stored form. */
-export function compactRecord(s: Signatures, lang: string): SignatureRecord {
+/**
+ * Builds the record of a signed message in its stored form; `pack`: with its packed form for
+ * verification (`packed`; a sign worker, which only encodes the record, leaves it out).
+ */
+export function compactRecord(s: Signatures, lang: string, pack = true): SignatureRecord {
   let minhash: Uint8Array | null = null;
   if (s.minhash) {
     minhash = new Uint8Array(s.minhash.length);
@@ -72,7 +75,7 @@ export function compactRecord(s: Signatures, lang: string): SignatureRecord {
     record.sentences = s.sentences.values.slice(0, MAX_SENTENCES);
     if (s.sentences.cut !== NO_CUT) record.sentenceCut = s.sentences.cut;
   }
-  record.packed = packRecord(record);
+  if (pack) record.packed = packRecord(record);
   return record;
 }
 

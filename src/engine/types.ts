@@ -1,6 +1,6 @@
 import type { Fingerprint64 } from '../signatures/simhash.js';
 import type { TermVector } from '../signatures/terms.js';
-import type { IndexKey } from './index-keys.js';
+import type { IndexKeys } from './index-keys.js';
 
 /**
  * What the index keeps of a message to verify it as a candidate later: its signatures, not its
@@ -124,7 +124,7 @@ export interface IndexRequest {
   clampedTs?: true;
   /** A mail's text parts not read (too many MIME parts): its verdict says MAIL_TRUNCATED. */
   truncatedParts?: number;
-  keys: IndexKey[];
+  keys: IndexKeys;
   record: SignatureRecord;
   /** The message's title or subject, at most MAX_TITLE_LENGTH characters (displayed; the story rule also compares headline words, decision.storyTitleMinJaccard). */
   title?: string;

@@ -43,6 +43,39 @@ export function newEvidence(
   };
 }
 
+/** A copy of `e` in newEvidence's shape (the same fields in the same order). */
+export function copyEvidence(e: Evidence): Evidence {
+  const out = newEvidence(e.exact, e.hamming, e.jaccard, e.imatch, e.lexical, e.cosine);
+  out.containment = e.containment;
+  out.contained = e.contained;
+  out.containedSentences = e.containedSentences;
+  out.containedTokens = e.containedTokens;
+  return out;
+}
+
+/** Sets every field of `out` (newEvidence's), the optional ones undefined. */
+function fillEvidence(
+  out: Evidence,
+  exact: boolean,
+  hamming: number | null,
+  jaccard: number | null,
+  imatch: boolean,
+  lexical: number,
+  cosine: number | null,
+): Evidence {
+  out.exact = exact;
+  out.hamming = hamming;
+  out.jaccard = jaccard;
+  out.imatch = imatch;
+  out.lexical = lexical;
+  out.cosine = cosine;
+  out.containment = undefined;
+  out.contained = undefined;
+  out.containedSentences = undefined;
+  out.containedTokens = undefined;
+  return out;
+}
+
 export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence {
   return oneOff.load(a).compare(b);
 }
@@ -97,11 +130,21 @@ export class Verifier {
   touchSink = 0;
 
   compare(b: SignatureRecord): Evidence {
+    return this.compareInto(b, null);
+  }
+
+  /**
+   * `compare` into `into` (every field overwritten), or into a new object when null. The engine
+   * scores each candidate into one scratch object and copies only those that reach a match
+   * level: most candidates of a bucket look-up are not kept (an object each was ~1 KB of garbage
+   * a message).
+   */
+  compareInto(b: SignatureRecord, into: Evidence | null): Evidence {
     const a = this.a;
     if (a === null) throw new Error('Verifier.compare before load');
     const pa = this.packedA;
     const pb = packedOf(b);
-    if (pa === null || pb === null) return this.compareFields(a, b);
+    if (pa === null || pb === null) return this.compareFields(a, b, into);
     const fa = pa[Packed.Flags] as number;
     const fb = pb[Packed.Flags] as number;
     const both = fa & fb;
@@ -175,7 +218,10 @@ export class Verifier {
       cosine = roundSimilarity(dot);
     }
     const exact = pa[Packed.ExactHi] === pb[Packed.ExactHi] && pa[Packed.ExactLo] === pb[Packed.ExactLo];
-    const out = newEvidence(exact, hamming, jaccard, imatch, lexical, cosine);
+    const out =
+      into === null
+        ? newEvidence(exact, hamming, jaccard, imatch, lexical, cosine)
+        : fillEvidence(into, exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);
@@ -183,7 +229,7 @@ export class Verifier {
   }
 
   /** compare from the record's fields (a record without a packed form). */
-  private compareFields(a: SignatureRecord, b: SignatureRecord): Evidence {
+  private compareFields(a: SignatureRecord, b: SignatureRecord, into: Evidence | null): Evidence {
     const hamming =
       a.simhash && b.simhash ? hamming64(a.simhash.hi, a.simhash.lo, b.simhash.hi, b.simhash.lo) : null;
     let jaccard: number | null = null;
@@ -213,7 +259,11 @@ export class Verifier {
       const dot = this.mergeCosine ? termCosine(a.terms, b.terms) : this.terms.cosine(b.terms);
       cosine = roundSimilarity(dot);
     }
-    const out = newEvidence(a.exact === b.exact, hamming, jaccard, imatch, lexical, cosine);
+    const exact = a.exact === b.exact;
+    const out =
+      into === null
+        ? newEvidence(exact, hamming, jaccard, imatch, lexical, cosine)
+        : fillEvidence(into, exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);

@@ -1,5 +1,5 @@
-import type { IndexKey } from '../engine/index-keys.js';
-import { decodePackedRecord, encodeRecord } from '../engine/record-bytes.js';
+import { keyArray, PackedKeys } from '../engine/index-keys.js';
+import { decodePackedRecord, encodedSizeBound, encodeRecordInto } from '../engine/record-bytes.js';
 import type { IndexRequest } from '../engine/types.js';
 import { DoppelError, type ErrorCode } from '../errors.js';
 
@@ -55,23 +55,21 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
   const recordStart = new Int32Array(n + 1);
   const tableIndex = new Map<string, number>();
   const tables: string[] = [];
-  const records: Uint8Array[] = [];
   let keys = 0;
-  let bytes = 0;
+  let bound = 0;
   for (const item of items) {
     if (item.status === 0) {
       keys += item.request.keys.length;
-      const r = encodeRecord(item.request.record);
-      records.push(r);
-      bytes += r.length;
+      bound += encodedSizeBound(item.request.record);
     }
   }
   const keyTable = new Uint8Array(keys);
   const keyWords = new Int32Array(2 * keys);
-  const recordBytes = new Uint8Array(bytes);
+  // The records are encoded straight into the buffer that is sent (sized for the worst case; the
+  // rest is unused): no array per record, and no copy.
+  const recordBytes = new Uint8Array(bound);
   let k = 0;
   let b = 0;
-  let r = 0;
   for (let i = 0; i < n; i++) {
     const item = items[i] as PreparedItem;
     status[i] = item.status;
@@ -89,7 +87,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
     }
     errors.push(null);
     ts[i] = item.ts ?? Number.NaN;
-    for (const key of item.request.keys) {
+    for (const key of keyArray(item.request.keys)) {
       let t = tableIndex.get(key.table);
       if (t === undefined) {
         t = tables.length;
@@ -101,9 +99,7 @@ export function packChunk(items: readonly PreparedItem[]): { chunk: PreparedChun
       keyWords[2 * k + 1] = key.lo;
       k++;
     }
-    const record = records[r++] as Uint8Array;
-    recordBytes.set(record, b);
-    b += record.length;
+    b = encodeRecordInto(item.request.record, recordBytes, b);
   }
   keyStart[n] = k;
   recordStart[n] = b;
@@ -148,14 +144,14 @@ export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
       bug: status === 2,
     };
   }
-  const start = c.keyStart[i] as number;
-  const keys = new Array<IndexKey>((c.keyStart[i + 1] as number) - start);
-  for (let j = 0, k = start; j < keys.length; j++, k++)
-    keys[j] = {
-      table: c.tables[c.keyTable[k] as number] as string,
-      hi: c.keyWords[2 * k] as number,
-      lo: c.keyWords[2 * k + 1] as number,
-    };
+  // The keys stay in the chunk's arrays (one object, not one a key).
+  const keys = new PackedKeys(
+    c.tables,
+    c.keyTable,
+    c.keyWords,
+    c.keyStart[i] as number,
+    c.keyStart[i + 1] as number,
+  );
   // Straight into the packed form the store keeps (no hex strings, no arrays packed again).
   const record = decodePackedRecord(
     c.recordBytes.subarray(c.recordStart[i] as number, c.recordStart[i + 1] as number),

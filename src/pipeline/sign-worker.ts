@@ -44,7 +44,8 @@ const detached = new ArrayBuffer(0);
 structuredClone(detached, { transfer: [detached] });
 await initHashing();
 const signer = new Signer(data.config.signatures, LexiconSet.defaults(data.lexicons));
-const preparer = new RequestPreparer(data.config);
+// Records leave as bytes (prepared-wire.ts): their packed form is made where they are verified.
+const preparer = new RequestPreparer(data.config, { packRecords: false });
 
 async function run(job: SignJob): Promise<PreparedItem[]> {
   if (job.kind === 'lines') return prepareLines(job.lines, signer, preparer);

@@ -4,7 +4,9 @@ import { compactRecord, PackedRecord, storedRecord } from '../../src/engine/reco
 import {
   decodePackedRecord,
   decodeRecord,
+  encodedSizeBound,
   encodeRecord,
+  encodeRecordInto,
   RecordFormatError,
 } from '../../src/engine/record-bytes.js';
 import type { SignatureRecord } from '../../src/engine/types.js';
@@ -45,6 +47,69 @@ describe('the record binary form', () => {
     const other = bytes.slice();
     other[0] = 99;
     expect(() => decodeRecord(other)).toThrow(/unknown record version/);
+  });
+});
+
+describe('the record binary form, byte for byte', () => {
+  // Every section, values at their edges (tokens and shingles past 16 bits, a date past 16 bits,
+  // a short hex value read zero-padded, a negative SimHash half): the bytes the Redis store keeps.
+  const full: SignatureRecord = {
+    lang: 'uk',
+    tokens: 70000,
+    exact: '89abcdef01234567',
+    simhash: { hi: -0x76543211, lo: 0x12345678 },
+    minhash: Uint8Array.from([1, 2, 250, 255]),
+    imatch: ['0:00ff00ff00ff00ff', '12:fedcba9876543210'],
+    lexical: 'abc',
+    longest: '0000000000000001',
+    heaviest: 'ffffffffffffffff',
+    terms: { hashes: Uint32Array.from([0x123456, 0xabcdef]), weights: Float32Array.from([0.5, 1]) },
+    dates: [1, 0x1ffff],
+    shingles: 70000,
+    sentences: Uint32Array.from([0x12345614, 0xfedcba98]),
+    sentenceCut: 0xabcdef01,
+  };
+  const bare: SignatureRecord = {
+    ...full,
+    tokens: 3,
+    simhash: null,
+    minhash: null,
+    imatch: [],
+    lexical: null,
+    longest: null,
+    heaviest: null,
+    terms: null,
+    dates: undefined,
+    shingles: undefined,
+    sentences: undefined,
+    sentenceCut: undefined,
+  };
+  const expected = [
+    [
+      full,
+      '01ffffff02756befcdab8967452301efcdab8978563412040102faff0200ff00ff00ff00ff000c98badcfe10325476' +
+        '00000000bc0a00000000000001000000ffffffffffffffff0256341280efcdabff020100ffffffff0201efcdab14' +
+        '56341298badcfe',
+    ],
+    [bare, '0100030002756befcdab896745230100'],
+  ] as const;
+
+  it('encodes the same bytes as version 1 always did', () => {
+    for (const [record, hex] of expected) expect(Buffer.from(encodeRecord(record)).toString('hex')).toBe(hex);
+  });
+
+  it('encodes into a shared buffer at any offset, within its size bound', () => {
+    const out = new Uint8Array(7 + encodedSizeBound(full) + encodedSizeBound(bare)).fill(0xee);
+    const middle = encodeRecordInto(full, out, 7);
+    const end = encodeRecordInto(bare, out, middle);
+    expect(middle - 7).toBeLessThanOrEqual(encodedSizeBound(full));
+    expect(Buffer.from(out.subarray(0, 7)).toString('hex')).toBe('ee'.repeat(7));
+    expect(Buffer.from(out.subarray(7, middle)).toString('hex')).toBe(expected[0][1]);
+    expect(Buffer.from(out.subarray(middle, end)).toString('hex')).toBe(expected[1][1]);
+  });
+
+  it('rejects a value that is not hex as before', () => {
+    expect(() => encodeRecord({ ...bare, exact: 'not hex at all!!' })).toThrow(/not a 64-bit hex value/);
   });
 });
 

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { RequestPreparer } from '../../src/engine/engine.js';
+import { keyArray, PackedKeys } from '../../src/engine/index-keys.js';
 import { storedRecord } from '../../src/engine/record.js';
 import { generateVariants } from '../../src/eval/generate.js';
 import { initHashing } from '../../src/hash/xxhash.js';
@@ -160,7 +161,9 @@ describe('SignPool (in process)', () => {
       const item = unpackItem(chunk, compared++);
       expect(item.ok, `line ${i}`).toBe(true);
       if (!item.ok) continue;
-      expect(item.request.keys).toEqual(local.keys);
+      // Packed on the way (one object, the chunk's arrays), the same keys in the same order.
+      expect(item.request.keys).toBeInstanceOf(PackedKeys);
+      expect(keyArray(item.request.keys)).toEqual(local.keys);
       // The display title (GET /v1/clusters) crosses the thread boundary too.
       expect(item.request.title).toBe(local.title);
       // The main thread gets the record in the packed form a store keeps, with every field of the local one.

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IndexConfig, WindowConfig } from '../../src/config/dedup.js';
 import { encodeDetail } from '../../src/engine/detail.js';
+import { PackedKeys } from '../../src/engine/index-keys.js';
 import type {
   Decision,
   DedupStore,
@@ -141,6 +142,36 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(r.candidates.map((c) => c.id)).toEqual(['a']);
       expect([...(r.candidates[0]!.record.sentences ?? [])]).toEqual([...sentences]);
       expect(r.candidates[0]!.record.shingles).toBe(120);
+    });
+
+    it("takes packed keys (a sign worker's chunk) as the same buckets as key objects", async () => {
+      // Two messages packed in one chunk, the chunk's tables in another order than the keys'.
+      const tables = ['b1', 'b0', 'x'];
+      const tableOf = Uint8Array.from([1, 2, 0, 0]);
+      // Signed halves, one over 2^31 as unsigned: read bit for bit like the key objects'.
+      const words = Int32Array.from([0, 0x1f, 0, 7, -0x80000000 | 3, 9, 0, 0x1f]);
+      await store.index([request('a', ['b0=1f', 'b1=3'])]);
+      const packed = (id: string, start: number, end: number): IndexRequest => ({
+        id,
+        ts: T0,
+        keys: new PackedKeys(tables, tableOf, words, start, end),
+        record: record(id),
+      });
+      // p1: b0=1f, x=7; p2: b1 = 0x80000003:00000009, b1=1f.
+      const [p1, p2] = await store.index([packed('p1', 0, 2), packed('p2', 2, 4)]);
+      if (p1?.status !== 'new' || p2?.status !== 'new') throw new Error('expected new');
+      expect(p1.candidates.map((c) => [c.id, c.hits])).toEqual([['a', 1]]);
+      expect(p2.candidates).toEqual([]);
+      const [q] = await store.query([request('q', ['x=7', 'b1=1f', 'b0=1f'])]);
+      if (q?.status !== 'unseen') throw new Error('expected unseen');
+      expect(q.candidates.map((c) => [c.id, c.hits])).toEqual([
+        ['p1', 2],
+        ['a', 1],
+        ['p2', 1],
+      ]);
+      const high = { table: 'b1', hi: 0x80000003, lo: 9 };
+      const [r] = await store.query([{ id: 'r', ts: T0, keys: [high], record: record('r') }]);
+      expect(r?.status === 'unseen' && r.candidates.map((c) => c.id)).toEqual(['p2']);
     });
 
     it('sees earlier requests of the same call (insert in order)', async () => {

@@ -1,7 +1,7 @@
 import type { IndexConfig, WindowConfig } from '../../config/dedup.js';
 import { maxFutureSkew } from '../../config/skew.js';
 import { withDetail } from '../../engine/detail.js';
-import { keyNumber } from '../../engine/index-keys.js';
+import { type IndexKey, keyNumber, keyNumberOf, PackedKeys } from '../../engine/index-keys.js';
 import { storedRecord } from '../../engine/record.js';
 import type {
   Candidate,
@@ -26,6 +26,7 @@ import type {
 import { withHotMember } from '../hot.js';
 import { HitCounter } from '../rank.js';
 import { BucketTable } from './buckets.js';
+import { PairLog } from './pairs.js';
 
 interface StoredMessage {
   id: string;
@@ -61,9 +62,8 @@ interface ClusterRecord {
 
 interface Generation {
   messages: string[];
-  /** Every bucket entry inserted while this generation was current: removed when it expires. */
-  tables: number[];
-  keys: number[];
+  /** Every bucket entry (table index, key number) inserted while this generation was current: removed when it expires. */
+  entries: PairLog;
 }
 
 function clusterView(c: ClusterRecord): ClusterView {
@@ -168,8 +168,9 @@ export class MemoryStore implements DedupStore {
         continue;
       }
       const seq = known ? known.seq : ++this.seq;
-      const { candidates, hot } = this.candidates(request, seq);
-      if (!known) this.insert(request, seq);
+      const n = this.loadKeys(request);
+      const { candidates, hot } = this.candidates(n, seq);
+      if (!known) this.insert(request, n, seq);
       results.push({ status: known ? 'pending' : 'new', seq, candidates, hotBuckets: hot });
     }
     if (this.window.maxMessages > 0) {
@@ -184,31 +185,76 @@ export class MemoryStore implements DedupStore {
       const known = this.byId.get(request.id);
       if (known?.verdict) return { status: 'decided', verdict: known.verdict, exact: known.record.exact };
       // An indexed but undecided id sees only what is older than it, as index() would show it.
-      const { candidates, hot } = this.candidates(request, known ? known.seq : Number.POSITIVE_INFINITY);
+      const n = this.loadKeys(request);
+      const { candidates, hot } = this.candidates(n, known ? known.seq : Number.POSITIVE_INFINITY);
       return { status: 'unseen', candidates, hotBuckets: hot };
     });
   }
 
-  private candidates(request: IndexRequest, seq: number): { candidates: Candidate[]; hot: number } {
+  /** The table index of a table name, given one when new. */
+  private tableOf(name: string): number {
+    let table = this.tableIndex.get(name);
+    if (table === undefined) {
+      table = this.tableIndex.size;
+      this.tableIndex.set(name, table);
+    }
+    return table;
+  }
+
+  /**
+   * A request's keys into keyTables / keyNumbers (table index, 31-bit key number), in order;
+   * returns how many. Read once a message, for both the look-up and the insert.
+   */
+  private loadKeys(request: IndexRequest): number {
+    const keys = request.keys;
+    const n = keys.length;
+    if (this.keyTables.length < n) {
+      this.keyTables = new Int32Array(2 * n);
+      this.keyNumbers = new Int32Array(2 * n);
+    }
+    const keyTables = this.keyTables;
+    const keyNumbers = this.keyNumbers;
+    if (keys instanceof PackedKeys) {
+      // Packed keys (a sign worker's chunk): read in place, the chunk's table names mapped once.
+      const tables = this.chunkTables(keys.tables);
+      const { tableOf, words, start } = keys;
+      for (let j = 0, k = start; j < n; j++, k++) {
+        keyTables[j] = tables[tableOf[k] as number] as number;
+        keyNumbers[j] = keyNumberOf(words[2 * k] as number, words[2 * k + 1] as number);
+      }
+      return n;
+    }
+    for (let j = 0; j < n; j++) {
+      const key = keys[j] as IndexKey;
+      keyTables[j] = this.tableOf(key.table);
+      keyNumbers[j] = keyNumber(key);
+    }
+    return n;
+  }
+
+  /** The table indexes of a chunk's table names (the last chunk's kept: its messages come together). */
+  private chunkTables(names: readonly string[]): Int32Array {
+    if (names !== this.lastChunkNames) {
+      const tables = new Int32Array(names.length);
+      for (let i = 0; i < names.length; i++) tables[i] = this.tableOf(names[i] as string);
+      this.lastChunkNames = names;
+      this.lastChunkTables = tables;
+    }
+    return this.lastChunkTables;
+  }
+
+  private lastChunkNames: readonly string[] | null = null;
+  private lastChunkTables = new Int32Array(0);
+
+  /** Candidates of the message whose `n` keys loadKeys just read. */
+  private candidates(n: number, seq: number): { candidates: Candidate[]; hot: number } {
     const hits = this.hits;
     hits.reset();
     let hot = 0;
     const max = this.limits.maxBucketSize;
     const buckets = this.buckets;
-    const keys = request.keys;
-    if (this.keyTables.length < keys.length) {
-      this.keyTables = new Int32Array(2 * keys.length);
-      this.keyNumbers = new Int32Array(2 * keys.length);
-    }
     const keyTables = this.keyTables;
     const keyNumbers = this.keyNumbers;
-    let n = 0;
-    for (const key of keys) {
-      const table = this.tableIndex.get(key.table);
-      if (table === undefined) continue;
-      keyTables[n] = table;
-      keyNumbers[n++] = keyNumber(key);
-    }
     buckets.touch(keyTables, keyNumbers, n);
     for (let j = 0; j < n; j++) {
       const cell = buckets.find(keyTables[j] as number, keyNumbers[j] as number);
@@ -254,24 +300,21 @@ export class MemoryStore implements DedupStore {
     return { candidates, hot };
   }
 
-  private insert(request: IndexRequest, seq: number): void {
+  /** Inserts the message whose `n` keys loadKeys just read. */
+  private insert(request: IndexRequest, n: number, seq: number): void {
     // The generation of the store clock, not of the message's own time: generations then follow
     // sequence numbers, so "live" is one sequence bound (the Redis store relies on this), and a
     // late message is kept for a whole window after it arrives.
     const g = this.currentGeneration;
     let generation = this.generations.get(g);
     if (!generation) {
-      generation = { messages: [], tables: [], keys: [] };
+      generation = { messages: [], entries: new PairLog() };
       this.generations.set(g, generation);
     }
-    for (const key of request.keys) {
-      let table = this.tableIndex.get(key.table);
-      if (table === undefined) {
-        table = this.tableIndex.size;
-        this.tableIndex.set(key.table, table);
-      }
-      const k = keyNumber(key);
-      const max = this.limits.maxBucketSize;
+    const max = this.limits.maxBucketSize;
+    for (let j = 0; j < n; j++) {
+      const table = this.keyTables[j] as number;
+      const k = this.keyNumbers[j] as number;
       const size = this.buckets.sizeOf(table, k);
       if (size >= max) {
         this.hotBucketEvents++;
@@ -285,8 +328,7 @@ export class MemoryStore implements DedupStore {
         if (size === max - 1) this.hotBucketsFilled++;
         this.buckets.add(table, k, seq);
       }
-      generation.tables.push(table);
-      generation.keys.push(k);
+      generation.entries.push(table, k);
     }
     const stored: StoredMessage = {
       id: request.id,
@@ -311,8 +353,9 @@ export class MemoryStore implements DedupStore {
     const oldestLive = Math.floor((ts - this.window.windowMs) / this.window.generationMs);
     for (const old of [...this.generations.keys()]) if (old < oldestLive) this.dropGeneration(old);
     const clusterHorizon = ts - this.window.windowMs - this.window.generationMs;
-    for (const [id, cluster] of this.clusters)
-      if (cluster.lastSeen < clusterHorizon) this.clusters.delete(id);
+    // By value (a cluster is keyed by its own id): iterating entries made a pair per cluster.
+    for (const cluster of this.clusters.values())
+      if (cluster.lastSeen < clusterHorizon) this.clusters.delete(cluster.id);
   }
 
   private dropOldestGeneration(): boolean {
@@ -335,8 +378,9 @@ export class MemoryStore implements DedupStore {
     }
     // Entries of dropped messages leave their buckets; a bucket left empty goes too.
     const buckets = this.buckets;
-    for (let i = 0; i < generation.keys.length; i++) {
-      const cell = buckets.find(generation.tables[i] as number, generation.keys[i] as number);
+    const entries = generation.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const cell = buckets.find(entries.first(i), entries.second(i));
       if (cell < 0) continue;
       const m = buckets.members(cell);
       if (m >= 0) {
@@ -347,9 +391,15 @@ export class MemoryStore implements DedupStore {
       // members are a prefix: a live first member means nothing to remove.
       const members = buckets.list(m);
       if (this.bySeq.has(members[0] as number)) continue;
-      const live = members.filter((seq) => this.bySeq.has(seq));
-      if (live.length === 0) buckets.remove(cell);
-      else buckets.setMembers(cell, live);
+      // The live members kept in place (the list is this bucket's own): no copy, no closure.
+      let live = 0;
+      for (let j = 0; j < members.length; j++) {
+        const seq = members[j] as number;
+        if (this.bySeq.has(seq)) members[live++] = seq;
+      }
+      members.length = live;
+      if (live === 0) buckets.remove(cell);
+      else buckets.setMembers(cell, members);
     }
     this.generations.delete(g);
     this.expiredGenerations++;

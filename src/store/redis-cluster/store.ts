@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Cluster, type ClusterNode, type ClusterOptions } from 'ioredis';
+import { keyArray } from '../../engine/index-keys.js';
 import type {
   Candidate,
   CommitResult,
@@ -425,7 +426,7 @@ export class RedisClusterStore extends RedisLookups implements DedupStore {
     const out: Buffer[][] = Array.from({ length: n }, () => []);
     const parts: number[][] = Array.from({ length: n }, () => []);
     for (const r of undecided) {
-      const keys = (requests[r] as IndexRequest).keys;
+      const keys = keyArray((requests[r] as IndexRequest).keys);
       if (this.addresses.length < bucketAddressesMaxBytes(keys.length))
         this.addresses = Buffer.allocUnsafe(2 * bucketAddressesMaxBytes(keys.length));
       const a = this.addresses;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { IndexConfig, RedisConfig, WindowConfig } from '../../config/dedup.js';
+import { keyArray } from '../../engine/index-keys.js';
 import type {
   Candidate,
   CommitResult,
@@ -208,7 +209,8 @@ export class RedisStore extends RedisLookups implements DedupStore {
     buckets.reset();
     for (const request of requests) {
       writeIndexMessage(w, request, redis.shards, this.idField);
-      const keys = request.keys;
+      // Packed keys (from sign workers) as key objects: this store reads them one by one.
+      const keys = keyArray(request.keys);
       if (this.addresses.length < BatchBuckets.refsMaxBytes(keys.length))
         this.addresses = Buffer.allocUnsafe(2 * BatchBuckets.refsMaxBytes(keys.length));
       w.int(keys.length).bytes(
@@ -276,7 +278,8 @@ export class RedisStore extends RedisLookups implements DedupStore {
     ];
     for (const request of requests) {
       const id = idAddress(request.id, redis.shards);
-      args.push(id.shard, id.field, request.keys.length, bucketAddresses(request.keys, redis.shards));
+      const keys = keyArray(request.keys);
+      args.push(id.shard, id.field, keys.length, bucketAddresses(keys, redis.shards));
     }
     args.push(this.epoch);
     const replies = (await this.run('query', () => this.scripts.doppelQueryBuffer(...args))) as Array<
