@@ -157,3 +157,37 @@ export class ConcealedNames {
     return false;
   }
 }
+
+const HEX_COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/;
+const RGB_COLOR =
+  /^rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(?:,\s*(?:1(?:\.0*)?|0?\.\d+)\s*)?\)$/;
+/** The lowest channel of a colour a reader cannot tell from the white page (contrast below 1.15). */
+const NEAR_WHITE = 240;
+
+/**
+ * Whether a CSS colour value (lower case, trimmed) is white or so near it that type in it cannot
+ * be read on the white page: `white`, `transparent`, `#fff`, `#fefefe`, `rgb(250, 250, 250)`
+ * (every channel 240 or more). Spam writes its hidden words in such colours as often as in pure
+ * white.
+ */
+export function isNearWhite(value: string): boolean {
+  if (value === 'white' || value === 'transparent') return true;
+  const hex = HEX_COLOR.exec(value);
+  if (hex) {
+    const digits = hex[1] as string;
+    const channel = (k: number): number =>
+      digits.length === 3
+        ? Number.parseInt((digits[k] as string) + (digits[k] as string), 16)
+        : Number.parseInt(digits.slice(2 * k, 2 * k + 2), 16);
+    return channel(0) >= NEAR_WHITE && channel(1) >= NEAR_WHITE && channel(2) >= NEAR_WHITE;
+  }
+  const rgb = RGB_COLOR.exec(value);
+  if (rgb) {
+    const ok = (k: number): boolean => {
+      const v = Number(rgb[k]);
+      return v >= NEAR_WHITE && v <= 255;
+    };
+    return ok(1) && ok(2) && ok(3);
+  }
+  return false;
+}

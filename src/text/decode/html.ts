@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { ConcealedNames, concealedSelectors, layoutConceals } from './concealed-css.js';
+import { ConcealedNames, concealedSelectors, isNearWhite, layoutConceals } from './concealed-css.js';
 
 /**
  * HTML to plain text on the ingest hot path: htmlparser2's callback parser, no DOM. Only the text a
@@ -186,7 +186,6 @@ const STYLE_PROPERTY =
   /(?:^|[;\s"'])(display|visibility|font-size|opacity|mso-hide|color|background[\w-]*)\s*:\s*([^;!]*)/gi;
 const ZERO_SIZE = /^0(?:\.0+)?(?:px|pt|em|rem|%)?$/;
 const ZERO = /^0(?:\.0+)?$/;
-const WHITE = /^(?:#fff(?:fff)?|white|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,\s*1(?:\.0*)?\s*)?\))$/;
 const CONCEALS = 1;
 const WHITE_TYPE = 2;
 const SETS_BACKGROUND = 4;
@@ -199,10 +198,10 @@ function styleFlags(style: string): number {
     const property = (m[1] as string).toLowerCase();
     const value = (m[2] as string).trim().toLowerCase();
     if (property === 'color') {
-      if (WHITE.test(value)) flags |= WHITE_TYPE;
+      if (isNearWhite(value)) flags |= WHITE_TYPE;
     } else if (property.startsWith('background')) {
       // A white background is the page's own: white type on it is as unreadable as on none.
-      if (!WHITE.test(value)) flags |= SETS_BACKGROUND;
+      if (!isNearWhite(value)) flags |= SETS_BACKGROUND;
     } else if (
       (property === 'display' && value.startsWith('none')) ||
       (property === 'visibility' && value.startsWith('hidden')) ||
@@ -306,7 +305,7 @@ export function parseHtml(html: string): ParsedHtml {
         }
         const style = attribs.style === undefined ? 0 : styleFlags(attribs.style);
         if (
-          (attribs.bgcolor !== undefined && !WHITE.test(attribs.bgcolor.trim().toLowerCase())) ||
+          (attribs.bgcolor !== undefined && !isNearWhite(attribs.bgcolor.trim().toLowerCase())) ||
           style & SETS_BACKGROUND
         )
           backgrounds.push(id);
@@ -317,7 +316,7 @@ export function parseHtml(html: string): ParsedHtml {
           (style & WHITE_TYPE ||
             (name === 'font' &&
               attribs.color !== undefined &&
-              WHITE.test(attribs.color.trim().toLowerCase())));
+              isNearWhite(attribs.color.trim().toLowerCase())));
         if (HIDDEN.has(name)) {
           hidden++;
           if (name === 'svg' || name === 'math') foreign++;

@@ -102,6 +102,25 @@ describe('htmlToText: text hidden from the reader', () => {
         .text,
     ).toBe('buy now');
   });
+  it('leaves out type in a near-white or transparent colour, and keeps light grey and coloured type', () => {
+    for (const color of [
+      '#fefefe',
+      '#F5F5F5',
+      'rgb(250, 250, 250)',
+      'rgba(255,255,255,0.5)',
+      'transparent',
+      '#fff',
+    ])
+      expect(htmlToText(`<p>buy n<span style="color:${color}">xq</span>ow</p>`).text, color).toBe('buy now');
+    expect(htmlToText('<p>buy n<font color="#fafafa">xq</font>ow</p>').text).toBe('buy now');
+    for (const color of ['#eeeeee', '#ccc', 'rgb(240, 240, 200)', '#f00', 'red'])
+      expect(htmlToText(`<p>buy <span style="color:${color}">more</span> now</p>`).text, color).toBe(
+        'buy more now',
+      );
+    expect(
+      htmlToText('<div style="background:#222"><span style="color:#fafafa">Read more</span></div>').text,
+    ).toBe('Read more');
+  });
   it('leaves out text moved off the page or boxed to nothing, and keeps text merely positioned', () => {
     for (const style of [
       'position:absolute;left:-9999px',
