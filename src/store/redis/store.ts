@@ -82,6 +82,11 @@ export class RedisStore extends RedisLookups implements DedupStore {
   private readonly commitScript = scriptSource('commit');
   /** A message's bucket references are written here, then copied into the command. */
   private addresses = Buffer.allocUnsafe(4096);
+  /**
+   * Sequence numbers of the messages and candidates of the index calls since the last commit, by
+   * id: commit sends a joined message's number instead of its id field (codec.ts writeDecisions).
+   */
+  private readonly seqOfId = new Map<string, number>();
   /** The distinct buckets of the index call being written (batch-buckets.ts). */
   private readonly batchBuckets = new BatchBuckets();
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
@@ -227,11 +232,14 @@ export class RedisStore extends RedisLookups implements DedupStore {
         this.cache.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
     });
     const candidates = await this.candidatesOf(replies);
+    const seqOfId = this.seqOfId;
+    for (const list of candidates) for (const c of list) seqOfId.set(c.id, c.seq);
     return replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
       const status = replyStatus(reply);
       if (status === REPLY_DECIDED)
         return { status: 'decided', ...parseDecided(request.id, String(reply[1])) };
+      seqOfId.set(request.id, Number(reply[1]));
       return {
         status: status === REPLY_NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
@@ -297,7 +305,9 @@ export class RedisStore extends RedisLookups implements DedupStore {
     if (decisions.length === 0) return [];
     const { redis } = this.options;
     const w = this.start(this.commitScript).string(this.meta).string(this.base).int(redis.clusterShards);
-    writeDecisions(w, decisions, redis.shards, this.idField);
+    writeDecisions(w, decisions, redis.shards, this.idField, this.seqOfId);
+    // Known until the next commit: the engine commits what it indexed, in order.
+    this.seqOfId.clear();
     const encoded = w.string(this.epoch).finish();
     const replies = (await this.run('commit', () =>
       sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),
