@@ -39,7 +39,15 @@ import {
   reconnectDelay,
   selectDatabase,
 } from './connection.js';
-import { bucketAddresses, ID_FIELD_BYTES, idAddress, metaKey, namespaceBase, RecentBuckets } from './keys.js';
+import {
+  bucketAddresses,
+  ID_FIELD_BYTES,
+  idAddress,
+  KEY_PARTS,
+  metaKey,
+  namespaceBase,
+  RecentBuckets,
+} from './keys.js';
 import { type LookupArg, type LookupScript, RedisLookups } from './lookups.js';
 import { addMembers } from './members.js';
 import { checkNamespaceName, globEscape, layoutMismatch, namespaceLost, scanKeys } from './namespace.js';
@@ -88,7 +96,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
    */
   private readonly seqOfId = new Map<string, number>();
   /** The distinct buckets of the index call being written (batch-buckets.ts). */
-  private readonly batchBuckets = new BatchBuckets();
+  private readonly batchBuckets: BatchBuckets;
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
   /** Buckets this client wrote, for the index call's hint (keys.ts PROBABLY_THERE). */
   private readonly recent = new RecentBuckets();
@@ -105,6 +113,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
     super(options.redis.shards, options.redis.clusterShards);
     this.base = namespaceBase(options.redis.prefix, options.namespace);
     this.meta = metaKey(this.base);
+    this.batchBuckets = new BatchBuckets(Buffer.from(this.base + KEY_PARTS.shard));
     this.cache = new RecordCache(options.redis.recordCacheSize);
     this.evictions = new EvictionWatch(options.redis.evictionCheckMs, 'Redis');
   }

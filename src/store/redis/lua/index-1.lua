@@ -19,9 +19,11 @@
            then moves no clock), record, nkeys, buckets: nkeys x (3-byte index into the bucket
            table, little-endian from 0; flag byte: 1 = read first, 2 = probably there (keys.ts
            PROBABLY_THERE)), one string
-  then the bucket table: the call's distinct buckets, each a byte n, the shard in n decimal
-           digits and the 2-byte field (batch-buckets.ts). Key names and fields are made once per
-           distinct bucket, not once per reference (a batch names many buckets several times)
+  then the bucket table: the call's distinct buckets, each the key name's length n (2 bytes,
+           little-endian), the shard hash's key name in n bytes (base, KEY_SHARD and the shard in
+           decimal digits: one string slice per key in Lua, checked to start with that prefix) and
+           the 2-byte field (batch-buckets.ts). Key names and fields are made once per distinct
+           bucket, not once per reference (a batch names many buckets several times)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>,
   t:<block>, c:<shard>, m:<shard>, cs, cr.
@@ -261,12 +263,17 @@ do
   local t = ARGV[11 + 6 * n]
   local at, j, stop = 1, 0, #t
   while at <= stop do
-    local d = string.byte(t, at)
-    if at + d + 2 > stop then return fail('ARGS', 'index', 'the bucket table ends inside an entry') end
+    local lo, hi = string.byte(t, at, at + 1)
+    local d = lo + (hi or 0) * 256
+    if not hi or at + d + 3 > stop then return fail('ARGS', 'index', 'the bucket table ends inside an entry') end
+    -- Every key of the call is a shard hash of this namespace (its hash tag: one slot).
+    if string.find(t, kbase, at + 2, true) ~= at + 2 or d <= #kbase then
+      return fail('ARGS', 'index', 'a bucket key is not a shard of this namespace')
+    end
     j = j + 1
-    bucketKeys[j] = kbase .. string.sub(t, at + 1, at + d)
-    bucketFields[j] = string.sub(t, at + d + 1, at + d + 2)
-    at = at + d + 3
+    bucketKeys[j] = string.sub(t, at + 2, at + d + 1)
+    bucketFields[j] = string.sub(t, at + d + 2, at + d + 3)
+    at = at + d + 4
   end
 end
 
