@@ -205,6 +205,7 @@ function measurePage(doc: ParsedHtml): PageMeasures {
   nextText[kind.length] = kind.length;
   for (let i = kind.length - 1; i >= 0; i--)
     nextText[i] = kind[i] === TextOp.Text ? i : (nextText[i + 1] as number);
+  markTitledFurniture(doc, nextText, furniture);
   const { opStart, opEnd } = doc.nodes;
   for (let n = 1; n < count; n++) {
     if ((chars[n] as number) === 0) continue;
@@ -226,6 +227,31 @@ function measurePage(doc: ParsedHtml): PageMeasures {
     blockOf,
     paragraphs: findParagraphs(doc),
   };
+}
+
+/** Names of a heading that titles a block of furniture: related posts, comments, share or sign-up boxes. */
+const FURNITURE_HEADING =
+  /related|comment|replies|share|sharing|newsletter|subscribe|sign-?up|sponsor|promo|outbrain|recommend|popular|trending/;
+const NEVER_FURNITURE = new Set(['body', 'html', 'main']);
+const HEADING = /^h[1-6]$/;
+
+/**
+ * A block that opens with such a heading is that furniture, whatever the block's own names
+ * ("You may also like" over teaser posts in a box named like the article's): its posts' teasers
+ * otherwise outscore a short article, and every page of the site shares them.
+ */
+function markTitledFurniture(doc: ParsedHtml, nextText: Int32Array, furniture: Uint8Array): void {
+  const { tag, names, parent, opStart, opEnd } = doc.nodes;
+  for (let n = 1; n < tag.length; n++) {
+    if (!HEADING.test(tag[n] as string)) continue;
+    const name = names[n] as string;
+    if (name === '' || !FURNITURE_HEADING.test(name)) continue;
+    const p = parent[n] as number;
+    if (p <= 0 || NEVER_FURNITURE.has(tag[p] as string)) continue;
+    // The heading holds the block's first text.
+    const first = nextText[opStart[p] as number] as number;
+    if (first >= (opStart[n] as number) && first < (opEnd[n] as number)) furniture[p] = 1;
+  }
 }
 
 /** Steps read to see whether an element's first line is all link text. */

@@ -307,6 +307,40 @@ describe('extractArticle on site chrome that pages of one site share', () => {
     expect(a.text).not.toContain('draft prospect');
     expect(a.text).not.toContain('Read More');
   });
+  it('leaves out a block of teaser posts that opens with a "related" heading, even when its posts outweigh a short article', () => {
+    const teasers = OTHER_PARAGRAPHS.concat([
+      'A life asks us for optimism and the courage to hope for the best and to make the best happen; pessimism only freezes the smile and stops the joints, and leaves nobody free to move from where they stand …',
+      'What holds a family together is love, care and wanting the best for each other: a united family is strength, a sure support, understanding and hands held out, a push forward in life and a reason to chase dreams …',
+    ])
+      .map(
+        (t, i) =>
+          `<article id="post-${i + 10}" class="fundo postbox post-${i + 10} post hentry"><a name="${i + 10}"></a><div><a class="share" href="/s/${i}">Share</a></div><p>${t}</p></article>`,
+      )
+      .join('\n');
+    const page = `<html><head><title>${BRIDGE}</title></head><body><div id="primary">
+<article class="fundo articlebox post-1 post hentry"><h1 class="entry-title">${BRIDGE}</h1><p>${PARAGRAPHS[0]}</p><p>${PARAGRAPHS[4]}</p>
+<p><a href="/c/1">Reflections</a>, <a href="/c/2">Messages</a></p></article>
+<article id="post-1" class="fundo postbox post-1 post hentry"><h3 class="relatedpoststitle">Você pode gostar...</h3>
+${teasers}
+</article></div></body></html>`;
+    const a = extract(page);
+    expect(a.extraction).toBe('article');
+    expect(a.text).toContain(PARAGRAPHS[0]);
+    expect(a.text).toContain(PARAGRAPHS[4]);
+    expect(a.text).not.toContain('Você pode gostar');
+    for (const t of OTHER_PARAGRAPHS) expect(a.text).not.toContain(t);
+    expect(a.text).not.toContain('pessimism only freezes');
+  });
+
+  it('keeps an article whose comments heading comes after its text, and a section under a plain heading', () => {
+    const page = `<html><head><title>${BRIDGE}</title></head><body><div class="primary">
+<article class="post"><h1>${BRIDGE}</h1><p>${PARAGRAPHS[0]}</p><p>${PARAGRAPHS[1]}</p>
+<section class="background"><h2 class="section-title">Background</h2><p>${PARAGRAPHS[2]}</p><p>${PARAGRAPHS[3]}</p></section>
+<h3 class="comments-title">No comments yet</h3></article></div></body></html>`;
+    const a = extract(page);
+    for (const p of PARAGRAPHS.slice(0, 4)) expect(a.text).toContain(p);
+  });
+
   it('leaves out an affiliate disclosure line, and keeps a paragraph of the article about affiliate links', () => {
     const disclosure =
       '<div class="commerce-disclosure">If you buy something through this post, Big Brand may get a share of the sale. For more, <a href="/terms">learn more</a>.</div>';
