@@ -131,7 +131,9 @@ export function dateFactsOfKinds(kinds: Uint8Array, slots: Int32Array, count: nu
     const before = i > 0 ? dayOfKind(kinds[slots[i - 1] as number] as number) : 0;
     const day = before || (i + 1 < count ? dayOfKind(kinds[slots[i + 1] as number] as number) : 0);
     if (day === 0) continue;
-    const year = before ? i + 1 : i + 2;
+    // One addition for both orders ("5 march 2024", "march 5 2024"): the order first seen late
+    // would have cost the signer a recompile.
+    const year = i + (before ? 1 : 2);
     if (year < count && kinds[slots[year] as number] === YEAR_KIND) continue;
     const code = month * 32 + day;
     codes ??= [];

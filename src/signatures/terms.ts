@@ -196,11 +196,12 @@ export function topTermsOfDistinct(
   maxTermShare = 1,
 ): TermVector | null {
   const { info, idfs, foreignIdf } = vocab;
+  // At most n terms (the words of a foreign passage's stop words counted too: testing for them
+  // here, a branch first taken late in a stream, cost a recompile; the table is only larger).
   let n = 0;
   for (let j = 0; j < distinctCount; j++) {
-    const slot = distinct[j] as number;
-    const f = info[slot * INFO_STRIDE + INFO_FLAGS] as number;
-    if (!(f & FLAG_STOP) && f & FLAG_LETTER && !(f & FLAG_FOREIGN_STOP && inPassage(vocab, slot, f))) n++;
+    const f = info[(distinct[j] as number) * INFO_STRIDE + INFO_FLAGS] as number;
+    if (!(f & FLAG_STOP) && f & FLAG_LETTER) n++;
   }
   if (n === 0) return null;
   // Words of one stem (Russian and Ukrainian inflections) are one term: tf summed, highest idf.
@@ -230,20 +231,24 @@ export function topTermsOfDistinct(
     ) as number;
     termTokens += tf;
     if (passage) passageTokens += tf;
+    // A new term starts empty and every word, the first of its stem or not, is merged by the
+    // same statements: the merging branch was first taken when the first text with two words
+    // of one stem arrived, after the function was compiled, and cost a recompile.
+    const term = t < 0 ? terms : t;
     if (t < 0) {
       tableIndex[at] = terms;
       tableKey[at] = key;
       termKey[terms] = key;
-      termTf[terms] = tf;
+      termTf[terms] = 0;
       termIdf[terms] = wordIdf;
-      termInPassage[terms] = passage ? 1 : 0;
+      termInPassage[terms] = 0;
       terms++;
-    } else {
-      termTf[t] = (termTf[t] as number) + tf;
-      if (wordIdf > (termIdf[t] as number)) termIdf[t] = wordIdf;
-      if (passage) termInPassage[t] = 1;
     }
+    termTf[term] = (termTf[term] as number) + tf;
+    termIdf[term] = Math.max(wordIdf, termIdf[term] as number);
+    termInPassage[term] = (termInPassage[term] as number) | (passage ? 1 : 0);
   }
+  if (terms === 0) return null;
   for (let t = 0; t < terms; t++) {
     const tf = termTf[t] as number;
     termWeight[t] = (tf === 1 ? 1 : 1 + Math.log(tf)) * (termIdf[t] as number);
@@ -251,20 +256,22 @@ export function topTermsOfDistinct(
   if (passageTokens > 0 && passageTokens < termTokens) capPassageWeight(terms, passageTokens / termTokens);
   // The `size` heaviest terms; at the cut, lower hashes first, so word order never matters. The
   // cut is an order statistic (quickselect): a comparator sort of ~150 terms cost more than the rest.
+  // A text of `size` terms or fewer keeps them all (cut below every weight) through the same
+  // loops: a separate loop for it was first run by a short text after the function had been
+  // compiled, and cost a recompile.
   const count = Math.min(size, terms);
-  let chosen = 0;
-  if (terms <= size) for (let t = 0; t < terms; t++) order[chosen++] = t;
-  else {
+  let cut = Number.NEGATIVE_INFINITY;
+  if (terms > size) {
     if (selectScratch.length < terms) selectScratch = new Float64Array(2 * terms);
     selectScratch.set(termWeight.subarray(0, terms));
-    const cut = kthSmallest(selectScratch, terms, terms - size);
-    for (let t = 0; t < terms; t++) if ((termWeight[t] as number) > cut) order[chosen++] = t;
-    const tiedFrom = chosen;
-    for (let t = 0; t < terms; t++) if (termWeight[t] === cut) order[chosen++] = t;
-    keepLowestKeys(order, tiedFrom, chosen, count - tiedFrom);
-    chosen = count;
+    cut = kthSmallest(selectScratch, terms, terms - size);
   }
-  insertionSortByKey(order, 0, chosen);
+  let chosen = 0;
+  for (let t = 0; t < terms; t++) if ((termWeight[t] as number) > cut) order[chosen++] = t;
+  const tiedFrom = chosen;
+  for (let t = 0; t < terms; t++) if (termWeight[t] === cut) order[chosen++] = t;
+  keepLowestKeys(order, tiedFrom, chosen, count - tiedFrom);
+  insertionSortByKey(order, 0, count);
   const top = order.subarray(0, count);
   if (maxTermShare < 1) capSingleTerm(top, count, maxTermShare);
   let norm = 0;

@@ -155,7 +155,10 @@ function foldedAt(codes: Uint16Array, start: number, end: number, target: number
 
 /** The look-alike of `code` in `target`: η inside a word is read as n (see EXTRA_LATIN). */
 function lookalikeOf(map: Map<number, number>, code: number, inside: boolean, target: number): number {
-  return target === LATIN && code === ETA && inside ? N : (map.get(code) as number);
+  // Every comparison is made on every call: one reached only after others (the first η folded to
+  // Latin) was first made after the compiler had compiled foldLookalikes, and cost a recompile.
+  const eta = (target === LATIN ? 1 : 0) & (code === ETA ? 1 : 0) & (inside ? 1 : 0);
+  return eta === 1 ? N : (map.get(code) as number);
 }
 
 /**
@@ -234,19 +237,22 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
     const m = words[3 * k + 2] as number;
     const start = words[3 * k] as number;
     const end = words[3 * k + 1] as number;
-    reads[k] = 0;
-    if (m === main || mainTarget === 0 || (m & (m - 1)) !== 0) continue;
-    if (!canSpell(codes, start, end, mainTarget)) reads[k] = REAL;
-    else if (known === undefined || (m !== LATIN && m !== CYRILLIC)) reads[k] = SWAP;
+    // One store of the reading, whichever it is: a store reached first by a rare reading (the
+    // first ambiguous word) after the function was compiled cost a recompile.
+    let read = 0;
+    if (m === main || mainTarget === 0 || (m & (m - 1)) !== 0) read = 0;
+    else if (!canSpell(codes, start, end, mainTarget)) read = REAL;
+    else if (known === undefined || (m !== LATIN && m !== CYRILLIC)) read = SWAP;
     else {
       const size = end - start;
-      if (size > MAX_LOOKUP || !known(m, codesToString(codes.subarray(start, end)))) reads[k] = SWAP;
-      else if (size < MIN_DICTIONARY_WORD) reads[k] = AMBIGUOUS;
+      if (size > MAX_LOOKUP || !known(m, codesToString(codes.subarray(start, end)))) read = SWAP;
+      else if (size < MIN_DICTIONARY_WORD) read = AMBIGUOUS;
       // A word of both languages ("него" written in Latin is "hero") goes by its neighbours too.
       else if (TARGET_LANGUAGES & mainTarget && known(mainTarget, foldedAt(codes, start, end, mainTarget)))
-        reads[k] = AMBIGUOUS;
-      else reads[k] = REAL;
+        read = AMBIGUOUS;
+      else read = REAL;
     }
+    reads[k] = read;
   }
   let folded = 0;
   for (let k = 0; k < found; k++) {
@@ -257,11 +263,12 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
     let target: number;
     if ((m & (m - 1)) === 0) {
       // A short known word beside real text of its own script is part of that text.
-      const fold =
-        reads[k] === SWAP ||
-        (reads[k] === AMBIGUOUS &&
-          !(k > 0 && words[3 * k - 1] === m && reads[k - 1] === REAL) &&
-          !(k + 1 < found && words[3 * k + 5] === m && reads[k + 1] === REAL));
+      // Both neighbours are read for every such word (see `read` above: no test first made late).
+      const read = reads[k];
+      const realBefore = k > 0 ? (words[3 * k - 1] === m ? 1 : 0) & (reads[k - 1] === REAL ? 1 : 0) : 0;
+      const realAfter =
+        k + 1 < found ? (words[3 * k + 5] === m ? 1 : 0) & (reads[k + 1] === REAL ? 1 : 0) : 0;
+      const fold = read === SWAP || (read === AMBIGUOUS && (realBefore | realAfter) === 0);
       target = fold ? mainTarget : 0;
     } else target = targetFor(codes, start, end, mainTarget);
     if (target === 0) continue;

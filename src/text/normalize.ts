@@ -214,7 +214,11 @@ export function buildFold(): Uint16Array {
 const FOLD = charTable('fold', Uint16Array, buildFold);
 const BIG_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
 const UTF16 = new TextDecoder('utf-16le');
-let buffer = new Uint16Array(4096);
+// The scratch buffers here hold a 64 K-unit text from the start: one grown inside a compiled
+// function throws its compiled code away (a deopt), so starting small cost a recompile at the
+// first long text of a stream.
+const SCRATCH_UNITS = 1 << 16;
+let buffer = new Uint16Array(SCRATCH_UNITS);
 
 export function foldLetters(text: string, options: NormalizeOptions): string {
   const n = text.length;
@@ -360,9 +364,9 @@ for (const code of [0x2d, 0x2010, 0x2011]) LAYOUT[code] = LAYOUT_HYPHEN;
 LAYOUT[0x20] = LAYOUT_BLANK;
 LAYOUT[0x09] = LAYOUT_BLANK;
 
-let textBytes = Buffer.alloc(8192);
-let textCodes = new Uint16Array(textBytes.buffer, textBytes.byteOffset, 4096);
-let foldCodes = new Uint16Array(8192);
+let textBytes = Buffer.alloc(2 * SCRATCH_UNITS);
+let textCodes = new Uint16Array(textBytes.buffer, textBytes.byteOffset, SCRATCH_UNITS);
+let foldCodes = new Uint16Array(2 * SCRATCH_UNITS + 64);
 
 /** HAS_SHORT_DIGIT_LINE for the line [start, end) whose first ASCII digit is at `digit` (-1: none). */
 const shortDigitLine = (start: number, digit: number, end: number): boolean =>

@@ -54,11 +54,15 @@ const SPELLED_GAP = 3;
 const BIG_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
 // The canonical text is built as UTF-16 code units in a Buffer-backed array and made a string by
 // Buffer#toString('utf16le'), about twice as fast as TextDecoder (which goes through ICU).
-let joinBytes = Buffer.alloc(8192);
-let joinBuffer = new Uint16Array(joinBytes.buffer, joinBytes.byteOffset, 4096);
-let startBuffer = new Int32Array(1024);
-let textBytes = Buffer.alloc(8192);
-let textCodes = new Uint16Array(textBytes.buffer, textBytes.byteOffset, 4096);
+// Sized for a 64 K-unit text (32 K tokens) from the start: a buffer grown inside tokenizeCodes
+// after the optimizing compiler compiled it throws the compiled code away and compiles it again
+// (a deopt), so the first long text of a stream cost a recompile per buffer.
+const SCRATCH_UNITS = 1 << 16;
+let joinBytes = Buffer.alloc(2 * SCRATCH_UNITS);
+let joinBuffer = new Uint16Array(joinBytes.buffer, joinBytes.byteOffset, SCRATCH_UNITS);
+let startBuffer = new Int32Array(SCRATCH_UNITS >> 1);
+let textBytes = Buffer.alloc(2 * SCRATCH_UNITS);
+let textCodes = new Uint16Array(textBytes.buffer, textBytes.byteOffset, SCRATCH_UNITS);
 
 /** End offset of token k in `joined`. */
 export function tokenEnd(tokens: Pick<Tokens, 'joined' | 'count' | 'starts'>, k: number): number {
@@ -111,12 +115,16 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
       i++;
       for (;;) {
         while (i < n && CLASS[codes[i] as number] === WORD) i++;
-        // An apostrophe joins two word runs (Ukrainian "м'ясо", English "don't").
-        if (i + 1 < n && CLASS[codes[i] as number] === APOSTROPHE && CLASS[codes[i + 1] as number] === WORD) {
-          i += 2;
-          continue;
-        }
-        break;
+        // An apostrophe joins two word runs (Ukrainian "м'ясо", English "don't"). Both classes
+        // are read at every word end and the step is added either way: a branch first taken
+        // after the function was compiled (the first apostrophe of a stream) costs a recompile.
+        const joins =
+          i + 1 < n &&
+          ((CLASS[codes[i] as number] === APOSTROPHE ? 1 : 0) &
+            (CLASS[codes[i + 1] as number] === WORD ? 1 : 0)) ===
+            1;
+        i += joins ? 2 : 0;
+        if (!joins) break;
       }
       if (i - start === 1) {
         chain = start - single <= SPELLED_GAP + 1 ? chain + 1 : 0;
@@ -138,8 +146,10 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
     }
     if (cls === SENTENCE_END) {
       // A closing quote or bracket after the stop still ends the sentence: `he said." Then`.
+      // Steps of 1 or 0 through one addition, taken at every stop (see the apostrophe above).
       let next = i + 1;
-      while (next < n && CLOSING[codes[next] as number] === 1) next++;
+      for (let step = 1; step === 1; next += step)
+        step = next < n ? (CLOSING[codes[next] as number] as number) : 0;
       const nextClass = next < n ? CLASS[codes[next] as number] : SPACE;
       const endsHere = codes[i] === 10 || nextClass === SPACE || nextClass === SENTENCE_END;
       if (endsHere && count > 0 && sentenceEnds[sentenceEnds.length - 1] !== count) sentenceEnds.push(count);

@@ -48,6 +48,30 @@ describe('tokenize', () => {
     expect(t.sentenceEnds).toEqual([5, 10, 11, 12]);
     expect(tokenize('3.5 "a.b" c', 64).sentenceEnds).toEqual([5]);
   });
+  it('joins word runs across several apostrophes, not across a trailing one or a doubled one', () => {
+    expect(tokenWords(tokenize("rock'n'roll don' o''clock x'", 64))).toEqual([
+      "rock'n'roll",
+      'don',
+      'o',
+      'clock',
+      'x',
+    ]);
+  });
+  it('ends a sentence at closing quotes that run to the end of the text', () => {
+    expect(tokenize('he said "go."\')', 64).sentenceEnds).toEqual([3]);
+    expect(tokenize('one. "two."', 64).sentenceEnds).toEqual([1, 2]);
+  });
+  it('tokenizes a text longer than its scratch buffers (64 K code units) like the same words in pieces', () => {
+    const sentence = "it's a test of the scratch buffers. ";
+    const long = sentence.repeat(Math.ceil(70_000 / sentence.length));
+    const t = tokenize(long, 64);
+    const piece = tokenize(sentence, 64);
+    const copies = Math.ceil(70_000 / sentence.length);
+    expect(t.count).toBe(piece.count * copies);
+    expect(t.joined).toBe(Array.from({ length: copies }, () => piece.joined).join(' '));
+    expect(t.sentenceEnds.length).toBe(copies);
+    expect(tokenWords(tokenize("the next text: don't", 64))).toEqual(['the', 'next', 'text', "don't"]);
+  });
   it('joins the tokens with single spaces', () => {
     const t = tokenize("  one, two;\n\nthree... don't  ", 64);
     expect(t.joined).toBe(tokenWords(t).join(' '));
