@@ -40,7 +40,15 @@ import {
   reconnectDelay,
   selectDatabase,
 } from './connection.js';
-import { bucketAddresses, ID_FIELD_BYTES, idAddress, metaKey, namespaceBase, RecentBuckets } from './keys.js';
+import {
+  bucketAddresses,
+  ID_FIELD_BYTES,
+  idAddress,
+  KEY_PARTS,
+  metaKey,
+  namespaceBase,
+  RecentBuckets,
+} from './keys.js';
 import { type LookupArg, type LookupScript, RedisLookups } from './lookups.js';
 import { addMembers } from './members.js';
 import { checkNamespaceName, globEscape, layoutMismatch, namespaceLost, scanKeys } from './namespace.js';
@@ -83,8 +91,13 @@ export class RedisStore extends RedisLookups implements DedupStore {
   private readonly commitScript = scriptSource('commit');
   /** A message's bucket references are written here, then copied into the command. */
   private addresses = Buffer.allocUnsafe(4096);
+  /**
+   * Sequence numbers of the messages and candidates of the index calls since the last commit, by
+   * id: commit sends a joined message's number instead of its id field (codec.ts writeDecisions).
+   */
+  private readonly seqOfId = new Map<string, number>();
   /** The distinct buckets of the index call being written (batch-buckets.ts). */
-  private readonly batchBuckets = new BatchBuckets();
+  private readonly batchBuckets: BatchBuckets;
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
   /** Buckets this client wrote, for the index call's hint (keys.ts PROBABLY_THERE). */
   private readonly recent = new RecentBuckets();
@@ -101,6 +114,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
     super(options.redis.shards, options.redis.clusterShards);
     this.base = namespaceBase(options.redis.prefix, options.namespace);
     this.meta = metaKey(this.base);
+    this.batchBuckets = new BatchBuckets(Buffer.from(this.base + KEY_PARTS.shard));
     this.cache = new RecordCache(options.redis.recordCacheSize);
     this.evictions = new EvictionWatch(options.redis.evictionCheckMs, 'Redis');
   }
@@ -229,11 +243,14 @@ export class RedisStore extends RedisLookups implements DedupStore {
         this.cache.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
     });
     const candidates = await this.candidatesOf(replies);
+    const seqOfId = this.seqOfId;
+    for (const list of candidates) for (const c of list) seqOfId.set(c.id, c.seq);
     return replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
       const status = replyStatus(reply);
       if (status === REPLY_DECIDED)
         return { status: 'decided', ...parseDecided(request.id, String(reply[1])) };
+      seqOfId.set(request.id, Number(reply[1]));
       return {
         status: status === REPLY_NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
@@ -300,7 +317,9 @@ export class RedisStore extends RedisLookups implements DedupStore {
     if (decisions.length === 0) return [];
     const { redis } = this.options;
     const w = this.start(this.commitScript).string(this.meta).string(this.base).int(redis.clusterShards);
-    writeDecisions(w, decisions, redis.shards, this.idField);
+    writeDecisions(w, decisions, redis.shards, this.idField, this.seqOfId);
+    // Known until the next commit: the engine commits what it indexed, in order.
+    this.seqOfId.clear();
     const encoded = w.string(this.epoch).finish();
     const replies = (await this.run('commit', () =>
       sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),

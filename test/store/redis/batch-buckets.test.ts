@@ -3,15 +3,15 @@ import type { IndexKey } from '../../../src/engine/index-keys.js';
 import { BatchBuckets, BUCKET_REF_BYTES } from '../../../src/store/redis/batch-buckets.js';
 import { bucketAddresses, PROBABLY_THERE, READ_FIRST, RecentBuckets } from '../../../src/store/redis/keys.js';
 
-/** The (shard digits, field) pairs of a bucket table or of per-message addresses, as hex strings. */
+/** The (key name, field) pairs of a bucket table (key name: prefix and shard digits), field in hex. */
 function tableEntries(table: Buffer): string[] {
   const out: string[] = [];
   for (let at = 0; at < table.length; ) {
-    const digits = table[at] as number;
+    const length = table.readUInt16LE(at);
     out.push(
-      `${table.subarray(at + 1, at + 1 + digits).toString('latin1')}/${table.subarray(at + 1 + digits, at + 3 + digits).toString('hex')}`,
+      `${table.subarray(at + 2, at + 2 + length).toString('latin1')}/${table.subarray(at + 2 + length, at + 4 + length).toString('hex')}`,
     );
-    at += digits + 3;
+    at += length + 4;
   }
   return out;
 }
@@ -69,6 +69,16 @@ describe("a batch's distinct buckets (index-1.lua's bucket table)", () => {
     expect(batch.size).toBe(0);
     expect(refs(write(B)).map(([i]) => i)).toEqual([0, 1, 2]);
     expect(tableEntries(batch.entries())).toEqual(addressEntries(bucketAddresses(B, 1_000)));
+  });
+
+  it("writes whole key names: the shard keys' prefix, then the shard's digits", () => {
+    const prefix = 'doppel:{tenant-ü}:k:';
+    const batch = new BatchBuckets(Buffer.from(prefix));
+    const out = Buffer.alloc(BatchBuckets.refsMaxBytes(A.length + B.length));
+    batch.writeRefs(B, 1_000, out, batch.writeRefs(A, 1_000, out, 0));
+    const named = tableEntries(batch.entries());
+    const all = [...addressEntries(bucketAddresses(A, 1_000)), ...addressEntries(bucketAddresses(B, 1_000))];
+    expect(named).toEqual([...new Set(all)].map((entry) => Buffer.from(prefix).toString('latin1') + entry));
   });
 
   it('keeps the flag per reference: topic buckets read first, buckets this client wrote probably there', () => {

@@ -60,3 +60,58 @@ describe('Redis index: topic buckets read once per batch', () => {
     }
   });
 });
+
+describe('Redis index: buckets assumed absent', () => {
+  it("gives one client's candidates, hot counts and counters when another client wrote the buckets it assumed absent", async () => {
+    // index-1.lua assumes a bucket this client never wrote is absent and writes it at the end of
+    // the call with HSETNX; a bucket another client wrote is found there then, and its references
+    // are redone from what Redis holds. Batch 1 fills b0=1 part way and writes b0=2 with one
+    // member; batch 2, from a second client, joins b0=1 until it is full (cap 8, a rolling tail of
+    // 1) and b0=2, with buckets new to both beside them.
+    const limits = { maxBucketSize: 8, maxCandidates: 16 };
+    const first = [
+      ...Array.from({ length: 6 }, (_, i) => request(`a${i}`, ['b0=1', `b1=${10 + i}`])),
+      request('a6', ['b0=2', 'b1=30']),
+    ];
+    const second = Array.from({ length: 6 }, (_, i) =>
+      request(`c${i}`, ['b0=1', 'b0=2', `b1=${i % 2}`, 'b2=7']),
+    );
+    const open = (namespace: string) =>
+      RedisStore.open({
+        url: redisUrl(),
+        namespace,
+        window: WINDOW,
+        limits,
+        redis: redisSchema.parse({ shards: 2, clusterShards: 2 }),
+      });
+    const shared = uniqueNamespace('assumed');
+    const writer = await open(shared);
+    const other = await open(shared);
+    // The reference: one client, one call per message (every bucket of batch 1 flagged as written).
+    const alone = await open(uniqueNamespace('assumed-ref'));
+    try {
+      await replies(writer, [first]);
+      const got = await replies(other, [second]);
+      await replies(
+        alone,
+        first.map((r) => [r]),
+      );
+      const want = await replies(
+        alone,
+        second.map((r) => [r]),
+      );
+      expect(got).toEqual(want);
+      expect(got.some((r) => r.startsWith('a0,a1,a2,a3,a4,a5,a6'))).toBe(true);
+      expect(got.filter((r) => r.endsWith('hot 1')).length).toBeGreaterThan(0);
+      // The namespace's counters (round trips are the client's own).
+      const { roundTrips: _a, ...stats } = await other.stats();
+      const { roundTrips: _b, ...reference } = await alone.stats();
+      expect(stats).toEqual(reference);
+      expect(stats.hotBuckets).toBe(1);
+    } finally {
+      await writer.close();
+      await other.close();
+      await alone.close();
+    }
+  });
+});

@@ -95,6 +95,8 @@ end
 local cache = {}
 -- Buckets whose value in `cache` is still to be written (_bucket.lua): one HSET each at the end.
 local dirty = {}
+-- No bucket is assumed absent here (_bucket.lua): every new one is inserted with HSETNX at once.
+local optimistic, refsOf = nil, nil
 local results = { 'o' }
 -- _bucket.lua appends a message's values to `out`: here, the one flat reply.
 local out = results

@@ -9,7 +9,8 @@
   ARGV[1]  base       ARGV[2] cluster shards      ARGV[3] n, the number of decisions
   then per decision: id, seq, ts, verdict (unique|duplicate|near_duplicate), duplicateOf ("" none),
   similarity ("" none), method ("" none), title ("" none), detail ("" none: engine/detail.ts's form),
-  njoins, njoins x (idShard, idField) of the messages it joins
+  njoins, njoins x (idShard, idField) of the messages it joins, or ('', sequence number) when the
+  client knows it (a candidate of its index call: no HGET of the id field)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base: k:<shard> (id fields), r:<block>, v:<block>, t:<block> (titles), x:<block> (details),
   c:<shard>, m:<shard> (member lists), cs and cr (story indexes, _cluster.lua).
@@ -105,7 +106,13 @@ for r = 1, n do
   else
     local roots, list = {}, {}
     for j = 1, njoins do
-      local joined = storedNumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[p], ARGV[p + 1]), 'an id field')
+      local joined
+      if ARGV[p] == '' then
+        joined = tonumber(ARGV[p + 1])
+        if not joined then return fail('ARGS', 'commit', 'a joined sequence number is not a number') end
+      else
+        joined = storedNumber(redis.call('HGET', base .. KEY_SHARD .. ARGV[p], ARGV[p + 1]), 'an id field')
+      end
       p = p + 2
       if joined and joined >= live and joined ~= seq then
         local jv = verdictOf(joined)

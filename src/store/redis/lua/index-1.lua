@@ -19,9 +19,11 @@
            then moves no clock), record, nkeys, buckets: nkeys x (3-byte index into the bucket
            table, little-endian from 0; flag byte: 1 = read first, 2 = probably there (keys.ts
            PROBABLY_THERE)), one string
-  then the bucket table: the call's distinct buckets, each a byte n, the shard in n decimal
-           digits and the 2-byte field (batch-buckets.ts). Key names and fields are made once per
-           distinct bucket, not once per reference (a batch names many buckets several times)
+  then the bucket table: the call's distinct buckets, each the key name's length n (2 bytes,
+           little-endian), the shard hash's key name in n bytes (base, KEY_SHARD and the shard in
+           decimal digits: one string slice per key in Lua, checked to start with that prefix) and
+           the 2-byte field (batch-buckets.ts). Key names and fields are made once per distinct
+           bucket, not once per reference (a batch names many buckets several times)
   last ARGV: the namespace epoch the client opened it with (lua/_epoch.lua)
   Keys built from base (same hash tag, so one slot): gens, k:<shard>, r:<block>, v:<block>,
   t:<block>, c:<shard>, m:<shard>, cs, cr.
@@ -261,12 +263,107 @@ do
   local t = ARGV[11 + 6 * n]
   local at, j, stop = 1, 0, #t
   while at <= stop do
-    local d = string.byte(t, at)
-    if at + d + 2 > stop then return fail('ARGS', 'index', 'the bucket table ends inside an entry') end
+    local lo, hi = string.byte(t, at, at + 1)
+    local d = lo + (hi or 0) * 256
+    if not hi or at + d + 3 > stop then return fail('ARGS', 'index', 'the bucket table ends inside an entry') end
+    -- Every key of the call is a shard hash of this namespace (its hash tag: one slot).
+    if string.find(t, kbase, at + 2, true) ~= at + 2 or d <= #kbase then
+      return fail('ARGS', 'index', 'a bucket key is not a shard of this namespace')
+    end
     j = j + 1
-    bucketKeys[j] = kbase .. string.sub(t, at + 1, at + d)
-    bucketFields[j] = string.sub(t, at + d + 1, at + d + 2)
-    at = at + d + 3
+    bucketKeys[j] = string.sub(t, at + 2, at + d + 1)
+    bucketFields[j] = string.sub(t, at + d + 2, at + d + 3)
+    at = at + d + 4
+  end
+end
+
+-- Buckets assumed absent (_bucket.lua), cache index -> the first message that joined them, and
+-- their later references (message, index of its value in the reply or false, flag).
+local optimistic, refsOf = {}, {}
+-- Per message of the call, what fixBucket needs to redo its references: its reply, the live
+-- bound and last sequence number when its buckets were read, its member as stored (false: not
+-- new) and packed.
+local msgOut, msgLive, msgSeq, msgStored, msgPacked = {}, {}, {}, {}, {}
+
+-- An assumed-absent bucket's references redone from `start` (the value Redis holds, or nil), in
+-- the call's order, as _bucket.lua does them: what each reference saw (false: nothing) and
+-- whether the bucket was full then, the final value (false: none) and the changes to the
+-- buckets, hot and hotb counters. Changes `live` and `seq` (the caller restores them).
+local function replayBucket(start, ck)
+  local more = refsOf[ck] or {}
+  local seen, full = {}, {}
+  local dB, dE, dF = 0, 0, 0
+  local cur = start
+  for i = 1, 1 + #more / 3 do
+    local m, flag = optimistic[ck], 0
+    if i > 1 then m, flag = more[3 * i - 5], more[3 * i - 3] end
+    live, seq = msgLive[m], msgSeq[m]
+    local stored, packed = msgStored[m], msgPacked[m]
+    local v = cur
+    if stored and flag ~= 1 and not v then
+      dB = dB + 1
+      cur = stored
+      seen[i], full[i] = false, false
+    else
+      local raw = v
+      local size, changed = 0, false
+      if v then v, size, changed = liveMembers(v) end
+      seen[i], full[i] = v or false, size >= maxBucket
+      local written = nil
+      if stored and size < maxBucket then
+        written = withMember(v, size, stored, packed)
+        if v == nil and not changed then dB = dB + 1 end
+        if size == maxBucket - 1 then dF = dF + 1 end
+      elseif stored and hotTail > 0 then
+        dE = dE + 1
+        local from = size - (hotTail - 1)
+        if from < maxBucket - hotTail then from = maxBucket - hotTail end
+        written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+      else
+        if stored then dE = dE + 1 end
+        if changed then
+          if size == 0 then
+            dB = dB - 1
+            written = false
+          else
+            written = v
+          end
+        end
+      end
+      if written == nil then cur = raw else cur = written end
+    end
+  end
+  return seen, full, cur, dB, dE, dF
+end
+
+-- A bucket assumed absent was there after all (another client's, or one this client's hint
+-- forgot): its references are redone from the value it holds, which fixes the replies (each
+-- message gets the bucket's members as they were before it joined, the hot counts), the counters
+-- and the value written. Redis ran nothing else during the call, so this is what reading the
+-- bucket first would have given.
+local function fixBucket(ck, key, field)
+  local old = redis.call('HGET', key, field)
+  local liveNow, seqNow = live, seq
+  local seenA, fullA, _, bA, eA, fA = replayBucket(nil, ck)
+  local seenB, fullB, final, bB, eB, fB = replayBucket(old, ck)
+  live, seq = liveNow, seqNow
+  buckets = buckets + bB - bA
+  hotEvents = hotEvents + eB - eA
+  hotFilled = hotFilled + fB - fA
+  local more = refsOf[ck] or {}
+  for i = 1, #seenA do
+    local m, placed = optimistic[ck], false
+    if i > 1 then m, placed = more[3 * i - 5], more[3 * i - 4] end
+    local out = msgOut[m]
+    if fullA[i] ~= fullB[i] then out[4] = out[4] + (fullB[i] and 1 or -1) end
+    if seenB[i] and seenB[i] ~= seenA[i] then
+      if placed then out[placed] = seenB[i] else out[#out + 1] = seenB[i] end
+    end
+  end
+  if final then
+    redis.call('HSET', key, field, final)
+  else
+    redis.call('HDEL', key, field)
   end
 end
 
@@ -330,6 +427,7 @@ for r = 1, n do
     -- Only buckets with live members go back (most are new and empty): the client counts members,
     -- not buckets, so it does not need to know which bucket a value came from.
     local out = { isNew and 'n' or 'p', mySeq, live, 0 }
+    msgOut[r], msgLive[r], msgSeq[r], msgStored[r], msgPacked[r] = out, live, seq, isNew and stored, packed
     local o = 4
     local hot = 0
     local addresses = ARGV[p]
@@ -353,7 +451,19 @@ flushRecords()
 -- written is false in the cache: nothing to write).
 for ck, key in pairs(dirty) do
   local value = cache[ck]
-  if value then redis.call('HSET', key, bucketFields[ck], value) end
+  if optimistic[ck] then
+    -- Assumed absent: written only if it is (one HSETNX), else redone from what it holds.
+    local field = bucketFields[ck]
+    local there
+    if value then
+      there = redis.call('HSETNX', key, field, value) == 0
+    else
+      there = redis.call('HEXISTS', key, field) == 1
+    end
+    if there then fixBucket(ck, key, field) end
+  elseif value then
+    redis.call('HSET', key, bucketFields[ck], value)
+  end
 end
 
 if maxMessages > 0 then
