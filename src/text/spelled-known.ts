@@ -1,5 +1,5 @@
 import type { KnownWords } from './dictionary-words.js';
-import { MAX_LETTERS, MIN_LETTERS } from './spelled-out.js';
+import { keepRunLetters, MAX_LETTERS, MIN_LETTERS, same } from './spelled-out.js';
 import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 
 /**
@@ -35,11 +35,6 @@ function separatorAfter(codes: Uint16Array, i: number, length: number): number {
     sep++;
   }
   return blanks === sep ? 0 : sep;
-}
-
-function same(codes: Uint16Array, a: number, b: number, n: number): boolean {
-  for (let k = 0; k < n; k++) if (codes[a + k] !== codes[b + k]) return false;
-  return true;
 }
 
 /** The last letter of the run starting at the single letter at i with separator codes[i + 1, i + 1 + sep). */
@@ -87,9 +82,7 @@ export function joinSpelledKnownWords(
       let word = '';
       for (let p = i; p <= last; p += 1 + sep) word += String.fromCharCode(codes[p] as number);
       if (letters >= MIN_LETTERS || known.has(word) || stops.has(word)) {
-        if (w !== copied) codes.copyWithin(w, copied, i);
-        w += i - copied;
-        for (let p = i; p <= last; p += 1 + sep) codes[w++] = codes[p] as number;
+        w = keepRunLetters(codes, w, copied, i, last, sep);
         copied = last + 1;
       }
     }

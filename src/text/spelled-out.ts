@@ -27,9 +27,28 @@ const NEWLINE = 0x0a;
 const APOSTROPHE = 0x27;
 
 /** Whether codes[a, a + n) equals codes[b, b + n). */
-function same(codes: Uint16Array, a: number, b: number, n: number): boolean {
+export function same(codes: Uint16Array, a: number, b: number, n: number): boolean {
   for (let k = 0; k < n; k++) if (codes[a + k] !== codes[b + k]) return false;
   return true;
+}
+
+/**
+ * Writes at w what lies between the last kept position `copied` and the run's first letter i,
+ * then the run's letters i, i + 1 + sep, ..., last without the separators between them; returns
+ * the new write position (the caller's next `copied` is last + 1).
+ */
+export function keepRunLetters(
+  codes: Uint16Array,
+  w: number,
+  copied: number,
+  i: number,
+  last: number,
+  sep: number,
+): number {
+  if (w !== copied) codes.copyWithin(w, copied, i);
+  let out = w + i - copied;
+  for (let p = i; p <= last; p += 1 + sep) codes[out++] = codes[p] as number;
+  return out;
 }
 
 /**
@@ -157,9 +176,7 @@ export function joinSpelledOut(codes: Uint16Array, length: number): number {
       continue;
     }
     // Keep the letters i, i + 1 + sep, ..., last; drop the separators between them.
-    if (w !== copied) codes.copyWithin(w, copied, i);
-    w += i - copied;
-    for (let p = i; p <= last; p += 1 + sep) codes[w++] = codes[p] as number;
+    w = keepRunLetters(codes, w, copied, i, last, sep);
     copied = last + 1;
     i = last + 1;
   }
