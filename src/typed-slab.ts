@@ -8,11 +8,14 @@
  * of them (min-hashes, term vectors, sentence values, token starts, the record's arrays). A view
  * into a shared buffer is one small heap object.
  *
- * A buffer lives while any of its views does, so arrays of one lifetime share a slab: `transient`
- * for what a message's signing and preparing make and drop, `windowed` for what a store keeps
- * with the message (its packed record, its sentence values), which leave the window in arrival
- * order. Every view's `buffer` is shared: never transfer it or post it to another thread (the
- * sign workers pack their answers into arrays of their own).
+ * A buffer lives while any of its views does, so arrays of one lifetime share a slab, or a kept
+ * array would keep its neighbours' dead bytes: `transient` for what a message's signing makes and
+ * drops (signatures, token starts), `records` for a record's own arrays (min-hash bytes, term
+ * vector), which a Redis store's record cache keeps in arrival order and the memory store drops,
+ * `windowed` for what the memory store keeps with a windowed message (its packed record, its
+ * sentence values), which leave the window in arrival order. Every view's `buffer` is shared:
+ * never transfer it or post it to another thread (the sign workers pack their answers into arrays
+ * of their own).
  */
 
 const SLAB_BYTES = 1 << 16;
@@ -62,7 +65,9 @@ export class TypedSlab {
   }
 }
 
-/** Arrays a message's signing and preparing make and drop. */
+/** Arrays a message's signing makes and drops (signatures, token starts). */
 export const transient = new TypedSlab();
+/** A record's own arrays (min-hash bytes, term vector): kept as long as the record object is. */
+export const records = new TypedSlab();
 /** Arrays a store keeps with a windowed message (its packed record, its sentence values). */
 export const windowed = new TypedSlab();

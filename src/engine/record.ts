@@ -3,7 +3,7 @@ import { MAX_DATES } from '../signatures/facts.js';
 import { NO_CUT } from '../signatures/sentences.js';
 import type { Signatures } from '../signatures/signer.js';
 import type { TermVector } from '../signatures/terms.js';
-import { transient, windowed } from '../typed-slab.js';
+import { records, windowed } from '../typed-slab.js';
 import type { SignatureRecord } from './types.js';
 
 /**
@@ -48,7 +48,7 @@ export enum Flag {
 export function compactRecord(s: Signatures, lang: string, pack = true): SignatureRecord {
   let minhash: Uint8Array | null = null;
   if (s.minhash) {
-    minhash = transient.uint8(s.minhash.length);
+    minhash = records.uint8(s.minhash.length);
     for (let i = 0; i < minhash.length; i++) minhash[i] = (s.minhash[i] as number) & 0xff;
   }
   const record: SignatureRecord = {
@@ -196,8 +196,8 @@ export function packRecord(r: SignatureRecord): Int32Array | null {
 export function quantizeTerms(v: TermVector): TermVector {
   let max = 0;
   for (let i = 0; i < v.weights.length; i++) max = Math.max(max, v.weights[i] as number);
-  const hashes = transient.uint32(v.hashes.length);
-  const levels = transient.uint8(v.weights.length);
+  const hashes = records.uint32(v.hashes.length);
+  const levels = records.uint8(v.weights.length);
   for (let i = 0; i < hashes.length; i++) {
     hashes[i] = (v.hashes[i] as number) >>> 8;
     levels[i] = max > 0 ? Math.max(1, Math.round(((v.weights[i] as number) / max) * 255)) : 1;
@@ -210,7 +210,7 @@ export function weightsOfLevels(levels: Uint8Array): Float32Array {
   let norm = 0;
   for (let i = 0; i < levels.length; i++) norm += (levels[i] as number) ** 2;
   norm = Math.sqrt(norm) || 1;
-  const weights = transient.float32(levels.length);
+  const weights = records.float32(levels.length);
   for (let i = 0; i < levels.length; i++) weights[i] = (levels[i] as number) / norm;
   return weights;
 }
