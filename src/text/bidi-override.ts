@@ -12,6 +12,7 @@
  */
 
 const RLO = '\u202e';
+const LRO = '\u202d';
 /**
  * An override that starts a word (after white space, punctuation or the text's start: not inside
  * a word, nor after another format character), and what it governs: up to U+202C, a line break,
@@ -23,10 +24,26 @@ const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Scrip
 /** One character with the combining marks after it. */
 const CLUSTER = /\P{M}\p{M}*|\p{M}+/gu;
 
-/** The text with the left-to-right spans of its right-to-left overrides in reading order. */
+/** The same for a left-to-right override (U+202D), which makes right-to-left letters run left to right. */
+const LTR_SPAN = /(?<![\p{L}\p{M}\p{N}\p{Cf}])\u202d([^\u202c\n]*)/gu;
+/** Letters of the left-to-right scripts this reads (Latin, Cyrillic, Greek, Armenian). */
+const LTR_LETTER = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}]/u;
+
+const reversed = (inner: string): string => (inner.match(CLUSTER) ?? []).reverse().join('');
+
+/**
+ * The text with the left-to-right spans of its right-to-left overrides in reading order; and the
+ * mirror case, a Persian or Arabic word stored backwards behind a left-to-right override (U+202D),
+ * which shows it right to left as written: a span of right-to-left letters with no left-to-right
+ * letter is reversed the same way.
+ */
 export function readOverrides(text: string): string {
-  if (!text.includes(RLO)) return text;
-  return text.replace(SPAN, (span, inner: string) =>
-    RTL_LETTER.test(inner) ? span : RLO + (inner.match(CLUSTER) ?? []).reverse().join(''),
-  );
+  let out = text;
+  if (out.includes(RLO))
+    out = out.replace(SPAN, (span, inner: string) => (RTL_LETTER.test(inner) ? span : RLO + reversed(inner)));
+  if (out.includes(LRO))
+    out = out.replace(LTR_SPAN, (span, inner: string) =>
+      RTL_LETTER.test(inner) && !LTR_LETTER.test(inner) ? LRO + reversed(inner) : span,
+    );
+  return out;
 }

@@ -7,9 +7,11 @@ import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
+import { joinSpelledKnownWords } from './spelled-known.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
+import { joinSymbolSplitWords } from './symbols-in-words.js';
 import { tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
 
@@ -89,9 +91,12 @@ export function canonicalize(
   let length = clean.length;
   let tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
-  if (tokens.spelledOut) {
+  const spelledOut = tokens.spelledOut === true;
+  let spelledJoined = false;
+  if (spelledOut) {
     const joined = joinSpelledOut(clean.codes, length);
     if (joined !== length) {
+      spelledJoined = true;
       length = joined;
       tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
     }
@@ -107,7 +112,17 @@ export function canonicalize(
       changed ||= joined !== length;
       length = joined;
     }
-    const squeezed = squeezeRepeatedLetters(clean.codes, length, known);
+    // What the lexicon reads of the rest: short runs and runs of texts spelt out throughout.
+    if (spelledOut) {
+      const joined = joinSpelledKnownWords(clean.codes, length, known, stopWords(lang), spelledJoined);
+      changed ||= joined !== length;
+      length = joined;
+    }
+    // Emoji inside a word: removed where the pieces spell a known word (symbols-in-words.ts).
+    const unsplit = joinSymbolSplitWords(clean.codes, length, known, stopWords(lang));
+    changed ||= unsplit !== length;
+    length = unsplit;
+    const squeezed = squeezeRepeatedLetters(clean.codes, length, known, stopWords(lang));
     changed ||= squeezed !== length;
     length = squeezed;
     if (changed) tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);

@@ -196,12 +196,20 @@ export function foldLookalikes(codes: Uint16Array, length: number, known?: OwnSc
     else if (m === CYRILLIC) cyrillic += i - start;
     else if (m === GREEK) greek += i - start;
     else if ((m & (m - 1)) !== 0) {
-      for (let j = start; j < i; j++) {
-        const letter = WORD_SCRIPT[codes[j] as number];
-        if (letter === LATIN) latin++;
-        else if (letter === CYRILLIC) cyrillic++;
-        else if (letter === GREEK) greek++;
-      }
+      // A word that mixes scripts is a disguise: it counts for the script it is spelt in (the one
+      // its fold goes to), not letter by letter, or a text disguised throughout ("lоndоn" with
+      // Cyrillic о in every word) would count its look-alikes as its main script.
+      const spelt = targetFor(codes, start, i, 0);
+      if (spelt === LATIN) latin += i - start;
+      else if (spelt === CYRILLIC) cyrillic += i - start;
+      else if (spelt === GREEK) greek += i - start;
+      else
+        for (let j = start; j < i; j++) {
+          const letter = WORD_SCRIPT[codes[j] as number];
+          if (letter === LATIN) latin++;
+          else if (letter === CYRILLIC) cyrillic++;
+          else if (letter === GREEK) greek++;
+        }
     } else {
       // A word wholly Armenian or Cherokee: the text may be written in it.
       other += i - start;

@@ -334,6 +334,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
   fastFold[ZWNJ_CODE] = COMPLEX;
   for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) fastFold[code] = INVISIBLE;
   fastFold[0x202e] = SLOW; // a right-to-left override: cleanLayout reads its span (bidi-override.ts)
+  fastFold[0x202d] = SLOW; // a left-to-right override, the same
   return { fastFold, expansions: Uint16Array.from(expansions) };
 }
 

@@ -16,6 +16,9 @@ import { CYRILLIC, isWordChar, LATIN, WORD_SCRIPT } from './word-scripts.js';
 const MIN_REPEAT = 3;
 /** The shortest word made: "ср" of "ссср", "zz" of "zzzz" are words only by chance. */
 const MIN_RESULT = 3;
+/** The shortest stop word made ("on" of "onnnn"). */
+const MIN_STOP_RESULT = 2;
+const NO_STOPS: ReadonlySet<string> = new Set();
 /** Roman numerals ("xviii", "хііі" in Cyrillic look-alikes): their runs of i are spelling. */
 const ROMAN = /^[ivxlcdmіхс]+$/;
 
@@ -56,7 +59,12 @@ function laterRun(codes: Uint16Array, from: number, end: number): boolean {
  * Rewrites, in place, the words of codes[0, length) (clean text: lower case) that hold a run of
  * MIN_REPEAT or more of one letter as the known word they make (see above); returns the new length.
  */
-export function squeezeRepeatedLetters(codes: Uint16Array, length: number, known: KnownWords): number {
+export function squeezeRepeatedLetters(
+  codes: Uint16Array,
+  length: number,
+  known: KnownWords,
+  stops: ReadonlySet<string> = NO_STOPS,
+): number {
   let w = 0; // write position once something was removed
   let copied = 0; // codes[copied, i) not yet moved to w
   let i = 0;
@@ -83,14 +91,21 @@ export function squeezeRepeatedLetters(codes: Uint16Array, length: number, known
     if (end - start > MAX_WORD) continue;
     // Three at a word's start spell abbreviations ("ссср", "pppoe"): emphasis there takes four.
     if (run === start && codes[run + 3] !== codes[run] && !laterRun(codes, run + 3, end)) continue;
-    let word = squeezed(codes, start, end, 2);
-    if (ROMAN.test(word)) continue;
-    if (!known.has(word)) {
-      word = squeezed(codes, start, end, 1);
-      if (!known.has(word)) continue;
-    }
-    // One letter repeated ("www", "zzzz", "ооо") is a placeholder or an abbreviation, not emphasis.
-    if (word.length < MIN_RESULT) continue;
+    const twice = squeezed(codes, start, end, 2);
+    if (ROMAN.test(twice)) continue;
+    const once = squeezed(codes, start, end, 1);
+    // A function word stretched is that word, not a rarer word spelt with the letter twice
+    // ("theeee" is "the", not "thee": stop words are the commonest words of a language), nor
+    // nothing when it has two letters ("onnnn", "нааа"). A longer stop word with no lexicon
+    // reading ("waaay") stays as written, as before: the lexicon holds no stop words.
+    let word: string;
+    if (stops.has(once) && !stops.has(twice) && (known.has(twice) || once.length < MIN_RESULT)) word = once;
+    else if (known.has(twice)) word = twice;
+    else if (known.has(once)) word = once;
+    else continue;
+    // One letter repeated ("www", "zzzz", "ооо") is a placeholder or an abbreviation, not emphasis;
+    // a two-letter result is read only as a stop word.
+    if (word.length < (stops.has(word) ? MIN_STOP_RESULT : MIN_RESULT)) continue;
     if (w !== copied) codes.copyWithin(w, copied, start);
     w += start - copied;
     for (let k = 0; k < word.length; k++) codes[w++] = word.charCodeAt(k);

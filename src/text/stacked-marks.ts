@@ -6,7 +6,7 @@
  * The evidence is in the text itself: a combining mark that composes with nothing before it
  * (a mark no letter is spelt with: a̶, a stack of three marks) is never written by a language. A
  * text holding one, other than the acute and grave stress accents of Russian and Ukrainian
- * (коли́т), is read as decorated: every Latin and Cyrillic letter in it loses its combining marks
+ * (коли́т), is read as decorated: every Latin, Cyrillic and Arabic-script letter in it loses its combining marks
  * (U+0300-036F), composed or not, except the ones that spell й, ё and ї. Text without such a mark,
  * whether precomposed (café, Sánchez, Zoë) or decomposed (Vietnamese NFD: every mark composes),
  * is not touched. Runs before NFKC, on text whose invisible characters are already removed.
@@ -21,11 +21,18 @@ const HAS_MARK = new RegExp(`[${MARKS}]`);
 const CHAR_WITH_MARKS = new RegExp(`[^${MARKS}][${MARKS}]+`, 'gu');
 /** A mark other than the stress accents (U+0300, U+0301), left after composing. */
 const STRAY_MARK = /[\u0302-\u036f]/;
-/** A Latin or Cyrillic letter, or a character that is no letter (a digit), with the marks after it. */
+/**
+ * A Latin, Cyrillic or Arabic-script letter, or a character that is no letter (a digit), with the
+ * marks after it. Arabic script writes its vowels with marks of its own (U+064B-065F), never with
+ * these, so on an Arabic or Persian letter they are decoration whatever they are.
+ */
 const LETTER_WITH_MARKS = new RegExp(
-  `([\\p{Script=Latin}\\p{Script=Cyrillic}]|[^\\p{L}\\p{M}])([${MARKS}]+)`,
+  `([\\p{Script=Latin}\\p{Script=Cyrillic}\\p{Script=Arabic}]|[^\\p{L}\\p{M}])([${MARKS}]+)`,
   'gu',
 );
+
+/** An Arabic-script character: no mark of U+0300-036F, the stress accents included, belongs on it. */
+const ARABIC_LETTER = /^\p{Script=Arabic}/u;
 
 /** Marks that spell a letter of Russian or Ukrainian, by base letter: й, ё, ї. */
 const SPELLING_MARK: Readonly<Record<string, string>> = {
@@ -37,11 +44,14 @@ const SPELLING_MARK: Readonly<Record<string, string>> = {
   І: '\u0308',
 };
 
-/** Whether the text has a combining mark that composes with nothing (the acute and grave aside). */
+/**
+ * Whether the text has a combining mark that composes with nothing (the acute and grave aside, but
+ * on an Arabic-script letter, where they stress nothing).
+ */
 export function hasStrayMarks(text: string): boolean {
   if (!HAS_MARK.test(text)) return false;
   for (const match of text.matchAll(CHAR_WITH_MARKS))
-    if (STRAY_MARK.test(match[0].normalize('NFC'))) return true;
+    if (ARABIC_LETTER.test(match[0]) || STRAY_MARK.test(match[0].normalize('NFC'))) return true;
   return false;
 }
 

@@ -27,6 +27,19 @@ describe('text stored backwards behind a right-to-left override', () => {
   });
 });
 
+describe('a Persian word stored backwards behind a left-to-right override', () => {
+  it('is read right to left as shown, and left-to-right letters under the override stay', () => {
+    const word = 'خبرگزاری';
+    const backwards = [...word].reverse().join('');
+    expect(readOverrides(`\u202d${backwards}\u202c فارس`)).toBe(`\u202d${word}\u202c فارس`);
+    expect(cleanText(`\u202d${backwards}\u202c فارس`, opts)).toBe(cleanText(`${word} فارس`, opts));
+    for (const text of ['\u202dplain text\u202c', '\u202dسلام abc\u202c', 'a\u202dسلام'])
+      expect(readOverrides(text)).toBe(text);
+    const { codes, length } = normalizeTextCodes(`\u202d${backwards}\u202c`, opts);
+    expect(codesToString(codes, length)).toBe(normalizeText(word, opts));
+  });
+});
+
 describe('an override inside a word', () => {
   it('is a stray invisible character: removed, nothing reversed', () => {
     for (const text of ['Pay\u202ePal confirms', 'con\u200b\u202efirms the transfer', 'a \u200b\u202eword'])

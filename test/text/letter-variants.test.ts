@@ -17,6 +17,12 @@ describe('letter variants', () => {
   it('folds the phonetic alpha and script g, the estimated sign and the Weierstrass p inside a word', () => {
     expect(cleanText('ɑccount ɡift h℮re ℘olice', opts)).toBe('account gift here police');
   });
+  it('folds the Latin letters TR39 takes for one basic letter: iota, v with hook, turned m', () => {
+    expect(cleanText('lɩmɩted tɩme ʋpdate: ɯin now', opts)).toBe('limited time update: win now');
+    // The dotless ı is a letter of Turkish: its words stay as written.
+    expect(cleanText('tıklayın', opts)).toBe('tıklayın');
+    expect(cleanText('бᴫаговҽщҽнскҽ', opts)).toBe('благовещенске');
+  });
   it('folds astral enclosed capitals, which NFKC leaves alone', () => {
     expect(cleanText('🅵🆁🅴🅴 🄲🄰🅂🄷 🅑🅞🅝🅤🅢', opts)).toBe('free cash bonus');
     expect(enclosedLetter('🅰')).toBe('a');
@@ -31,8 +37,8 @@ describe('letter variants', () => {
     expect(cleanText('Zażółć gęślą jaźń; Şişli; Țară', opts)).toBe('zażółć gęślą jaźń; şişli; țară');
   });
   it('the one-pass fold agrees with the letter rules on every variant', () => {
-    const all = 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢɑɡ℮℘ǫ';
+    const all = 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢɑɡ℮℘ǫɩʋɯᴫҽ';
     expect(foldLetters(all, opts)).toBe(letterRules(all, opts));
-    expect(foldLetters(all, opts)).toBe('abcdefghijklmnopqrstuvwyzagepq');
+    expect(foldLetters(all, opts)).toBe('abcdefghijklmnopqrstuvwyzagepqiuwле');
   });
 });

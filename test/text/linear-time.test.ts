@@ -202,6 +202,17 @@ describe('adversarial 1 MiB texts decide in linear time', async () => {
     ['leet words', { text: fill('fr33 l0v3 ', MiB), lang: 'en' }],
     ['spaced single letters', { text: fill('f r e e ', MiB), lang: 'en' }],
     ['spaced single letters, runs of five', { text: fill('a f r e e. ', MiB), lang: 'en' }],
+    ['letters spelt out with dots, every word', { text: fill('f.r.e.e o.n ', MiB), lang: 'en' }],
+    ['one long run of dotted letters', { text: `x ${fill('a.', MiB)}`, lang: 'en' }],
+    ['emoji between letters', { text: fill('a🔥', MiB), lang: 'en' }],
+    ['emoji inside words', { text: fill('fr🔥ee ', MiB), lang: 'ru' }],
+    ['<style> of open braces', { html: `<style>${fill('a{', MiB)}</style><p>x</p>` }],
+    ['<style> of unclosed comments', { html: `<style>${fill('/*', MiB)}</style><p>x</p>` }],
+    [
+      '<style> rules hiding classes',
+      { html: `<style>${fill('.a{display:none}', MiB)}</style><p class="a b">x</p>y` },
+    ],
+    ['off-page inline styles', { html: fill('<span style="position:absolute;left:-9999px">x</span>', MiB) }],
   ];
   for (const [name, message] of shapes) {
     it(name, async () => {

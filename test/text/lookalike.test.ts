@@ -19,6 +19,13 @@ describe('look-alike letters (TR39 confusables)', () => {
     expect(fold('pаypаl sеcurity сheck')).toBe('paypal security check');
     expect(fold('оrder hеre')).toBe('order here');
   });
+  it('reads a text disguised throughout by the script its mixed words are spelt in, not letter by letter', () => {
+    // Every letter with a Cyrillic twin swapped: more Cyrillic letters than Latin ones, yet every
+    // word that mixes the two is English, so English is the main script and "а", "сору" fold too.
+    expect(fold('а сору оf thе ѕсrірt frоm уоur dеѕk')).toBe('a copy of the script from your desk');
+    // Cherokee capitals for every Latin capital they imitate: the same.
+    expect(cleanText('ᎢᎻᎬ ᏴᎪNK ᎪᎡᎬ ᎡᎬᎪᎠY ᎢO ᏢᎪY', opts)).toBe(cleanText('THE BANK ARE READY TO PAY', opts));
+  });
   it('folds capital look-alikes too (the text is lower case by then: В Н М Т К)', () => {
     expect(cleanText('ВАNК ТЕSТ MОNEY', opts)).toBe('bank test money');
   });

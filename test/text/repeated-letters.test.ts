@@ -27,6 +27,18 @@ describe('letters repeated for emphasis', () => {
     expect(squeeze('freeeee gift, niiiiice! gooooood todaaaay')).toBe('free gift, nice! good today');
     expect(squeeze('гоооол для вааас')).toBe('гол для вас');
   });
+  it('reads a stretched stop word before a rarer lexicon word, and two-letter stop words', () => {
+    const stops = new Set(['the', 'on', 'no', 'на', 'i', 'о', 'way']);
+    const lexicon: KnownWords = new Set(['thee', 'free']);
+    const read = (text: string): string => {
+      const codes = Uint16Array.from(text, (c) => c.charCodeAt(0));
+      return String.fromCharCode(
+        ...codes.subarray(0, squeezeRepeatedLetters(codes, text.length, lexicon, stops)),
+      );
+    };
+    expect(read('theeee onnnn freeee nooo нааа')).toBe('the on free no на');
+    expect(read('iii ооо waaay')).toBe('iii ооо waaay');
+  });
   it('leaves words that make no known word, and runs of two', () => {
     expect(squeeze('brrrr zzzzap free good')).toBe('brrrr zzzzap free good');
   });

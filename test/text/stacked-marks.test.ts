@@ -21,6 +21,13 @@ describe('Zalgo: marks stacked on letters', () => {
     expect(stripLetterMarks('сло\u0301во\u0334')).toBe('слово');
   });
 
+  it('removes them from Arabic and Persian letters too, whose vowel marks are of their own', () => {
+    expect(stripLetterMarks('کت\u0301اب\u0300\u0353 سلا\u0336م')).toBe('کتاب سلام');
+    expect(cleanText('خبر\u0301گزاری\u0300 فارس', opts)).toBe(cleanText('خبرگزاری فارس', opts));
+    // Arabic harakat stay for the letter rules, which remove them anyway.
+    expect(stripLetterMarks('كَتَبَ')).toBe('كَتَبَ');
+  });
+
   it('keeps the marks that spell й, ё and ї when they stand alone on their letter', () => {
     expect(stripLetterMarks('и\u0306од е\u0308ж і\u0308жак')).toBe('и\u0306од е\u0308ж і\u0308жак');
     // A breve stacked with other marks on и is decoration, not й.

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { ConcealedNames, concealedSelectors, isNearWhite, layoutConceals } from './concealed-css.js';
 
 /**
  * HTML to plain text on the ingest hot path: htmlparser2's callback parser, no DOM. Only the text a
@@ -185,7 +186,6 @@ const STYLE_PROPERTY =
   /(?:^|[;\s"'])(display|visibility|font-size|opacity|mso-hide|color|background[\w-]*)\s*:\s*([^;!]*)/gi;
 const ZERO_SIZE = /^0(?:\.0+)?(?:px|pt|em|rem|%)?$/;
 const ZERO = /^0(?:\.0+)?$/;
-const WHITE = /^(?:#fff(?:fff)?|white|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:,\s*1(?:\.0*)?\s*)?\))$/;
 const CONCEALS = 1;
 const WHITE_TYPE = 2;
 const SETS_BACKGROUND = 4;
@@ -198,9 +198,11 @@ function styleFlags(style: string): number {
     const property = (m[1] as string).toLowerCase();
     const value = (m[2] as string).trim().toLowerCase();
     if (property === 'color') {
-      if (WHITE.test(value)) flags |= WHITE_TYPE;
-    } else if (property.startsWith('background')) flags |= SETS_BACKGROUND;
-    else if (
+      if (isNearWhite(value)) flags |= WHITE_TYPE;
+    } else if (property.startsWith('background')) {
+      // A white background is the page's own: white type on it is as unreadable as on none.
+      if (!isNearWhite(value)) flags |= SETS_BACKGROUND;
+    } else if (
       (property === 'display' && value.startsWith('none')) ||
       (property === 'visibility' && value.startsWith('hidden')) ||
       (property === 'font-size' && ZERO_SIZE.test(value)) ||
@@ -209,8 +211,12 @@ function styleFlags(style: string): number {
     )
       flags |= CONCEALS;
   }
+  if (layoutConceals(style)) flags |= CONCEALS;
   return flags;
 }
+
+/** Whether a `<style>` rule's declarations hide its elements' text (concealed-css.ts). */
+const ruleConceals = (declarations: string): boolean => (styleFlags(declarations) & CONCEALS) !== 0;
 
 /**
  * Parses HTML into the text stream and element tree. Inline elements add nothing, so
@@ -238,6 +244,9 @@ export function parseHtml(html: string): ParsedHtml {
   // (white type on them is readable): the ids of the open ones.
   const concealing: number[] = [];
   const backgrounds: number[] = [];
+  // Class and id names that <style> rules hide, and the text of the <style> element being read.
+  const concealedNames = new ConcealedNames();
+  let styleText: string[] | undefined;
   let pre = 0;
   let links = 0;
   let foreign = 0; // inside svg/math, where <title> is a tooltip, not the document's title
@@ -295,18 +304,27 @@ export function parseHtml(html: string): ParsedHtml {
           }
         }
         const style = attribs.style === undefined ? 0 : styleFlags(attribs.style);
-        if (attribs.bgcolor !== undefined || style & SETS_BACKGROUND) backgrounds.push(id);
+        if (
+          (attribs.bgcolor !== undefined && !isNearWhite(attribs.bgcolor.trim().toLowerCase())) ||
+          style & SETS_BACKGROUND
+        )
+          backgrounds.push(id);
+        const concealedByRule = concealedNames.size > 0 && concealedNames.matches(attribs.id, attribs.class);
         // White type conceals only where no background is set (its own one counts, above).
         const white =
           backgrounds.length === 0 &&
           (style & WHITE_TYPE ||
             (name === 'font' &&
               attribs.color !== undefined &&
-              WHITE.test(attribs.color.trim().toLowerCase())));
+              isNearWhite(attribs.color.trim().toLowerCase())));
         if (HIDDEN.has(name)) {
           hidden++;
           if (name === 'svg' || name === 'math') foreign++;
-        } else if (name !== 'title' && (attribs.hidden !== undefined || style & CONCEALS || white)) {
+          if (name === 'style' && foreign === 0) styleText = [];
+        } else if (
+          name !== 'title' &&
+          (attribs.hidden !== undefined || style & CONCEALS || white || concealedByRule)
+        ) {
           concealing.push(id);
           hidden++;
         } else if (name === 'title' && foreign === 0) {
@@ -326,6 +344,11 @@ export function parseHtml(html: string): ParsedHtml {
         if (HIDDEN.has(name)) {
           hidden--;
           if (name === 'svg' || name === 'math') foreign--;
+          if (name === 'style' && styleText !== undefined) {
+            for (const selector of concealedSelectors(styleText.join(''), ruleConceals))
+              concealedNames.add(selector);
+            styleText = undefined;
+          }
         } else if (concealing[concealing.length - 1] === closing) {
           concealing.pop();
           hidden--;
@@ -342,6 +365,7 @@ export function parseHtml(html: string): ParsedHtml {
         nodes.opEnd[id] = ops.kind.length;
       },
       ontext(data) {
+        if (styleText !== undefined) styleText.push(data);
         if (inTitle) {
           if (!titleDone) titleParts.push(data);
         } else if (hidden === 0) {

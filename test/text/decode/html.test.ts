@@ -93,6 +93,64 @@ describe('htmlToText: text hidden from the reader', () => {
     ).toBe('Read more');
     expect(htmlToText('<a style="color:#fff;background-color:#c00">Sign up</a>').text).toBe('Sign up');
   });
+  it("leaves out white type on a white background, which is the page's own", () => {
+    expect(
+      htmlToText('<body style="background:#fff"><p>buy n<font color="#FFFFFF">xq</font>ow</p></body>').text,
+    ).toBe('buy now');
+    expect(
+      htmlToText('<table bgcolor="white"><tr><td>buy n<span style="color:#fff">xq</span>ow</td></tr></table>')
+        .text,
+    ).toBe('buy now');
+  });
+  it('leaves out type in a near-white or transparent colour, and keeps light grey and coloured type', () => {
+    for (const color of [
+      '#fefefe',
+      '#F5F5F5',
+      'rgb(250, 250, 250)',
+      'rgba(255,255,255,0.5)',
+      'transparent',
+      '#fff',
+    ])
+      expect(htmlToText(`<p>buy n<span style="color:${color}">xq</span>ow</p>`).text, color).toBe('buy now');
+    expect(htmlToText('<p>buy n<font color="#fafafa">xq</font>ow</p>').text).toBe('buy now');
+    for (const color of ['#eeeeee', '#ccc', 'rgb(240, 240, 200)', '#f00', 'red'])
+      expect(htmlToText(`<p>buy <span style="color:${color}">more</span> now</p>`).text, color).toBe(
+        'buy more now',
+      );
+    expect(
+      htmlToText('<div style="background:#222"><span style="color:#fafafa">Read more</span></div>').text,
+    ).toBe('Read more');
+  });
+  it('leaves out text moved off the page or boxed to nothing, and keeps text merely positioned', () => {
+    for (const style of [
+      'position:absolute;left:-9999px',
+      'position: fixed; top: -2000px',
+      'text-indent:-9999px',
+      'max-height:0;overflow:hidden',
+      'height: 0px; overflow: hidden',
+      'position:absolute;clip:rect(0,0,0,0)',
+      'clip-path: inset(50%)',
+    ])
+      expect(htmlToText(`<p>buy <span style="${style}">xq zz</span> now</p>`).text, style).toBe('buy now');
+    for (const style of [
+      'position:absolute;left:-10px',
+      'left:-9999px',
+      'height:0',
+      'overflow:hidden;max-height:40px',
+    ])
+      expect(htmlToText(`<p>buy <span style="${style}">more</span> now</p>`).text, style).toBe(
+        'buy more now',
+      );
+  });
+  it('leaves out elements a <style> rule hides by class or id, not those of @media rules or other selectors', () => {
+    const head =
+      '<head><style>/* x */ .h, p.z {display:none} #k{font-size:0} .v{color:red} @media print {.p{display:none}} div .d{display:none}</style></head>';
+    expect(
+      htmlToText(
+        `<html>${head}<body><p>buy <span class="a h">xq</span> n<b id="k">zz</b>ow <span class="v">red</span> <span class="p">print</span> <span class="d">deep</span></p></body></html>`,
+      ).text,
+    ).toBe('buy now red print deep');
+  });
   it('keeps text that is only styled, or hidden from screen readers only', () => {
     expect(
       htmlToText('<p><span style="font-size:10px">small</span> <span style="opacity:0.5">faded</span></p>')
