@@ -16,6 +16,7 @@ const ROOT_MODULES: Record<string, string> = {
   json: 'base',
   'lazy-schema': 'base',
   redact: 'base',
+  'typed-slab': 'base',
   index: 'library',
   embed: 'library',
 };

@@ -2,6 +2,7 @@ import { hex64, parseHex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
 import { NO_CUT } from '../signatures/sentences.js';
 import type { TermVector } from '../signatures/terms.js';
+import { records, windowed } from '../typed-slab.js';
 import { Flag, MAX_SENTENCES, Packed, PackedRecord, packRecord, weightsOfLevels } from './record.js';
 import type { SignatureRecord } from './types.js';
 
@@ -236,7 +237,8 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     need(1);
     const n = bytes[at++] as number;
     need(n);
-    minhash = bytes.slice(at, at + n);
+    minhash = records.uint8(n);
+    minhash.set(bytes.subarray(at, at + n));
     at += n;
   }
   need(1);
@@ -255,8 +257,8 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     need(1);
     const m = bytes[at++] as number;
     need(m * 4);
-    const hashes = new Uint32Array(m);
-    const levels = new Uint8Array(m);
+    const hashes = records.uint32(m);
+    const levels = records.uint8(m);
     for (let i = 0; i < m; i++) {
       hashes[i] =
         (bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16);
@@ -289,7 +291,7 @@ export function decodeRecord(bytes: Uint8Array): SignatureRecord {
     need(4 + n * 4);
     sentenceCut = view.getUint32(at, true);
     at += 4;
-    sentences = new Uint32Array(n);
+    sentences = records.uint32(n);
     for (let i = 0; i < n; i++) {
       sentences[i] = view.getUint32(at, true);
       at += 4;
@@ -400,7 +402,8 @@ export function decodePackedRecord(bytes: Uint8Array): SignatureRecord {
   }
   if (at > end) throw truncated(end);
 
-  const out = new Int32Array(Packed.Fixed + 3 * k + ((m + 3) >>> 2) + 2 * t);
+  // Kept with the message in the memory store's window (typed-slab.ts).
+  const out = windowed.int32(Packed.Fixed + 3 * k + ((m + 3) >>> 2) + 2 * t);
   const packedFlags =
     flags & (Flag.Simhash | Flag.Minhash | Flag.Terms | Flag.Lexical | Flag.Longest | Flag.Heaviest);
   out[Packed.ExactHi] = view.getInt32(exactAt, true);
@@ -476,7 +479,7 @@ export function decodePackedRecord(bytes: Uint8Array): SignatureRecord {
     const cut = view.getUint32(at, true);
     at += 4;
     if (n > 0) {
-      sentences = new Uint32Array(n);
+      sentences = windowed.uint32(n);
       for (let i = 0; i < n; i++, at += 4) sentences[i] = view.getUint32(at, true);
       if (cut !== NO_CUT) sentenceCut = cut;
     }

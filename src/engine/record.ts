@@ -3,6 +3,7 @@ import { MAX_DATES } from '../signatures/facts.js';
 import { NO_CUT } from '../signatures/sentences.js';
 import type { Signatures } from '../signatures/signer.js';
 import type { TermVector } from '../signatures/terms.js';
+import { records, windowed } from '../typed-slab.js';
 import type { SignatureRecord } from './types.js';
 
 /**
@@ -47,7 +48,7 @@ export enum Flag {
 export function compactRecord(s: Signatures, lang: string, pack = true): SignatureRecord {
   let minhash: Uint8Array | null = null;
   if (s.minhash) {
-    minhash = new Uint8Array(s.minhash.length);
+    minhash = records.uint8(s.minhash.length);
     for (let i = 0; i < minhash.length; i++) minhash[i] = (s.minhash[i] as number) & 0xff;
   }
   const record: SignatureRecord = {
@@ -72,7 +73,9 @@ export function compactRecord(s: Signatures, lang: string, pack = true): Signatu
   if (s.dates.length > 0) record.dates = s.dates.slice(0, MAX_DATES);
   if (s.minhash && s.shingles > 0) record.shingles = Math.min(s.shingles, 0xffff);
   if (s.sentences && s.sentences.values.length > 0) {
-    record.sentences = s.sentences.values.slice(0, MAX_SENTENCES);
+    const values = s.sentences.values;
+    record.sentences = windowed.uint32(Math.min(values.length, MAX_SENTENCES));
+    record.sentences.set(values.subarray(0, record.sentences.length));
     if (s.sentences.cut !== NO_CUT) record.sentenceCut = s.sentences.cut;
   }
   if (pack) record.packed = packRecord(record);
@@ -135,7 +138,8 @@ export function packRecord(r: SignatureRecord): Int32Array | null {
   const k = r.imatch.length;
   const m = r.minhash?.length ?? 0;
   const t = r.terms?.hashes.length ?? 0;
-  const out = new Int32Array(Packed.Fixed + 3 * k + ((m + 3) >>> 2) + 2 * t);
+  // Kept with the message in the memory store's window: a slab of its own lifetime (typed-slab.ts).
+  const out = windowed.int32(Packed.Fixed + 3 * k + ((m + 3) >>> 2) + 2 * t);
   let flags = 0;
   if (!packHex(r.exact, 0, out, Packed.ExactHi)) return null;
   if (r.simhash) {
@@ -192,8 +196,8 @@ export function packRecord(r: SignatureRecord): Int32Array | null {
 export function quantizeTerms(v: TermVector): TermVector {
   let max = 0;
   for (let i = 0; i < v.weights.length; i++) max = Math.max(max, v.weights[i] as number);
-  const hashes = new Uint32Array(v.hashes.length);
-  const levels = new Uint8Array(v.weights.length);
+  const hashes = records.uint32(v.hashes.length);
+  const levels = records.uint8(v.weights.length);
   for (let i = 0; i < hashes.length; i++) {
     hashes[i] = (v.hashes[i] as number) >>> 8;
     levels[i] = max > 0 ? Math.max(1, Math.round(((v.weights[i] as number) / max) * 255)) : 1;
@@ -206,7 +210,7 @@ export function weightsOfLevels(levels: Uint8Array): Float32Array {
   let norm = 0;
   for (let i = 0; i < levels.length; i++) norm += (levels[i] as number) ** 2;
   norm = Math.sqrt(norm) || 1;
-  const weights = new Float32Array(levels.length);
+  const weights = records.float32(levels.length);
   for (let i = 0; i < levels.length; i++) weights[i] = (levels[i] as number) / norm;
   return weights;
 }

@@ -1,3 +1,5 @@
+import { transient } from '../typed-slab.js';
+
 /**
  * Min-hash values with WebAssembly SIMD: four permutations x -> a*x + b (mod 2^32) per i32x4
  * instruction, about 4x fewer instructions than the scalar loop, which was the costliest step of
@@ -197,5 +199,8 @@ export function minhashValuesSimd(
   }
   words.set(shingles, SHINGLES_AT / 4);
   simd.run(SHINGLES_AT, count, PARAMS_AT, OUT_AT, groups);
-  return words.slice(OUT_AT / 4, OUT_AT / 4 + numHashes);
+  // Copied out of the module's memory into a slab view (typed-slab.ts), not a buffer of its own.
+  const values = transient.uint32(numHashes);
+  values.set(words.subarray(OUT_AT / 4, OUT_AT / 4 + numHashes));
+  return values;
 }

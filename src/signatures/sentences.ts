@@ -1,4 +1,5 @@
 import { fmix32 } from '../hash/mix.js';
+import { transient } from '../typed-slab.js';
 import { INFO_LO, INFO_STRIDE } from './vocabulary.js';
 
 /**
@@ -90,7 +91,7 @@ export function sentenceFingerprints(
 
 /** Ascending sentence values, then the lead passages in reading order, as one array. */
 function withPassages(sentences: Uint32Array, passages: readonly number[]): Uint32Array {
-  const out = new Uint32Array(sentences.length + passages.length);
+  const out = transient.uint32(sentences.length + passages.length);
   out.set(sentences);
   for (let k = 0; k < passages.length; k++) out[sentences.length + k] = passages[k] as number;
   return out;
@@ -239,10 +240,13 @@ function pick(all: readonly number[], ascending: Uint32Array, n: number): Uint32
 }
 
 function ascendingDistinct(values: readonly number[]): Uint32Array {
-  const out = Uint32Array.from(values).sort();
+  // A slab view (typed-slab.ts), and the distinct prefix as a view of it rather than a copy.
+  const out = transient.uint32(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i] as number;
+  out.sort();
   let n = 0;
   for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i] as number;
-  return out.slice(0, n);
+  return out.subarray(0, n);
 }
 
 /** What two fingerprint sets share, as verification reports it. */
