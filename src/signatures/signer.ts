@@ -37,7 +37,11 @@ const LANGUAGE_OF_SCRIPT: ReadonlyMap<number, Language> = new Map<number, Langua
   [ARABIC, 'fa'],
 ]);
 
-/** Every signature of one document. Null where a method is disabled or has nothing to work on. */
+/**
+ * Every signature of one document. Null where a method is disabled or has nothing to work on.
+ * Its typed arrays may be views into a buffer other arrays share (typed-slab.ts): copy one
+ * (`slice()`) before transferring its buffer.
+ */
 export interface Signatures {
   /** XXH64 of the canonical text, 16 hex digits. */
   exact: string;
