@@ -1,6 +1,6 @@
 import type { IndexMethod } from '../config/dedup.js';
 import type { SignatureConfig } from '../config/signatures.js';
-import { hex64, parseHex64 } from '../hash/mix.js';
+import { hex64, hexWord, parseHex64 } from '../hash/mix.js';
 import { minhashBandHashesInto } from '../signatures/minhash.js';
 import type { Signatures } from '../signatures/signer.js';
 import { type BlockTablePlan, blockTablePlan, simhashTableHashesInto } from '../signatures/simhash.js';
@@ -123,19 +123,6 @@ function fromHex(table: string, hex: string): IndexKey {
     return indexKey(table, parsed.hi, parsed.lo);
   }
   return indexKey(table, hi, lo);
-}
-
-/** The unsigned value of the 8 lowercase hex digits of `s` at `from`, -1 if they are not. */
-function hexWord(s: string, from: number): number {
-  if (s.length < from + 8) return -1;
-  let v = 0;
-  for (let i = from; i < from + 8; i++) {
-    const c = s.charCodeAt(i);
-    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
-    if (d < 0) return -1;
-    v = (v << 4) | d;
-  }
-  return v >>> 0;
 }
 
 // Table names like "b7", made once: a fresh string per key per message was garbage to collect.

@@ -1,4 +1,4 @@
-import { hex64, parseHex64 } from '../hash/mix.js';
+import { hex64, hexWord, parseHex64 } from '../hash/mix.js';
 import { MAX_DATES } from '../signatures/facts.js';
 import { NO_CUT } from '../signatures/sentences.js';
 import type { TermVector } from '../signatures/terms.js';
@@ -53,18 +53,6 @@ export function encodeRecord(r: SignatureRecord): Uint8Array {
 }
 
 const LANG_ENCODER = new TextEncoder();
-
-/** The unsigned value of the 8 lowercase hex digits of `s` at `from`, -1 if they are not. */
-function hexWord(s: string, from: number): number {
-  let v = 0;
-  for (let i = from; i < from + 8; i++) {
-    const c = s.charCodeAt(i);
-    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
-    if (d < 0) return -1;
-    v = (v << 4) | d;
-  }
-  return v >>> 0;
-}
 
 /** Writes 32 bits little-endian at out[at]. */
 function putU32(out: Uint8Array, at: number, v: number): void {

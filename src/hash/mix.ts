@@ -83,6 +83,22 @@ export function parseHex64(hex: string): U64 {
   return { hi: Number.parseInt(hex.slice(0, 8), 16) >>> 0, lo: Number.parseInt(hex.slice(8), 16) >>> 0 };
 }
 
+/**
+ * The unsigned value of the 8 lowercase hex digits of `s` at `from`, -1 if they are not (a
+ * parse without the strings parseHex64's slices make, for the per-message path).
+ */
+export function hexWord(s: string, from: number): number {
+  if (s.length < from + 8) return -1;
+  let v = 0;
+  for (let i = from; i < from + 8; i++) {
+    const c = s.charCodeAt(i);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) return -1;
+    v = (v << 4) | d;
+  }
+  return v >>> 0;
+}
+
 /** Number of set bits in a 32-bit integer. */
 export function popcount32(value: number): number {
   let v = value - ((value >>> 1) & 0x55555555);
