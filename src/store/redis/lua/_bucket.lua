@@ -76,12 +76,8 @@ else
     if v == nil and not changed then buckets = buckets + 1 end
     if size == maxBucket - 1 then hotFilled = hotFilled + 1 end
   elseif isNew and hotTail > 0 then
-    -- A full bucket is a campaign (store/hot.ts): keep its first maxBucket - tail members,
-    -- its newest tail - 1, and this one.
     hotEvents = hotEvents + 1
-    local from = size - (hotTail - 1)
-    if from < maxBucket - hotTail then from = maxBucket - hotTail end
-    written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+    written = withHotMember(v, size, packed, maxBucket, hotTail)
     dirty[ck] = key
   else
     if isNew then hotEvents = hotEvents + 1 end

@@ -62,3 +62,11 @@ local function withMember(v, size, stored, packed)
   if size == 1 then return '\255' .. packMember(tonumber(v)) .. packed end
   return v .. packed
 end
+
+-- A full bucket (a campaign, store/hot.ts) that takes one more member: its first
+-- maxBucket - hotTail members, its newest hotTail - 1, and the new one (packed).
+local function withHotMember(v, size, packed, maxBucket, hotTail)
+  local from = size - (hotTail - 1)
+  if from < maxBucket - hotTail then from = maxBucket - hotTail end
+  return '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+end

@@ -316,9 +316,7 @@ local function replayBucket(start, ck)
         if size == maxBucket - 1 then dF = dF + 1 end
       elseif stored and hotTail > 0 then
         dE = dE + 1
-        local from = size - (hotTail - 1)
-        if from < maxBucket - hotTail then from = maxBucket - hotTail end
-        written = '\255' .. string.sub(v, 2, 1 + 4 * (maxBucket - hotTail)) .. string.sub(v, 2 + 4 * from) .. packed
+        written = withHotMember(v, size, packed, maxBucket, hotTail)
       else
         if stored then dE = dE + 1 end
         if changed then
