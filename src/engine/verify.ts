@@ -14,6 +14,10 @@ import type { Evidence, SignatureRecord } from './types.js';
  * come from shared buckets, which only say "maybe": this is the true evidence (Hamming distance,
  * Jaccard estimate, I-Match and lexical equality, tf*idf cosine).
  */
+export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence {
+  return oneOff.load(a).compare(b);
+}
+
 /**
  * Evidence with every field, the optional ones undefined: one object shape whatever a comparison
  * finds. Adding the containment fields only when measured gave the functions that read evidence
@@ -53,9 +57,12 @@ export function copyEvidence(e: Evidence): Evidence {
   return out;
 }
 
-/** Sets every field of `out` (newEvidence's), the optional ones undefined. */
-function fillEvidence(
-  out: Evidence,
+/**
+ * `into` with every field set (newEvidence's, the optional ones undefined), or a new object
+ * when null: the engine scores candidates into one scratch object.
+ */
+function evidenceIn(
+  into: Evidence | null,
   exact: boolean,
   hamming: number | null,
   jaccard: number | null,
@@ -63,21 +70,18 @@ function fillEvidence(
   lexical: number,
   cosine: number | null,
 ): Evidence {
-  out.exact = exact;
-  out.hamming = hamming;
-  out.jaccard = jaccard;
-  out.imatch = imatch;
-  out.lexical = lexical;
-  out.cosine = cosine;
-  out.containment = undefined;
-  out.contained = undefined;
-  out.containedSentences = undefined;
-  out.containedTokens = undefined;
-  return out;
-}
-
-export function compareRecords(a: SignatureRecord, b: SignatureRecord): Evidence {
-  return oneOff.load(a).compare(b);
+  if (into === null) return newEvidence(exact, hamming, jaccard, imatch, lexical, cosine);
+  into.exact = exact;
+  into.hamming = hamming;
+  into.jaccard = jaccard;
+  into.imatch = imatch;
+  into.lexical = lexical;
+  into.cosine = cosine;
+  into.containment = undefined;
+  into.contained = undefined;
+  into.containedSentences = undefined;
+  into.containedTokens = undefined;
+  return into;
 }
 
 /**
@@ -218,10 +222,7 @@ export class Verifier {
       cosine = roundSimilarity(dot);
     }
     const exact = pa[Packed.ExactHi] === pb[Packed.ExactHi] && pa[Packed.ExactLo] === pb[Packed.ExactLo];
-    const out =
-      into === null
-        ? newEvidence(exact, hamming, jaccard, imatch, lexical, cosine)
-        : fillEvidence(into, exact, hamming, jaccard, imatch, lexical, cosine);
+    const out = evidenceIn(into, exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);
@@ -260,10 +261,7 @@ export class Verifier {
       cosine = roundSimilarity(dot);
     }
     const exact = a.exact === b.exact;
-    const out =
-      into === null
-        ? newEvidence(exact, hamming, jaccard, imatch, lexical, cosine)
-        : fillEvidence(into, exact, hamming, jaccard, imatch, lexical, cosine);
+    const out = evidenceIn(into, exact, hamming, jaccard, imatch, lexical, cosine);
     const containment = containmentOf(jaccard, a.shingles, b.shingles);
     if (containment !== null) out.containment = containment;
     addContained(out, a, b);

@@ -1,3 +1,4 @@
+import { endCompaction } from './compaction.js';
 import type { Language } from './language.js';
 import { codesToString } from './utf16.js';
 import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
@@ -194,7 +195,5 @@ export function joinSpacedLetters(codes: Uint16Array, length: number, known: Kno
     }
     i = last + 1;
   }
-  if (copied === 0) return length;
-  codes.copyWithin(w, copied, length);
-  return w + length - copied;
+  return endCompaction(codes, w, copied, length);
 }

@@ -1,3 +1,4 @@
+import { endCompaction } from './compaction.js';
 import { ARABIC, WORD_SCRIPT } from './word-scripts.js';
 
 /**
@@ -102,9 +103,7 @@ export function joinPersianAffixes(codes: Uint16Array, length: number): number {
     w += s - copied;
     copied = i;
   }
-  if (copied === 0) return length;
-  codes.copyWithin(w, copied, length);
-  return w + length - copied;
+  return endCompaction(codes, w, copied, length);
 }
 
 /** Whether the blanks codes[s, e) between two words join them. */

@@ -1,3 +1,4 @@
+import { endCompaction } from './compaction.js';
 import type { KnownWords } from './dictionary-words.js';
 import { CYRILLIC, isWordChar, LATIN, WORD_SCRIPT } from './word-scripts.js';
 
@@ -111,7 +112,5 @@ export function squeezeRepeatedLetters(
     for (let k = 0; k < word.length; k++) codes[w++] = word.charCodeAt(k);
     copied = end;
   }
-  if (copied === 0) return length;
-  codes.copyWithin(w, copied, length);
-  return w + length - copied;
+  return endCompaction(codes, w, copied, length);
 }

@@ -1,3 +1,4 @@
+import { endCompaction } from './compaction.js';
 import type { KnownWords } from './dictionary-words.js';
 import { keepRunLetters, MAX_LETTERS, MIN_LETTERS, same } from './spelled-out.js';
 import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
@@ -88,9 +89,7 @@ export function joinSpelledKnownWords(
     }
     i = last + 1;
   }
-  if (copied === 0) return length;
-  codes.copyWithin(w, copied, length);
-  return w + length - copied;
+  return endCompaction(codes, w, copied, length);
 }
 
 /** Whether codes[0, length) holds a run of MIN_LETTERS or more single letters with one non-blank separator. */

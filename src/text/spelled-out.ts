@@ -1,3 +1,4 @@
+import { endCompaction } from './compaction.js';
 import { isScriptLetter, isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 
 /**
@@ -180,7 +181,5 @@ export function joinSpelledOut(codes: Uint16Array, length: number): number {
     copied = last + 1;
     i = last + 1;
   }
-  if (copied === 0) return length;
-  codes.copyWithin(w, copied, length);
-  return w + length - copied;
+  return endCompaction(codes, w, copied, length);
 }

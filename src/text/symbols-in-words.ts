@@ -1,3 +1,4 @@
+import { endCompaction } from './compaction.js';
 import type { KnownWords } from './dictionary-words.js';
 import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
 
@@ -83,7 +84,5 @@ export function joinSymbolSplitWords(
     copied = j;
     i = j;
   }
-  if (copied === 0) return length;
-  codes.copyWithin(w, copied, length);
-  return w + length - copied;
+  return endCompaction(codes, w, copied, length);
 }
