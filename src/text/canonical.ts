@@ -105,6 +105,7 @@ export function canonicalize(
   // Disguises undone only into words of the language (dictionary-words.ts), once the language is known.
   const known = knownWords?.(lang);
   if (known) {
+    const stops = stopWords(lang);
     // Leet characters stand for Latin letters: only a Latin-script language's words can come out.
     let changed = LATIN_SCRIPT_LANGUAGES.has(lang) && undoLeet(clean.codes, length, known) > 0;
     if (tokens.spelledOut) {
@@ -114,15 +115,15 @@ export function canonicalize(
     }
     // What the lexicon reads of the rest: short runs and runs of texts spelt out throughout.
     if (spelledOut) {
-      const joined = joinSpelledKnownWords(clean.codes, length, known, stopWords(lang), spelledJoined);
+      const joined = joinSpelledKnownWords(clean.codes, length, known, stops, spelledJoined);
       changed ||= joined !== length;
       length = joined;
     }
     // Emoji inside a word: removed where the pieces spell a known word (symbols-in-words.ts).
-    const unsplit = joinSymbolSplitWords(clean.codes, length, known, stopWords(lang));
+    const unsplit = joinSymbolSplitWords(clean.codes, length, known, stops);
     changed ||= unsplit !== length;
     length = unsplit;
-    const squeezed = squeezeRepeatedLetters(clean.codes, length, known, stopWords(lang));
+    const squeezed = squeezeRepeatedLetters(clean.codes, length, known, stops);
     changed ||= squeezed !== length;
     length = squeezed;
     if (changed) tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
