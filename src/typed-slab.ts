@@ -73,7 +73,7 @@ export class TypedSlab {
  * tokens or fewer or over 1,024, or the first full slab, then dropped the optimized code and the
  * caller was compiled again (`tokenizeCodes` twice, `topTermsOfDistinct` once per process and per
  * sign worker; docs/benchmarks.md, "V8 flags and warm-up on Node.js 22"). Costs ~0.5 MB of garbage
- * and well under a millisecond, once per thread.
+ * and ~3 ms of CPU, once per thread (at start-up).
  */
 function recordAllocationFeedback(): void {
   const slab = new TypedSlab();
