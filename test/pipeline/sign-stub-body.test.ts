@@ -40,15 +40,24 @@ describe('stub bodies: signed with the title on every input path', () => {
           html: `<html><head><title>${TITLE} | خبرنامه</title></head><body><p>${STUB}</p></body></html>`,
           ts: '2026-11-20T08:15:00Z',
         },
+        // ...and inside a site's menu and footer: its one <article> is the stub, not the chrome.
+        {
+          id: 'stub-site-page',
+          lang: 'fa',
+          html: `<html><head><title>${TITLE} | خبرنامه شهر</title></head><body><header><a href="/">خبرنامه شهر</a><nav><a href="/1">سیاسی</a> <a href="/2">اقتصادی</a> <a href="/3">ورزشی</a></nav></header><main><article><p>${STUB}</p></article></main><footer><p>کلیه حقوق این سایت محفوظ است.</p></footer></body></html>`,
+          ts: '2026-11-20T08:20:00Z',
+        },
       ]);
       expect(results.map((r) => [r.id, r.verdict])).toEqual([
         ['stub-original', 'unique'],
         ['stub-other-title', 'unique'],
         ['stub-edited', 'near_duplicate'],
         ['stub-html', 'duplicate'],
+        ['stub-site-page', 'duplicate'],
       ]);
       expect(results[2]).toMatchObject({ duplicateOf: 'stub-original' });
       expect(results[3]).toMatchObject({ duplicateOf: 'stub-original', method: 'exact' });
+      expect(results[4]).toMatchObject({ duplicateOf: 'stub-original', method: 'exact' });
     } finally {
       await doppel.close();
     }
