@@ -13,7 +13,7 @@ export const canonicalSchema = z
      * A body of fewer tokens than this (after canonicalization; an empty one too) is a stub, a
      * dateline or an agency name with no words of its own: the title is signed in front of it, so
      * stub items of one agency are not exact duplicates of each other whatever their titles. The
-     * shortest real body of the evaluation corpora has 12 tokens and its shortest copy 10
+     * shortest real news body of the evaluation corpus has 12 tokens and its shortest copy 10
      * (docs/quality.md). 0: never.
      */
     stubBodyTokens: z.number().int().min(0).max(64).default(8),

@@ -935,9 +935,9 @@ function isLinkList(page: PageMeasures, n: number, linkDensity: number): boolean
 }
 
 /**
- * A page whose one `<article>` element holds a few words and no paragraph (a stub: an agency's
- * dateline under a headline): the text of that element, without furniture inside it and without
- * a headline equal to the title. Signed whole, such a page would be its site's chrome, which every
+ * On a page where no article was found (no paragraph, or too little text around them), the text of
+ * its one `<article>` element, without furniture inside it and without a headline equal to the
+ * title: on such a page, a few words (a stub: an agency's dateline under the headline). Signed whole, such a page would be its site's chrome, which every
  * stub page of the site shares; its few words are signed with the title instead (a stub body,
  * docs/signatures.md). Undefined when the page has no `<article>` or more than one.
  */
