@@ -2,7 +2,7 @@ import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
-import { fillersAsSpaces, hasHangulFiller, knownToAny } from './filler-spaces.js';
+import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
 import { joinLineBrokenWords } from './line-break-words.js';
 import { ownScriptWords } from './lookalike.js';
@@ -204,11 +204,14 @@ function canonicalText(
 }
 
 /** Known words for the filler vote: the declared language's, or every language's (not yet detected). */
-function fillerReader(knownWords: KnownWordsOf, declaredLang: string | undefined): (word: string) => boolean {
+function fillerReader(knownWords: KnownWordsOf, declaredLang: string | undefined): WordCostOf {
   const declared = languageFromTag(declaredLang);
-  const langs = declared ? [declared] : LANGUAGES;
-  const lexicons = langs.map(knownWords).filter((known) => known !== null && known !== undefined);
-  return knownToAny(lexicons, langs.map(stopWords));
+  const languages = [];
+  for (const lang of declared ? [declared] : LANGUAGES) {
+    const known = knownWords(lang);
+    if (known) languages.push({ known, stops: stopWords(lang) });
+  }
+  return leastCost(languages);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { KnownWords } from './dictionary-words.js';
 import { normalizeLetters } from './normalize.js';
+import { UNKNOWN_COST, wordCost } from './word-cost.js';
 
 /**
  * Hangul fillers (U+3164, U+115F, U+1160, U+FFA0) written for spaces: invisible, so they are
@@ -8,53 +9,61 @@ import { normalizeLetters } from './normalize.js';
  * them is right. A text is read for which of the two it does: each filler between two letters
  * votes "space" when both pieces around it are known words (of the lexicons or stop words given)
  * and the pieces joined are not, and "inside a word" when the joined form is known and a piece is
- * not. When two or more fillers vote "space" and they outnumber the "inside a word" votes, every
+ * not; when both readings are words, the one of lower cost (word-cost.ts: idf) votes. When two or more fillers vote "space" and they outnumber the "inside a word" votes, every
  * filler of the text is read as a space; otherwise they stay invisible and are removed. A lone
  * filler, or fillers inside the words of a normally spaced text, change nothing.
  */
 
 const FILLERS = /[\u115f\u1160\u3164\uffa0]/;
-const FILLER_SPLIT = /([\u115f\u1160\u3164\uffa0])/;
+const EACH_FILLER = /[\u115f\u1160\u3164\uffa0]/g;
 const ALL_FILLERS = /[\u115f\u1160\u3164\uffa0]/g;
-/** The letters (and marks) right before and right after a filler. */
-const TAIL = /[\p{L}\p{M}]+$/u;
-const HEAD = /^[\p{L}\p{M}]+/u;
+/** The letters (and marks) right before and right after a filler (fillers are letters, Lo, themselves). */
+const TAIL = /(?:(?![\u115f\u1160\u3164\uffa0])[\p{L}\p{M}])+$/u;
+const HEAD = /^(?:(?![\u115f\u1160\u3164\uffa0])[\p{L}\p{M}])+/u;
 /** Fillers read before the vote is taken: enough to tell, and a bound on the work. */
 const MAX_VOTES = 64;
+const MAX_READ = 256;
+/** Longest piece read on either side of a filler. */
+const MAX_PIECE = 32;
 const MIN_SPACE_VOTES = 2;
 const LETTERS = { zwnj: 'remove' } as const;
 
-/** Whether a word (lower case) is known to any of the word lists. */
-export type IsKnown = (word: string) => boolean;
+/** What a word (lower case) costs a reading (word-cost.ts): the least over the languages the text may be in. */
+export type WordCostOf = (word: string) => number;
 
-/** IsKnown over lexicons and stop-word sets. */
-export function knownToAny(
-  lexicons: ReadonlyArray<KnownWords>,
-  stops: ReadonlyArray<ReadonlySet<string>>,
-): IsKnown {
-  return (word) => lexicons.some((l) => l.has(word)) || stops.some((s) => s.has(word));
+/** WordCostOf over languages, each with its lexicon and stop words. */
+export function leastCost(
+  languages: ReadonlyArray<{ known: KnownWords; stops: ReadonlySet<string> }>,
+): WordCostOf {
+  return (word) => {
+    let least = UNKNOWN_COST;
+    for (const { known, stops } of languages) least = Math.min(least, wordCost(word, known, stops));
+    return least;
+  };
 }
 
 /** Whether the text holds a Hangul filler (the cheap check before anything else). */
 export const hasHangulFiller = (text: string): boolean => FILLERS.test(text);
 
 /** The text with its Hangul fillers made spaces when they stand for spaces; the same text otherwise. */
-export function fillersAsSpaces(text: string, isKnown: IsKnown): string {
-  const parts = text.split(FILLER_SPLIT);
+export function fillersAsSpaces(text: string, cost: WordCostOf): string {
   let space = 0;
   let inside = 0;
-  // parts alternate: text, filler, text, ...; a filler's pieces are the letters beside it.
-  for (let k = 1; k < parts.length && space + inside < MAX_VOTES; k += 2) {
-    const left = TAIL.exec(parts[k - 1] as string)?.[0];
-    const right = HEAD.exec(parts[k + 1] as string)?.[0];
+  EACH_FILLER.lastIndex = 0;
+  for (let read = 0; read < MAX_READ && space + inside < MAX_VOTES; read++) {
+    const match = EACH_FILLER.exec(text);
+    if (match === null) break;
+    const at = match.index;
+    const left = TAIL.exec(text.slice(Math.max(0, at - MAX_PIECE), at))?.[0];
+    const right = HEAD.exec(text.slice(at + 1, at + 1 + MAX_PIECE))?.[0];
     if (!left || !right) continue;
     // As the lexicons spell words: lower case, one form per letter (Persian ي as ی).
     const a = normalizeLetters(left, LETTERS);
     const b = normalizeLetters(right, LETTERS);
-    const pieces = isKnown(a) && isKnown(b);
-    const joined = isKnown(a + b);
-    if (pieces && !joined) space++;
-    else if (joined && !pieces) inside++;
+    const apart = cost(a) + cost(b);
+    const joined = cost(a + b);
+    if (joined < UNKNOWN_COST && joined < apart) inside++;
+    else if (apart < 2 * UNKNOWN_COST && apart <= joined) space++;
   }
   return space >= MIN_SPACE_VOTES && space > inside ? text.replace(ALL_FILLERS, ' ') : text;
 }

@@ -9,11 +9,14 @@ import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
  * HTML decoder makes a line break): a reader joins the two pieces when they make a word. A line
  * break directly between two letters of one script is removed when the pieces joined are a known
  * word of the language (its lexicon or stop words) that costs less than the two pieces
- * (word-cost.ts: the sum of their idf): "n\next" is `next`, "wor\nking" is `working`. A real line
- * end between two words ("end\nstart") leaves a joined form the lexicon does not know, and stays.
+ * (word-cost.ts: the sum of their idf), and the pieces are not both common words: "n\next" is
+ * `next`, "wor\nking" is `working`. A real line end between two words ("end\nstart") leaves a
+ * joined form the lexicon does not know, or two common words ("в\nместе", "some\nthing"), and stays.
  */
 
 const NEWLINE = 0x0a;
+/** Highest cost (idf) of a common word: rarer lexicon entries are mostly fragments ("wor", "ey"). */
+const COMMON_COST = 6;
 /** Longest piece read: a longer run is no word the lexicon holds. */
 const MAX_PIECE = 32;
 
@@ -41,8 +44,10 @@ export function joinLineBrokenWords(
     const right = codesToString(codes.subarray(i + 1, end));
     const whole = left + right;
     if (!known.has(whole) && !stops.has(whole)) continue;
-    if (wordCost(whole, known, stops) >= wordCost(left, known, stops) + wordCost(right, known, stops))
-      continue;
+    const a = wordCost(left, known, stops);
+    const b = wordCost(right, known, stops);
+    // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
+    if ((a <= COMMON_COST && b <= COMMON_COST) || wordCost(whole, known, stops) >= a + b) continue;
     if (w !== copied) codes.copyWithin(w, copied, i);
     w += i - copied;
     copied = i + 1;

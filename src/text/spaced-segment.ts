@@ -15,10 +15,13 @@ import { singleLetter, WORD_SCRIPT } from './word-scripts.js';
  * known words of two or more letters hold at least MIN_COVERED of its letters: strewn random
  * letters rarely make such words, and are left as they are. Ordinary text has no run of six
  * one-letter words one space apart (Russian "и в с к о у я", English "a", "I" come one or two in a
- * row). Words are read up to MAX_WORD letters, so the pass is linear in the run's length.
+ * row). Words are read up to MAX_WORD letters, so the pass is linear in the run's length; a run
+ * of more than MAX_RUN letters is left.
  */
 
 export const MIN_RUN = 6;
+/** A longer run (no punctuation in 2,000 letters) is left as it is: no text reads so. */
+const MAX_RUN = 2000;
 const MAX_WORD = 24;
 /** Added per word: of two readings of equal idf, the one of fewer, longer words wins. */
 const WORD_COST = 3;
@@ -88,7 +91,7 @@ export function segmentSpacedLetters(
     )
       last += 2;
     const count = (last - i) / 2 + 1;
-    if (count >= MIN_RUN) {
+    if (count >= MIN_RUN && count <= MAX_RUN) {
       let letters = '';
       for (let p = i; p <= last; p += 2) letters += String.fromCharCode(codes[p] as number);
       if (segment(letters, known, stops) >= MIN_COVERED * count) {
