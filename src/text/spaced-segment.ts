@@ -15,12 +15,12 @@ import { singleLetter, WORD_SCRIPT } from './word-scripts.js';
  * known words of two or more letters hold at least MIN_COVERED of its letters: strewn random
  * letters rarely make such words, and are left as they are. Ordinary text has no run of six
  * one-letter words one space apart (Russian "и в с к о у я", English "a", "I" come one or two in a
- * row). Words are read up to MAX_WORD letters, so the pass is linear in the run's length; a run
- * of more than MAX_RUN letters is left.
+ * row). Words are read up to MAX_WORD letters, so the pass is linear in the run's length (a run
+ * of more than MAX_RUN letters is read in pieces of MAX_RUN, so that the scratch arrays stay small).
  */
 
 export const MIN_RUN = 6;
-/** A longer run (no punctuation in 2,000 letters) is left as it is: no text reads so. */
+/** A longer run (a text spaced out with no punctuation) is read in pieces of this many letters. */
 const MAX_RUN = 2000;
 const MAX_WORD = 24;
 /** Added per word: of two readings of equal idf, the one of fewer, longer words wins. */
@@ -91,15 +91,21 @@ export function segmentSpacedLetters(
     )
       last += 2;
     const count = (last - i) / 2 + 1;
-    if (count >= MIN_RUN && count <= MAX_RUN) {
-      let letters = '';
-      for (let p = i; p <= last; p += 2) letters += String.fromCharCode(codes[p] as number);
-      if (segment(letters, known, stops) >= MIN_COVERED * count) {
-        if (w !== copied) codes.copyWithin(w, copied, i);
-        w += i - copied;
-        w = writeReading(codes, w, letters);
-        copied = last + 1;
+    if (count >= MIN_RUN) {
+      // A long run (a text spaced out with no punctuation) is read in pieces of MAX_RUN letters,
+      // each written back as it reads (or as it was); what lies before the run moves down first.
+      if (w !== copied) codes.copyWithin(w, copied, i);
+      w += i - copied;
+      for (let from = i; from <= last; from += 2 * MAX_RUN) {
+        const to = Math.min(last, from + 2 * (MAX_RUN - 1));
+        if (from > i) codes[w++] = SPACE;
+        let letters = '';
+        for (let p = from; p <= to; p += 2) letters += String.fromCharCode(codes[p] as number);
+        if (letters.length >= MIN_RUN && segment(letters, known, stops) >= MIN_COVERED * letters.length)
+          w = writeReading(codes, w, letters);
+        else for (let p = from; p <= to; p++) codes[w++] = codes[p] as number;
       }
+      copied = last + 1;
     }
     i = last + 1;
   }

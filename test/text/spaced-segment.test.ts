@@ -43,3 +43,14 @@ describe('letters spaced out one space apart, words one space apart', () => {
     expect(segment('f r e e  m o n e y')).toBe('f r e e  m o n e y');
   });
 });
+
+describe('long runs', () => {
+  it('reads a run longer than one piece of 2,000 letters piece by piece', () => {
+    const words = Array.from({ length: 1000 }, (_, k) => (k % 2 === 0 ? 'free' : 'money'));
+    const spaced = words.map((word) => [...word].join(' ')).join(' ');
+    const read = segment(spaced).split(' ');
+    // A piece may end inside a word; every other word is read whole.
+    expect(read.filter((word) => word === 'free' || word === 'money').length).toBeGreaterThan(990);
+    expect(read.join('')).toBe(words.join(''));
+  });
+});
