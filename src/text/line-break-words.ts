@@ -15,8 +15,8 @@ import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
  */
 
 const NEWLINE = 0x0a;
-/** Highest cost (idf) of a common word: rarer lexicon entries are mostly fragments ("wor", "ey"). */
-const COMMON_COST = 6;
+/** Highest cost (idf) of a very common word ("some", "thing", "месте"): two such pieces are two words. */
+const COMMON_COST = 3;
 /** Longest piece read: a longer run is no word the lexicon holds. */
 const MAX_PIECE = 32;
 
