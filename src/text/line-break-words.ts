@@ -8,8 +8,8 @@ import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
  * A line break inside a word without a hyphen ("exam\nple", or `exam<br>ple` in HTML, which the
  * HTML decoder makes a line break): a reader joins the two pieces when they make a word. A line
  * break directly between two letters of one script is removed when the pieces joined are a known
- * word of the language (its lexicon or stop words) that costs less than the two pieces
- * (word-cost.ts: the sum of their idf), and the pieces are not both common words: "n\next" is
+ * word of the language (its lexicon or stop words) that costs less than the two pieces by MARGIN
+ * or more (word-cost.ts: the sum of their idf), and the pieces are not both common words: "n\next" is
  * `next`, "wor\nking" is `working`. A real line end between two words ("end\nstart") leaves a
  * joined form the lexicon does not know, or two common words ("в\nместе", "some\nthing"), and stays.
  */
@@ -17,6 +17,12 @@ import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
 const NEWLINE = 0x0a;
 /** Highest cost (idf) of a very common word ("some", "thing", "месте"): two such pieces are two words. */
 const COMMON_COST = 3;
+/**
+ * How much cheaper the joined word must be than its pieces: a split word leaves a fragment (idf 7
+ * or more, or unknown), while two rarer words at a real line end ("фر\nامین" in a list of names,
+ * 4.7 + 4.3 against 7.0 for the word they make) come close.
+ */
+const MARGIN = 3;
 /** Longest piece read: a longer run is no word the lexicon holds. */
 const MAX_PIECE = 32;
 
@@ -47,7 +53,7 @@ export function joinLineBrokenWords(
     const a = wordCost(left, known, stops);
     const b = wordCost(right, known, stops);
     // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
-    if ((a <= COMMON_COST && b <= COMMON_COST) || wordCost(whole, known, stops) >= a + b) continue;
+    if ((a <= COMMON_COST && b <= COMMON_COST) || wordCost(whole, known, stops) + MARGIN > a + b) continue;
     if (w !== copied) codes.copyWithin(w, copied, i);
     w += i - copied;
     copied = i + 1;

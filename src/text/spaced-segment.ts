@@ -12,7 +12,7 @@ import { singleLetter, WORD_SCRIPT } from './word-scripts.js';
  * least cost (dynamic programming over the run: each word costs its idf, word-cost.ts, plus
  * WORD_COST, so common words beat rare fragments and fewer words beat more; a letter the reading
  * cannot place in a known word stays a one-letter word). The reading replaces the run only when
- * known words of two or more letters hold at least MIN_COVERED of its letters: strewn random
+ * stop words of two or more letters and known words of three or more hold at least MIN_COVERED of its letters: strewn random
  * letters rarely make such words, and are left as they are. Ordinary text has no run of six
  * one-letter words one space apart (Russian "и в с к о у я", English "a", "I" come one or two in a
  * row). Words are read up to MAX_WORD letters, so the pass is linear in the run's length (a run
@@ -33,7 +33,7 @@ let cut = new Int32Array(256);
 
 /**
  * The least-cost reading of `letters`: cut[j] is where the word ending at j starts. Returns the
- * number of letters in known words of two or more letters.
+ * number of letters in stop words of two or more letters and known words of three or more.
  */
 function segment(letters: string, known: KnownWords, stops: ReadonlySet<string>): number {
   const m = letters.length;
@@ -57,9 +57,13 @@ function segment(letters: string, known: KnownWords, stops: ReadonlySet<string>)
       }
     }
   }
+  // Two-letter entries of the lexicons are mostly abbreviations and fragments ("xm", "ua", "cx"),
+  // which strewn letters make by chance: only stop words and words of three or more letters count.
   let covered = 0;
-  for (let j = m; j > 0; j = cut[j] as number)
-    if (j - (cut[j] as number) >= 2) covered += j - (cut[j] as number);
+  for (let j = m; j > 0; j = cut[j] as number) {
+    const size = j - (cut[j] as number);
+    if (size >= 3 || (size === 2 && stops.has(letters.slice(j - 2, j)))) covered += size;
+  }
   return covered;
 }
 
