@@ -19,7 +19,7 @@ const NEWLINE = 0x0a;
 const COMMON_COST = 3;
 /**
  * How much cheaper the joined word must be than its pieces: a split word leaves a fragment (idf 7
- * or more, or unknown), while two rarer words at a real line end ("фر\nامین" in a list of names,
+ * or more, or unknown), while two rarer words at a real line end ("فر\nامین" in a list of names,
  * 4.7 + 4.3 against 7.0 for the word they make) come closer.
  */
 const MARGIN = 2.5;
