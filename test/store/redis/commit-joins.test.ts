@@ -1,6 +1,8 @@
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { redisSchema } from '../../../src/config/dedup.js';
 import type { Decision, IndexResult } from '../../../src/engine/types.js';
+import { idAddress, KEY_PARTS, namespaceBase } from '../../../src/store/redis/keys.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 import { request } from '../conformance.js';
@@ -61,6 +63,54 @@ describe('Redis commit: joined messages by sequence number or id field', () => {
       await indexer.close();
       await fieldIndexer.close();
       await committer.close();
+    }
+  });
+});
+
+describe('Redis commit: batches indexed before the commits of the others', () => {
+  it("sends joined messages' sequence numbers in every batch's commit, not only the first", async () => {
+    // The Kafka consumer indexes its partitions' batches at once and commits them one after
+    // another: each commit still knows the numbers of its own index call. The joined messages' id
+    // fields are overwritten with garbage after indexing, so a commit that read them (HGET)
+    // instead fails with STORE_CORRUPT.
+    const namespace = uniqueNamespace('joins-concurrent');
+    const redis = redisSchema.parse({ shards: 4, clusterShards: 2 });
+    const store = await RedisStore.open({
+      url: redisUrl(),
+      namespace,
+      window: WINDOW,
+      limits: LIMITS,
+      redis,
+    });
+    const admin = new Redis(redisUrl());
+    try {
+      const batches = [
+        [request('k0', ['b0=1', 'b1=1']), request('k1', ['b0=1', 'b1=2'])],
+        [request('l0', ['b0=2', 'b1=3']), request('l1', ['b0=2', 'b1=4'])],
+      ];
+      const indexed = await Promise.all(batches.map((batch) => store.index(batch)));
+      const base = namespaceBase(redis.prefix, namespace);
+      for (const id of ['k0', 'l0']) {
+        const { shard, field } = idAddress(id, redis.shards);
+        await admin.hset(`${base}${KEY_PARTS.shard}${shard}`, field, 'garbage');
+      }
+      const stories: string[][] = [];
+      for (const [b, batch] of batches.entries()) {
+        const [first, second] = (indexed[b] ?? []).map(seqOf) as [number, number];
+        const [a, c] = batch.map((r) => r.id) as [string, string];
+        const results = await store.commit([
+          { id: a, seq: first, ts: 1, verdict: 'unique', joins: [] },
+          joining(c, second, [a]),
+        ]);
+        stories.push(results.map((r) => r.clusterId));
+      }
+      expect(stories).toEqual([
+        ['k0', 'k0'],
+        ['l0', 'l0'],
+      ]);
+    } finally {
+      admin.disconnect();
+      await store.close();
     }
   });
 });
