@@ -108,6 +108,8 @@ export class RedisStore extends RedisLookups implements DedupStore {
    * candidates that a call between would have dropped.
    */
   private readonly indexCalls: MergedCalls<IndexRequest, IndexResult>;
+  /** Commit calls made back to back, sent as one (merged-calls.ts). */
+  private readonly commitCalls: MergedCalls<Decision, CommitResult>;
   /** The distinct buckets of the index call being written (batch-buckets.ts). */
   private readonly batchBuckets: BatchBuckets;
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
@@ -136,6 +138,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
       // wrote, which one merged call has not written yet.
       (request) => request.id,
     );
+    this.commitCalls = new MergedCalls((decisions) => this.commitNow(decisions), MAX_MERGED_MESSAGES);
   }
 
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
@@ -224,9 +227,10 @@ export class RedisStore extends RedisLookups implements DedupStore {
     });
   }
 
-  /** Every call but index's own: index calls waiting to be merged go first, in the order made. */
+  /** Every call but index's and commit's own: calls waiting to be merged go first, in the order made. */
   private readonly run = <T>(what: string, command: () => Promise<T>): Promise<T> => {
     this.indexCalls.flush();
+    this.commitCalls.flush();
     return this.runner.run(what, command);
   };
 
@@ -242,6 +246,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
    */
   index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
     if (requests.length === 0) return Promise.resolve([]);
+    this.commitCalls.flush();
     return this.indexCalls.call(requests);
   }
 
@@ -349,13 +354,24 @@ export class RedisStore extends RedisLookups implements DedupStore {
     });
   }
 
-  async commit(decisions: readonly Decision[]): Promise<CommitResult[]> {
-    if (decisions.length === 0) return [];
+  /**
+   * Commit calls made back to back (the Kafka consumer's partitions: their batches decided in one
+   * turn of the event loop) go to Redis as one commit-1.lua call, which gives each the results
+   * back-to-back calls would: the script judges a decision by the verdicts of the call's earlier
+   * ones as by stored ones, and writes a story grown by several of the batches once.
+   */
+  commit(decisions: readonly Decision[]): Promise<CommitResult[]> {
+    if (decisions.length === 0) return Promise.resolve([]);
+    this.indexCalls.flush();
+    return this.commitCalls.call(decisions);
+  }
+
+  private async commitNow(decisions: readonly Decision[]): Promise<CommitResult[]> {
     const { redis } = this.options;
     const w = this.start(this.commitScript).string(this.meta).string(this.base).int(redis.clusterShards);
     writeDecisions(w, decisions, redis.shards, this.idField, (d) => this.knownSeqs.take(d));
     const encoded = w.string(this.epoch).finish();
-    const replies = (await this.run('commit', () =>
+    const replies = (await this.runner.run('commit', () =>
       sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),
     )) as CommitReply[];
     this.cache.committed();
