@@ -77,11 +77,13 @@ export interface RedisStoreOptions {
 const LAYOUT_VERSION = 7;
 
 /**
- * Most messages in one index call made of calls made back to back: Redis runs nothing else while
- * a script runs (~0.1 ms a message on real text), so this bounds what a merge adds to the wait of
- * other clients' calls.
+ * Most messages in one index or commit call made of calls made back to back: Redis runs nothing
+ * else while a script runs (index-1.lua ~0.1 ms a message on real text), so this bounds what a
+ * merge adds to the wait of other clients' calls (~0.2 s). On bench:peers' stream through the
+ * Kafka consumer (4 partition batches of up to 375 messages at once) 2,048 against 1,024 made
+ * 25.1 Redis commands per message against 28.7 (docs/benchmarks.md, "Fifth round").
  */
-const MAX_MERGED_MESSAGES = 1_024;
+const MAX_MERGED_MESSAGES = 2_048;
 
 /**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
