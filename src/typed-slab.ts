@@ -65,6 +65,31 @@ export class TypedSlab {
   }
 }
 
+/**
+ * Runs every allocation of a slab's methods (an array kept in the heap, one carved from the slab, one
+ * with a buffer of its own, a fresh slab) more times than V8 runs a function before it records type
+ * feedback. Optimized code inlines these methods into the signing and store code, and an allocation
+ * that had never run when its caller was compiled has no feedback: the caller's first text of 16
+ * tokens or fewer or over 1,024, or the first full slab, then dropped the optimized code and the
+ * caller was compiled again (`tokenizeCodes` twice, `topTermsOfDistinct` once per process and per
+ * sign worker; docs/benchmarks.md, "V8 flags and warm-up on Node.js 22"). Costs ~0.5 MB of garbage
+ * and ~3 ms of CPU, once per thread (at start-up).
+ */
+function recordAllocationFeedback(): void {
+  const slab = new TypedSlab();
+  // In the heap, carved, a buffer of its own (4-byte elements: 4, 256 and 4,100 bytes).
+  for (let round = 0; round < 16; round++)
+    for (const bytes of [4, 256, MAX_SLAB_ARRAY + 4]) {
+      slab.uint8(bytes);
+      slab.uint32(bytes / 4);
+      slab.int32(bytes / 4);
+      slab.float32(bytes / 4);
+    }
+  // Three slabs' worth of the largest carved arrays: fresh slabs once take() records feedback.
+  for (let i = 0; i < (3 * SLAB_BYTES) / MAX_SLAB_ARRAY; i++) slab.uint8(MAX_SLAB_ARRAY);
+}
+recordAllocationFeedback();
+
 /** Arrays a message's signing makes and drops (signatures, token starts). */
 export const transient = new TypedSlab();
 /** A record's own arrays (min-hash bytes, term vector): kept as long as the record object is. */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { DedupEngine } from '../engine/engine.js';
 import type { DedupStore, IndexRequest } from '../engine/types.js';
 import { DoppelError, isInputError } from '../errors.js';
@@ -6,7 +7,7 @@ import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verd
 import { MessageFlow } from '../pipeline/flow.js';
 import { type PreparedChunk, unpackItem } from '../pipeline/prepared-wire.js';
 import { packRawLines } from '../pipeline/raw-lines.js';
-import { resolveThreads, SignPool } from '../pipeline/sign-pool.js';
+import { defaultDedupThreads, resolveThreads, SignPool } from '../pipeline/sign-pool.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { LANGUAGES } from '../text/language.js';
@@ -19,7 +20,7 @@ import {
   readLineBatches,
   readRawLineBatches,
 } from './jsonl.js';
-import { knownInputSize, progressLine } from './progress.js';
+import { inputFileSize, knownInputSize, progressLine } from './progress.js';
 
 export const DEDUP_USAGE = `usage: doppel dedup [--profile news|mail] [--config FILE] [--input FILE|-] [--output FILE|-]
                     [--store memory|redis://HOST:PORT[/DB]|redis+cluster://HOST:PORT,...] [--namespace NAME] [--stories FILE]
@@ -30,7 +31,8 @@ line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
 cluster events (created, grown, merged) as JSON Lines. --threads N runs N threads: N - 1 workers decode
 and sign while the main thread indexes, verifies and writes (default: the config's "threads", 0 = one
-per core); 1 does everything on the main thread. The verdicts do not depend on it.
+per core, except on 2 cores for an --input file under 32 MiB: one); 1 does everything on the main
+thread. The verdicts do not depend on it.
 Every 5 s a progress line goes to stderr (not with --quiet); on a terminal, with an --input file, it
 shows the percent of the file read and an ETA.
 
@@ -75,7 +77,12 @@ export async function dedupCommand(argv: string[]): Promise<number> {
   if (threadsFlag !== undefined && !(Number.isInteger(threadsFlag) && threadsFlag >= 0 && threadsFlag <= 256))
     throw new DoppelError('USAGE', `--threads takes 0 (one per core) to 256, not ${values.threads}`);
   const { config, lexicons } = await engineSetup(values);
-  const threads = resolveThreads(threadsFlag ?? config.threads);
+  const requestedThreads = threadsFlag ?? config.threads;
+  // Unset (0): one per core, but no lone sign worker for a short file (defaultDedupThreads).
+  const threads =
+    requestedThreads > 0
+      ? resolveThreads(requestedThreads)
+      : defaultDedupThreads(availableParallelism(), inputFileSize(values.input));
   const signer = new Signer(config.signatures, lexicons);
   const store: DedupStore = await openStore(
     values.store,

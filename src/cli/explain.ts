@@ -86,6 +86,7 @@ export async function explainCommand(argv: string[]): Promise<number> {
   // signRecord carries `extraction` for HTML: the page's article, or the whole page when none was found.
   const side = (s: SignedMessage) => ({
     ...signRecord(s),
+    ...titleNote(s, config.signatures.canonical.stubBodyTokens),
     dates: s.signatures.dates.map(formatDate),
     canonical: s.doc.canonical,
   });
@@ -154,6 +155,16 @@ export async function explainCommand(argv: string[]): Promise<number> {
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return 0;
+}
+
+/** Why the title is in the canonical text, in words (nothing when it is not). */
+function titleNote(s: SignedMessage, stubBodyTokens: number): { titleSignedBecause?: string } {
+  const title = s.doc.signedTitle;
+  if (title === null) return {};
+  if (title.reason === 'always') return { titleSignedBecause: 'canonical.includeTitle is set' };
+  return {
+    titleSignedBecause: `the body is a stub: ${title.bodyTokens} tokens, fewer than canonical.stubBodyTokens (${stubBodyTokens})`,
+  };
 }
 
 /** Sentence fingerprints (passages false) or lead passages (true) of a record's array. */

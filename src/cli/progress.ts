@@ -6,10 +6,17 @@ import { statSync } from 'node:fs';
  * log file): the line then shows counts and rate only, as it always has.
  */
 export function knownInputSize(path: string, stderrIsTTY: boolean): number | null {
-  if (!stderrIsTTY || path === '-') return null;
+  if (!stderrIsTTY) return null;
+  const size = inputFileSize(path);
+  return size !== null && size > 0 ? size : null;
+}
+
+/** The size of `--input` when it is a regular file; null for standard input, a pipe, or no file. */
+export function inputFileSize(path: string): number | null {
+  if (path === '-') return null;
   try {
     const stat = statSync(path);
-    return stat.isFile() && stat.size > 0 ? stat.size : null;
+    return stat.isFile() ? stat.size : null;
   } catch {
     return null;
   }

@@ -9,6 +9,14 @@ export const canonicalSchema = z
   .object({
     /** Put the title in front of the body before canonicalization. Off: re-titled syndicated copies stay exact duplicates. */
     includeTitle: z.boolean().default(false),
+    /**
+     * A body of fewer tokens than this (after canonicalization; an empty one too) is a stub, a
+     * dateline or an agency name with no words of its own: the title is signed in front of it, so
+     * stub items of one agency are not exact duplicates of each other whatever their titles. The
+     * shortest real news body of the evaluation corpus has 12 tokens and its shortest copy 10
+     * (docs/quality.md). 0: never.
+     */
+    stubBodyTokens: z.number().int().min(0).max(64).default(8),
     /** Mail clean-up (quoted replies, signatures, volatile tokens): 'auto' = only for input parsed as an RFC 822 mail. */
     mailCleanup: z.enum(['auto', 'always', 'never']).default('auto'),
     /**

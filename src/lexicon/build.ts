@@ -310,7 +310,10 @@ export class LexiconBuilder {
 
   constructor(options: BuildLexiconOptions) {
     this.options = parseOptions(buildLexiconOptionsSchema, options);
-    this.canonical = this.options.canonical;
+    // Document frequencies are of the bodies (titles only with canonical.includeTitle): the
+    // title that a stub body is signed with tells stub items apart and says nothing of which
+    // words are common.
+    this.canonical = { ...this.options.canonical, stubBodyTokens: 0 };
   }
 
   /** Adds one document; returns false when it was skipped (empty, or another language). */

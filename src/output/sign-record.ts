@@ -31,6 +31,12 @@ export interface SignRecord {
   charset: string;
   /** HTML only: "article" (the page's article was signed) or "page" (none found: the whole page's text). */
   extraction?: 'article' | 'page';
+  /**
+   * Present when the title is part of the canonical text: "stub-body" (the body had fewer than
+   * canonical.stubBodyTokens tokens, counted in `bodyTokens`) or "always" (canonical.includeTitle).
+   */
+  titleSigned?: 'stub-body' | 'always';
+  bodyTokens?: number;
 }
 
 export interface SignErrorRecord {
@@ -57,7 +63,17 @@ export function signRecord(signed: SignedMessage): SignRecord {
     kind: signed.decoded.kind,
     charset: signed.decoded.charset,
     ...(signed.decoded.extraction === undefined ? {} : { extraction: signed.decoded.extraction }),
+    ...titleFields(signed.doc.signedTitle),
   };
+}
+
+function titleFields(
+  title: SignedMessage['doc']['signedTitle'],
+): Pick<SignRecord, 'titleSigned' | 'bodyTokens'> {
+  if (title === null) return {};
+  return title.reason === 'stub-body'
+    ? { titleSigned: title.reason, bodyTokens: title.bodyTokens }
+    : { titleSigned: title.reason };
 }
 
 export function signErrorRecord(id: string | null, line: number, error: DoppelError): SignErrorRecord {

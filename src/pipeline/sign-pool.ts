@@ -25,6 +25,26 @@ export function resolveThreads(threads: number | undefined): number {
 }
 
 /**
+ * Below this many bytes of input, a lone sign worker is not worth its CPU (docs/benchmarks.md,
+ * "One sign worker on a short file"): it does the signing the main thread would have done, plus
+ * its own start-up and JIT warm-up (+11-17% process CPU on 17-68 MB of news text), for at most
+ * 6-10% of wall time on 2 idle cores and less on busy ones.
+ */
+export const LONE_WORKER_MIN_INPUT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * `doppel dedup`'s thread count when neither `--threads` nor the config's `threads` names one
+ * (`threads` 0 or absent): one per core, except on 2 cores for an input file of known size under
+ * LONE_WORKER_MIN_INPUT_BYTES, which runs on the main thread alone. `inputBytes` is null when the
+ * input's size is not known before it is read (standard input, a pipe): the worker starts then.
+ * With 3 or more cores the workers split the signing between them, which pays on short files too.
+ */
+export function defaultDedupThreads(cores: number, inputBytes: number | null): number {
+  if (cores === 2 && inputBytes !== null && inputBytes < LONE_WORKER_MIN_INPUT_BYTES) return 1;
+  return Math.max(1, cores);
+}
+
+/**
  * The worker's compiled module. Next to this one in dist/; a test that imports the TypeScript
  * sources (vitest) has no .js beside it and uses the build's.
  */

@@ -25,10 +25,19 @@ export interface TextSource {
   title?: string;
 }
 
+/**
+ * Why a message's title is part of its canonical text: `canonical.includeTitle` ('always'), or a
+ * body of fewer than `canonical.stubBodyTokens` tokens ('stub-body': a dateline or an agency name,
+ * whose tokens are counted in `bodyTokens`).
+ */
+export type SignedTitle = { reason: 'always' } | { reason: 'stub-body'; bodyTokens: number };
+
 /** The canonical form every signature is computed from. */
 export class CanonicalDoc {
   private wordCache: string[] | undefined;
   private clean: string | (() => string);
+  /** Null when the title is not signed (a body of its own, or no title). */
+  signedTitle: SignedTitle | null = null;
 
   constructor(
     readonly lang: Language,
@@ -71,7 +80,9 @@ export class CanonicalDoc {
 /**
  * Canonical text (docs/signatures.md, "Canonical text"). The canonical string is the token stream, so
  * punctuation, markup and layout do not split exact duplicates: the same article as UTF-8,
- * cp1251, KOI8-R or cp866 bytes or wrapped in HTML gives one canonical string.
+ * cp1251, KOI8-R or cp866 bytes or wrapped in HTML gives one canonical string. The title is signed
+ * in front of the body with `canonical.includeTitle`, or when the body is a stub of fewer than
+ * `canonical.stubBodyTokens` tokens (`CanonicalDoc.signedTitle` says which).
  */
 export function canonicalize(
   source: TextSource,
@@ -83,7 +94,40 @@ export function canonicalize(
   let body = source.text;
   const mail = config.mailCleanup === 'always' || (config.mailCleanup === 'auto' && source.kind === 'mail');
   if (mail) body = cleanMailBody(body);
-  if (config.includeTitle && source.title) body = `${source.title}\n${body}`;
+  const title = source.title;
+  if (config.includeTitle && title) {
+    const doc = canonicalText(`${title}\n${body}`, config, declaredLang, knownWords);
+    if (doc === null) throw emptyText();
+    doc.signedTitle = { reason: 'always' };
+    return doc;
+  }
+  const doc = canonicalText(body, config, declaredLang, knownWords);
+  // A stub body (a dateline, an agency name, nothing) says nothing of its own: without its title,
+  // every stub item of one agency would be one exact duplicate. A real body costs one comparison.
+  if (title && config.stubBodyTokens > 0 && (doc === null || doc.tokenCount < config.stubBodyTokens)) {
+    const titled = canonicalText(`${title}\n${body}`, config, declaredLang, knownWords);
+    const bodyTokens = doc === null ? 0 : doc.tokenCount;
+    // A title of no words adds nothing: the body signs as it would without one.
+    if (titled !== null && titled.tokenCount > bodyTokens) {
+      titled.signedTitle = { reason: 'stub-body', bodyTokens };
+      return titled;
+    }
+  }
+  if (doc === null) throw emptyText();
+  return doc;
+}
+
+function emptyText(): DoppelError {
+  return new DoppelError('EMPTY_TEXT', 'no words or symbols left after canonicalization');
+}
+
+/** The canonical form of one text; null when it holds no word and no symbol. */
+function canonicalText(
+  body: string,
+  config: CanonicalConfig,
+  declaredLang: string | undefined,
+  knownWords: KnownWordsOf | undefined,
+): CanonicalDoc | null {
   const options = { zwnj: config.zwnj };
   // Whole words of another script are read against their own languages' words (lookalike.ts).
   const ownWords = knownWords ? ownScriptWords(knownWords) : undefined;
@@ -134,8 +178,7 @@ export function canonicalize(
   }
   // A text of emoji and symbols only signs by its symbols (symbols.ts), not as one empty text.
   if (tokens.count === 0) tokens = symbolTokens(codesToString(clean.codes, length));
-  if (tokens.count === 0)
-    throw new DoppelError('EMPTY_TEXT', 'no words or symbols left after canonicalization');
+  if (tokens.count === 0) return null;
   const text = body;
   return new CanonicalDoc(
     lang,

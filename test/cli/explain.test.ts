@@ -34,4 +34,33 @@ describe('doppel explain', () => {
     expect(report.similarity.containedSentences).toBe(2);
     expect(report.verdict).toMatchObject({ verdict: 'near_duplicate', method: 'containment' });
   });
+
+  it('says the title was signed because the body was a stub', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-explain-'));
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    const stub = 'CITY, Nov 26 (Wire) -';
+    writeFileSync(
+      a,
+      JSON.stringify({ id: 'explain-stub-a', lang: 'en', title: 'Council approves tram budget', text: stub }),
+    );
+    writeFileSync(
+      b,
+      JSON.stringify({ id: 'explain-stub-b', lang: 'en', title: 'Storm closes the port', text: stub }),
+    );
+    const result = await runCli(['explain', a, b]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      a: { titleSigned: string; bodyTokens: number; titleSignedBecause: string; canonical: string };
+      b: { titleSigned: string; canonical: string };
+      verdict: { verdict: string };
+    };
+    expect(report.a).toMatchObject({ titleSigned: 'stub-body', bodyTokens: 4 });
+    expect(report.a.titleSignedBecause).toBe(
+      'the body is a stub: 4 tokens, fewer than canonical.stubBodyTokens (8)',
+    );
+    expect(report.a.canonical).toBe('council approves tram budget city nov 26 wire');
+    expect(report.b.canonical).toBe('storm closes the port city nov 26 wire');
+    expect(report.verdict.verdict).toBe('unique');
+  });
 });

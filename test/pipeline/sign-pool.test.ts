@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
@@ -13,7 +13,7 @@ import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { engineMessage } from '../../src/pipeline/flow.js';
 import { unpackItem } from '../../src/pipeline/prepared-wire.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import { SignPool } from '../../src/pipeline/sign-pool.js';
+import { defaultDedupThreads, LONE_WORKER_MIN_INPUT_BYTES, SignPool } from '../../src/pipeline/sign-pool.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { REPO_ROOT, runCli } from '../support/cli.js';
 import { RECORD_FIELDS } from '../support/record-fields.js';
@@ -107,6 +107,35 @@ describe('sign pool (doppel dedup --threads)', () => {
     }
   }, 120_000);
 
+  it('starts no lone worker for a short file when the thread count is the default', async () => {
+    const input = join(dir, 'default-threads.jsonl');
+    const text = generatedStream();
+    writeFileSync(input, text);
+    const expected = defaultDedupThreads(availableParallelism(), Buffer.byteLength(text)) - 1;
+    const workersOf = async (args: string[], stdin: string, tag: string) => {
+      const out = join(dir, `cpu-default-${tag}`);
+      const r = await runCli(['dedup', '--quiet', ...args], stdin, {
+        NODE_OPTIONS: `--import ${resolve(REPO_ROOT, 'dist/bench/thread-cpu.js')}`,
+        DOPPEL_THREAD_CPU_OUT: out,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      return {
+        stdout: r.stdout,
+        workers: readdirSync(dir).filter((f) => f.startsWith(`cpu-default-${tag}-worker-`)).length,
+      };
+    };
+    const file = await workersOf(['--input', input], '', 'file');
+    expect(file.workers).toBe(expected);
+    // Standard input's length is not known before it is read: one worker per core but one.
+    const piped = await workersOf([], text, 'stdin');
+    expect(piped.workers).toBe(availableParallelism() - 1);
+    // --threads names the count: the workers start whatever the input's size.
+    const named = await workersOf(['--threads', '2', '--input', input], '', 'named');
+    expect(named.workers).toBe(1);
+    expect(file.stdout).toBe(named.stdout);
+    expect(piped.stdout).toBe(named.stdout);
+  }, 120_000);
+
   it('gives the demo feed the same verdicts with --threads 2 as with --threads 1', async () => {
     const one = await runCli(['dedup', '--threads', '1', '--input', demo]);
     const two = await runCli(['dedup', '--threads', '2', '--input', demo]);
@@ -120,6 +149,21 @@ describe('sign pool (doppel dedup --threads)', () => {
     const r = await runCli(['dedup', '--threads', 'many', '--input', demo]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--threads takes/);
+  });
+});
+
+describe('defaultDedupThreads (no --threads, config threads 0)', () => {
+  it('is one per core, but one thread in all on 2 cores for a file under the threshold', () => {
+    expect(defaultDedupThreads(2, 17_000_000)).toBe(1);
+    expect(defaultDedupThreads(2, 0)).toBe(1);
+    expect(defaultDedupThreads(2, LONE_WORKER_MIN_INPUT_BYTES - 1)).toBe(1);
+    expect(defaultDedupThreads(2, LONE_WORKER_MIN_INPUT_BYTES)).toBe(2);
+    // Size unknown (standard input, a pipe): the worker starts.
+    expect(defaultDedupThreads(2, null)).toBe(2);
+    // Several workers split the signing: they start whatever the size.
+    expect(defaultDedupThreads(3, 1000)).toBe(3);
+    expect(defaultDedupThreads(8, 1000)).toBe(8);
+    expect(defaultDedupThreads(1, null)).toBe(1);
   });
 });
 

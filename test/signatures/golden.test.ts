@@ -54,6 +54,23 @@ describe('golden vectors', () => {
     await expect(await lines(messages)).toMatchFileSnapshot('./__golden__/fixtures.jsonl');
   });
 
+  it('stub bodies signed with their title: text, HTML, mail, an empty body', async () => {
+    const title = 'Council approves tram budget';
+    const stub = 'CITY, Nov 26 (Wire) -';
+    const rfc822 = `From: Desk <desk@example.com>\r\nSubject: ${title}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${stub}\r\n`;
+    const messages: Record<string, unknown>[] = [
+      { id: 'stub:fa', lang: 'fa', title: 'تظاهرات جوانان فلسطيني در رام الله', text: 'خبرگزاري فارس:\n.' },
+      { id: 'stub:text', lang: 'en', title, text: stub },
+      { id: 'stub:empty', lang: 'en', title, text: ' . ' },
+      {
+        id: 'stub:html',
+        html: `<html><head><title>${title} | City News</title></head><body><p>${stub}</p></body></html>`,
+      },
+      { id: 'stub:mail', raw: Buffer.from(rfc822).toString('base64') },
+    ];
+    await expect(await lines(messages)).toMatchFileSnapshot('./__golden__/stubs.jsonl');
+  });
+
   describe.skipIf(!hasSharedData())(
     'real articles (evaluation corpus: only ids and signatures are pinned)',
     () => {

@@ -121,8 +121,11 @@ export class BucketTable {
       const t = cells[c] as number;
       if (t === 0) break;
       const home = hashBucket(t - 1, cells[c + 1] as number) & mask;
-      // The entry at `at` may fill the hole unless its home lies cyclically in (hole, at].
-      if (hole <= at ? home > hole && home <= at : home > hole || home <= at) continue;
+      // The entry at `at` may fill the hole unless its home lies cyclically in (hole, at]: its
+      // distance past the hole is 1 .. at's. One comparison for both sides of the table's wrap,
+      // so that optimized code does not meet the first wrap-around untried (a deopt and a
+      // compile of its caller again).
+      if (((home - hole - 1) & mask) < ((at - hole) & mask)) continue;
       cells[4 * hole] = t;
       cells[4 * hole + 1] = cells[c + 1] as number;
       cells[4 * hole + 2] = cells[c + 2] as number;
@@ -135,13 +138,12 @@ export class BucketTable {
   }
 
   private newList(members: number[]): number {
-    const free = this.freeLists.pop();
-    if (free !== undefined) {
-      this.lists[free] = members;
-      return -free - 1;
-    }
-    this.lists.push(members);
-    return -this.lists.length;
+    // A freed index, else the next one: one store either way (the first reuse of a freed list
+    // came late in a run, after its callers were compiled without it, and dropped their code).
+    const at = this.freeLists.pop() ?? this.lists.length;
+    this.lists[at] = members;
+    // Not -at - 1: with at 0, -at is -0, which optimized code does not expect either.
+    return -1 - at;
   }
 
   private freeList(m: number): void {

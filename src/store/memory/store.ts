@@ -266,7 +266,9 @@ export class MemoryStore implements DedupStore {
         continue;
       }
       const members = buckets.list(m);
-      if (members.length >= max) hot++;
+      // Counted on every bucket (0 or 1), not in a branch: the first hot bucket came after this
+      // code was compiled, and its untried increment dropped the optimized code.
+      hot += members.length >= max ? 1 : 0;
       for (let i = 0; i < members.length; i++) {
         const member = members[i] as number;
         if (member < seq) hits.add(member);
@@ -325,7 +327,8 @@ export class MemoryStore implements DedupStore {
         if (kept === null) continue;
         this.buckets.setMembers(cell, kept);
       } else {
-        if (size === max - 1) this.hotBucketsFilled++;
+        // On every insert (0 or 1), as `hot` in candidates: the first bucket to fill came late.
+        this.hotBucketsFilled += size === max - 1 ? 1 : 0;
         this.buckets.add(table, k, seq);
       }
       generation.entries.push(table, k);

@@ -658,6 +658,7 @@ export function extractArticle(doc: ParsedHtml): ArticleText {
     if (body !== undefined && body.length >= MIN_ARTICLE) break;
   }
   if (body !== undefined && body.length < MIN_FALLBACK_ARTICLE) body = undefined;
+  if (body === undefined && title !== undefined) body = stubArticle(doc, title);
   const text = body ?? renderText(doc.ops);
   const out: ArticleText = { text, extraction: body === undefined ? 'page' : 'article' };
   if (title !== undefined) out.title = title;
@@ -931,6 +932,41 @@ function isLinkList(page: PageMeasures, n: number, linkDensity: number): boolean
     items >= (page.textKids[n] as number) * LINK_LIST_ITEMS &&
     linkDensity >= LINK_LIST_DENSITY
   );
+}
+
+/**
+ * On a page where no article was found (no paragraph, or too little text around them), the text of
+ * its one `<article>` element, without furniture inside it and without a headline equal to the
+ * title: on such a page, a few words (a stub: an agency's dateline under the headline). Signed whole, such a page would be its site's chrome, which every
+ * stub page of the site shares; its few words are signed with the title instead (a stub body,
+ * docs/signatures.md). Undefined when the page has no `<article>` or more than one.
+ */
+function stubArticle(doc: ParsedHtml, title: string): string | undefined {
+  const { tag, parent, opStart, opEnd } = doc.nodes;
+  let article = -1;
+  for (let n = 1; n < tag.length; n++) {
+    if (tag[n] !== 'article') continue;
+    if (article >= 0) return undefined;
+    article = n;
+  }
+  if (article < 0) return undefined;
+  const titleKey = sameTextKey(title);
+  const skip = new Uint8Array(tag.length);
+  let headlines = 0;
+  for (let n = article + 1; n < tag.length && (opStart[n] as number) < (opEnd[article] as number); n++) {
+    const p = parent[n] as number;
+    if (skip[p] === 1 || isFurniture(doc, n, true)) skip[n] = 1;
+    else if (tag[n] === 'h1' && headlines++ < MAX_HEADLINES && sameTextKey(renderNode(doc, n)) === titleKey)
+      skip[n] = 1;
+  }
+  const { node } = doc.ops;
+  const text = renderText(
+    doc.ops,
+    (i) => skip[node[i] as number] !== 1,
+    opStart[article] as number,
+    opEnd[article] as number,
+  );
+  return text.trim() === '' ? undefined : text;
 }
 
 /** Headlines compared with the title, at most (a page has one; a hostile one may have millions). */

@@ -203,6 +203,31 @@ describe('extractArticle', () => {
     expect(result.text).toContain('Sign in');
   });
 
+  it("takes the few words of a stub page's one <article> (an agency's dateline), not the site's chrome", () => {
+    const stubPage = (
+      headline: string,
+      articles = 1,
+    ) => `<html><head><title>${headline} | Daily Courier</title></head><body>
+<header><a href="/">Daily Courier</a><nav><a href="/news">News</a> <a href="/sport">Sport</a> <a href="/contact">Contact us</a></nav></header>
+<main>${'<article><h1>HEADLINE</h1><p>MOSCOW, Nov 26 (Wire) -</p><div class="share-bar"><a href="#">Share</a></div></article>'.replace('HEADLINE', headline).repeat(articles)}</main>
+<footer><p>© 2026 Daily Courier Media Group Ltd. All rights reserved.</p></footer></body></html>`;
+    const rates = extract(stubPage('Central bank raises rates'));
+    expect(rates).toEqual({
+      text: 'MOSCOW, Nov 26 (Wire) -',
+      extraction: 'article',
+      title: 'Central bank raises rates',
+    });
+    // Another stub of the site: the same words under another title (signed with it: a stub body).
+    expect(extract(stubPage('Storm closes the port'))).toMatchObject({
+      text: rates.text,
+      title: 'Storm closes the port',
+    });
+    // Two <article> elements (a list of teasers): no one of them is the page's article.
+    const list = extract(stubPage('Central bank raises rates', 2));
+    expect(list.extraction).toBe('page');
+    expect(list.text).toContain('Daily Courier Media Group');
+  });
+
   it('is the same text on every run and keeps text nested deeper than the parser depth cap', () => {
     const page = newsPage(DAILY, BRIDGE, PARAGRAPHS);
     expect(extract(page)).toEqual(extract(page));
