@@ -248,20 +248,22 @@ export function writeIndexMessage(
 
 /**
  * commit-1.lua's arguments after meta, base and clusterShards: the count, then per decision its
- * fields and, per message it joins, two arguments: its id field (shard, field), or, when
- * `seqOf` knows the message's sequence number (a candidate or a message of the client's last
- * index call), an empty string and the number: the script then needs no HGET of the id field
- * (1.5 a message on bench:peers' stream). `idField` is scratch of ID_FIELD_BYTES.
+ * fields and, per message it joins, two arguments: its id field (shard, field), or, when the
+ * numbers `seqsOf` gives for the decision (those of its own index call: its candidates and the
+ * call's messages; called once per decision, in order) know the message's sequence number, an
+ * empty string and the number: the script then needs no HGET of the id field (1.5 a message on
+ * bench:peers' stream). `idField` is scratch of ID_FIELD_BYTES.
  */
 export function writeDecisions(
   w: RespWriter,
   decisions: readonly Decision[],
   shards: number,
   idField: Buffer,
-  seqOf?: ReadonlyMap<string, number>,
+  seqsOf?: (decision: Decision) => ReadonlyMap<string, number> | undefined,
 ): void {
   w.int(decisions.length);
   for (const d of decisions) {
+    const seqOf = seqsOf?.(d);
     w.string(d.id)
       .int(d.seq)
       .int(d.ts)

@@ -49,8 +49,10 @@ import {
   namespaceBase,
   RecentBuckets,
 } from './keys.js';
+import { KnownSeqs } from './known-seqs.js';
 import { type LookupArg, type LookupScript, RedisLookups } from './lookups.js';
 import { addMembers } from './members.js';
+import { MergedCalls } from './merged-calls.js';
 import { checkNamespaceName, globEscape, layoutMismatch, namespaceLost, scanKeys } from './namespace.js';
 import { RecordCache } from './records.js';
 import { RespWriter, sendEncoded } from './resp.js';
@@ -75,6 +77,15 @@ export interface RedisStoreOptions {
 const LAYOUT_VERSION = 7;
 
 /**
+ * Most messages in one index or commit call made of calls made back to back: Redis runs nothing
+ * else while a script runs (index-1.lua ~0.1 ms a message on real text), so this bounds what a
+ * merge adds to the wait of other clients' calls (~0.2 s). On bench:peers' stream through the
+ * Kafka consumer (4 partition batches of up to 375 messages at once) 2,048 against 1,024 made
+ * 25.1 Redis commands per message against 28.7 (docs/benchmarks.md, "Fifth round").
+ */
+const MAX_MERGED_MESSAGES = 2_048;
+
+/**
  * The Redis store: the engine's store port on Redis, one Lua script call per batch for `index`
  * and one for `commit`, plus one for the candidate records the client has not cached. Layout,
  * protocol and failure handling: docs/redis.md.
@@ -91,11 +102,16 @@ export class RedisStore extends RedisLookups implements DedupStore {
   private readonly commitScript = scriptSource('commit');
   /** A message's bucket references are written here, then copied into the command. */
   private addresses = Buffer.allocUnsafe(4096);
+  /** Sequence numbers of the index calls' messages and candidates, until their commits. */
+  private readonly knownSeqs = new KnownSeqs();
   /**
-   * Sequence numbers of the messages and candidates of the index calls since the last commit, by
-   * id: commit sends a joined message's number instead of its id field (codec.ts writeDecisions).
+   * Index calls made back to back, sent as one (merged-calls.ts). Not with window.maxMessages:
+   * index-1.lua applies that cap at the end of a call, so a merged call would keep messages as
+   * candidates that a call between would have dropped.
    */
-  private readonly seqOfId = new Map<string, number>();
+  private readonly indexCalls: MergedCalls<IndexRequest, IndexResult>;
+  /** Commit calls made back to back, sent as one (merged-calls.ts). */
+  private readonly commitCalls: MergedCalls<Decision, CommitResult>;
   /** The distinct buckets of the index call being written (batch-buckets.ts). */
   private readonly batchBuckets: BatchBuckets;
   private readonly idField = Buffer.allocUnsafe(ID_FIELD_BYTES);
@@ -117,6 +133,14 @@ export class RedisStore extends RedisLookups implements DedupStore {
     this.batchBuckets = new BatchBuckets(Buffer.from(this.base + KEY_PARTS.shard));
     this.cache = new RecordCache(options.redis.recordCacheSize);
     this.evictions = new EvictionWatch(options.redis.evictionCheckMs, 'Redis');
+    this.indexCalls = new MergedCalls(
+      (requests) => this.indexNow(requests),
+      options.window.maxMessages > 0 ? 0 : MAX_MERGED_MESSAGES,
+      // A repeated id is pending after its first call: index-1.lua checks the record that call
+      // wrote, which one merged call has not written yet.
+      (request) => request.id,
+    );
+    this.commitCalls = new MergedCalls((decisions) => this.commitNow(decisions), MAX_MERGED_MESSAGES);
   }
 
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
@@ -205,17 +229,32 @@ export class RedisStore extends RedisLookups implements DedupStore {
     });
   }
 
-  private readonly run = <T>(what: string, command: () => Promise<T>): Promise<T> =>
-    this.runner.run(what, command);
+  /** Every call but index's and commit's own: calls waiting to be merged go first, in the order made. */
+  private readonly run = <T>(what: string, command: () => Promise<T>): Promise<T> => {
+    this.indexCalls.flush();
+    this.commitCalls.flush();
+    return this.runner.run(what, command);
+  };
 
   /** The writer, reset to an EVALSHA of `script` with its one key to come. */
   private start(script: ScriptSource): RespWriter {
     return this.writer.reset().string('evalsha').string(script.sha).int(1);
   }
 
-  async index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
-    if (requests.length === 0) return [];
-    await this.checkEvictions();
+  /**
+   * Index calls made back to back (no other call of this client between them: the Kafka
+   * consumer's partitions within one turn of the event loop) go to Redis as one index-1.lua call,
+   * which gives each the results that back-to-back calls would (merged-calls.ts).
+   */
+  index(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
+    if (requests.length === 0) return Promise.resolve([]);
+    this.commitCalls.flush();
+    return this.indexCalls.call(requests);
+  }
+
+  private async indexNow(requests: readonly IndexRequest[]): Promise<IndexResult[]> {
+    // Awaited only when due, so that a merged call is written before any call made after it.
+    if (this.evictions.due()) await this.checkEvictions();
     const { window, limits, redis } = this.options;
     const w = this.start(this.indexScript).string(this.meta).string(this.base);
     writeIndexHead(w, window, limits, redis, requests.length);
@@ -234,7 +273,7 @@ export class RedisStore extends RedisLookups implements DedupStore {
       );
     }
     const encoded = w.bytes(buckets.entries()).string(this.epoch).finish();
-    const replies = (await this.run('index', () =>
+    const replies = (await this.runner.run('index', () =>
       sendEncoded(this.client, encoded, this.indexScript.lua, null),
     )) as Array<Array<Buffer | number>>;
     replies.forEach((reply, r) => {
@@ -243,14 +282,16 @@ export class RedisStore extends RedisLookups implements DedupStore {
         this.cache.remember(Number(reply[1]), { id: request.id, ts: request.ts, record: request.record });
     });
     const candidates = await this.candidatesOf(replies);
-    const seqOfId = this.seqOfId;
+    const seqOfId = new Map<string, number>();
     for (const list of candidates) for (const c of list) seqOfId.set(c.id, c.seq);
-    return replies.map((reply, r): IndexResult => {
+    let undecided = 0;
+    const results = replies.map((reply, r): IndexResult => {
       const request = requests[r] as IndexRequest;
       const status = replyStatus(reply);
       if (status === REPLY_DECIDED)
         return { status: 'decided', ...parseDecided(request.id, String(reply[1])) };
       seqOfId.set(request.id, Number(reply[1]));
+      undecided++;
       return {
         status: status === REPLY_NEW ? 'new' : 'pending',
         seq: Number(reply[1]),
@@ -258,6 +299,8 @@ export class RedisStore extends RedisLookups implements DedupStore {
         hotBuckets: Number(reply[3]),
       };
     });
+    this.knownSeqs.add(seqOfId, undecided);
+    return results;
   }
 
   /**
@@ -313,15 +356,24 @@ export class RedisStore extends RedisLookups implements DedupStore {
     });
   }
 
-  async commit(decisions: readonly Decision[]): Promise<CommitResult[]> {
-    if (decisions.length === 0) return [];
+  /**
+   * Commit calls made back to back (the Kafka consumer's partitions: their batches decided in one
+   * turn of the event loop) go to Redis as one commit-1.lua call, which gives each the results
+   * back-to-back calls would: the script judges a decision by the verdicts of the call's earlier
+   * ones as by stored ones, and writes a story grown by several of the batches once.
+   */
+  commit(decisions: readonly Decision[]): Promise<CommitResult[]> {
+    if (decisions.length === 0) return Promise.resolve([]);
+    this.indexCalls.flush();
+    return this.commitCalls.call(decisions);
+  }
+
+  private async commitNow(decisions: readonly Decision[]): Promise<CommitResult[]> {
     const { redis } = this.options;
     const w = this.start(this.commitScript).string(this.meta).string(this.base).int(redis.clusterShards);
-    writeDecisions(w, decisions, redis.shards, this.idField, this.seqOfId);
-    // Known until the next commit: the engine commits what it indexed, in order.
-    this.seqOfId.clear();
+    writeDecisions(w, decisions, redis.shards, this.idField, (d) => this.knownSeqs.take(d));
     const encoded = w.string(this.epoch).finish();
-    const replies = (await this.run('commit', () =>
+    const replies = (await this.runner.run('commit', () =>
       sendEncoded(this.client, encoded, this.commitScript.lua, 'utf8'),
     )) as CommitReply[];
     this.cache.committed();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redisSchema } from '../../../src/config/dedup.js';
-import type { DedupStore, IndexRequest } from '../../../src/engine/types.js';
+import type { DedupStore, IndexRequest, IndexResult } from '../../../src/engine/types.js';
 import { RedisStore } from '../../../src/store/redis/store.js';
 import { redisUrl, uniqueNamespace } from '../../support/redis.js';
 import { request } from '../conformance.js';
@@ -112,6 +112,71 @@ describe('Redis index: buckets assumed absent', () => {
       await writer.close();
       await other.close();
       await alone.close();
+    }
+  });
+});
+
+describe('Redis index: calls made back to back', () => {
+  it('sends the index calls of batches made at once as one call, with the replies of one call per batch', async () => {
+    // The Kafka consumer indexes the batches of its partitions at once: they reach Redis as one
+    // index-1.lua call (one round trip), and each batch gets what its own call would have given,
+    // copies of one story spread over the batches included. A batch that repeats an id of one
+    // waiting goes in a call of its own, where that id is pending, as after separate calls.
+    const rounds = [
+      [
+        [request('p0', ['b0=1', 'b1=1', 't=5']), request('p1', ['b0=2', 't=5'])],
+        [request('q0', ['b0=1', 'b1=2', 't=5']), request('q1', ['b0=2', 'b1=1'])],
+        [request('r0', ['b0=1', 'b1=1', 'b2=3']), request('r1', ['b2=3', 't=5'])],
+      ],
+      [
+        [request('s0', ['b0=1', 'b2=3']), request('u0', ['b1=2', 'b3=4'])],
+        [request('s1', ['b1=1']), request('u0', ['b1=2', 'b3=4'])],
+      ],
+    ];
+    const open = () =>
+      RedisStore.open({
+        url: redisUrl(),
+        namespace: uniqueNamespace('merged'),
+        window: WINDOW,
+        limits: { maxBucketSize: 8, maxCandidates: 16 },
+        redis: redisSchema.parse({ shards: 2, clusterShards: 2 }),
+      });
+    const merged = await open();
+    const apart = await open();
+    const describe = (results: IndexResult[]) =>
+      results.map((r) =>
+        r.status === 'decided'
+          ? 'decided'
+          : `${r.status} ${r.seq}: ${r.candidates.map((c) => c.id).join(',')}`,
+      );
+    try {
+      const together: string[][][] = [];
+      const calls: number[] = [];
+      for (const round of rounds) {
+        const before = (await merged.stats()).roundTrips;
+        together.push((await Promise.all(round.map((batch) => merged.index(batch)))).map(describe));
+        // Less the stats call itself: index calls only (the candidates are this client's own
+        // messages, whose records it keeps, so no records call).
+        calls.push((await merged.stats()).roundTrips - before - 1);
+      }
+      const one: string[][][] = [];
+      for (const round of rounds) {
+        const replies: string[][] = [];
+        for (const batch of round) replies.push(describe(await apart.index(batch)));
+        one.push(replies);
+      }
+      expect(together).toEqual(one);
+      // The first round in one call; the second's later batch repeats u0 of the batch before it.
+      expect(calls).toEqual([1, 2]);
+      // Copies in other batches of the merged call are candidates, as after calls of their own.
+      expect(together[0]?.[1]).toEqual(['new 3: p0,p1', 'new 4: p0,p1']);
+      expect(together[1]?.[1]).toEqual(['new 9: p0,q1,r0', 'pending 8: q0']);
+      const { roundTrips: _a, ...stats } = await merged.stats();
+      const { roundTrips: _b, ...reference } = await apart.stats();
+      expect(stats).toEqual(reference);
+    } finally {
+      await merged.close();
+      await apart.close();
     }
   });
 });
