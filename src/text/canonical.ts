@@ -2,11 +2,14 @@ import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
-import { detectLanguageOfCodes, type Language, languageFromTag } from './language.js';
+import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
+import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
+import { joinLineBrokenWords } from './line-break-words.js';
 import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
+import { segmentSpacedLetters } from './spaced-segment.js';
 import { joinSpelledKnownWords } from './spelled-known.js';
 import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
@@ -129,6 +132,9 @@ function canonicalText(
   knownWords: KnownWordsOf | undefined,
 ): CanonicalDoc | null {
   const options = { zwnj: config.zwnj };
+  // Hangul fillers for spaces are read as spaces (filler-spaces.ts); most texts have none.
+  if (knownWords && hasHangulFiller(body))
+    body = fillersAsSpaces(body, fillerReader(knownWords, declaredLang));
   // Whole words of another script are read against their own languages' words (lookalike.ts).
   const ownWords = knownWords ? ownScriptWords(knownWords) : undefined;
   const clean = cleanTextCodes(body, options, ownWords);
@@ -154,12 +160,20 @@ function canonicalText(
     let changed = LATIN_SCRIPT_LANGUAGES.has(lang) && undoLeet(clean.codes, length, known) > 0;
     if (tokens.spelledOut) {
       const joined = joinSpacedLetters(clean.codes, length, known);
-      changed ||= joined !== length;
-      length = joined;
+      // Longer runs, of several words one space apart: cut into the words they read as.
+      const segmented = segmentSpacedLetters(clean.codes, joined, known, stops);
+      changed ||= segmented !== length;
+      length = segmented;
     }
     // What the lexicon reads of the rest: short runs and runs of texts spelt out throughout.
     if (spelledOut) {
       const joined = joinSpelledKnownWords(clean.codes, length, known, stops, spelledJoined);
+      changed ||= joined !== length;
+      length = joined;
+    }
+    // A line break inside a word: removed where the pieces make a known word (line-break-words.ts).
+    if (tokens.breakInWord) {
+      const joined = joinLineBrokenWords(clean.codes, length, known, stops);
       changed ||= joined !== length;
       length = joined;
     }
@@ -187,6 +201,17 @@ function canonicalText(
     tokens.starts,
     tokens.sentenceEnds,
   );
+}
+
+/** Known words for the filler vote: the declared language's, or every language's (not yet detected). */
+function fillerReader(knownWords: KnownWordsOf, declaredLang: string | undefined): WordCostOf {
+  const declared = languageFromTag(declaredLang);
+  const languages = [];
+  for (const lang of declared ? [declared] : LANGUAGES) {
+    const known = knownWords(lang);
+    if (known) languages.push({ known, stops: stopWords(lang) });
+  }
+  return leastCost(languages);
 }
 
 /**

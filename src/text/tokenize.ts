@@ -47,6 +47,8 @@ export interface Tokens {
    * word spelt out letter by letter (spelled-out.ts). Counted per token, so free for other text.
    */
   spelledOut?: boolean;
+  /** A line break right between two word characters: maybe a word split by a line break (line-break-words.ts). */
+  breakInWord?: boolean;
 }
 
 /** Most characters between two one-character tokens of a word spelt out (spelled-out.ts). */
@@ -108,6 +110,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
   let single = -SPELLED_GAP - 2; // where the last one-character token started
   let chain = 0; // one-character tokens in a row so far, less one
   let spelledOut = false;
+  let breakInWord = false;
   let i = 0;
   while (i < n) {
     const cls = CLASS[codes[i] as number];
@@ -152,7 +155,10 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
       for (let step = 1; step === 1; next += step)
         step = next < n ? (CLOSING[codes[next] as number] as number) : 0;
       const nextClass = next < n ? CLASS[codes[next] as number] : SPACE;
-      const endsHere = codes[i] === 10 || nextClass === SPACE || nextClass === SENTENCE_END;
+      const lineBreak = codes[i] === 10;
+      const endsHere = lineBreak || nextClass === SPACE || nextClass === SENTENCE_END;
+      // Read at every stop, as above: only a line break between two word characters sets it.
+      breakInWord ||= lineBreak && nextClass === WORD && i > 0 && CLASS[codes[i - 1] as number] === WORD;
       if (endsHere && count > 0 && sentenceEnds[sentenceEnds.length - 1] !== count) sentenceEnds.push(count);
     }
     i++;
@@ -164,6 +170,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
     starts: startsCopy(starts, count),
     sentenceEnds,
     spelledOut,
+    breakInWord,
   };
 }
 

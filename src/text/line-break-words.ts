@@ -1,0 +1,62 @@
+import { endCompaction } from './compaction.js';
+import type { KnownWords } from './dictionary-words.js';
+import { codesToString } from './utf16.js';
+import { wordCost } from './word-cost.js';
+import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
+
+/**
+ * A line break inside a word without a hyphen ("exam\nple", or `exam<br>ple` in HTML, which the
+ * HTML decoder makes a line break): a reader joins the two pieces when they make a word. A line
+ * break directly between two letters of one script is removed when the pieces joined are a known
+ * word of the language (its lexicon or stop words) that costs less than the two pieces by MARGIN
+ * or more (word-cost.ts: the sum of their idf), and the pieces are not both common words: "n\next" is
+ * `next`, "wor\nking" is `working`. A real line end between two words ("end\nstart") leaves a
+ * joined form the lexicon does not know, or two common words ("в\nместе", "some\nthing"), and stays.
+ */
+
+const NEWLINE = 0x0a;
+/** Highest cost (idf) of a very common word ("some", "thing", "месте"): two such pieces are two words. */
+const COMMON_COST = 3;
+/**
+ * How much cheaper the joined word must be than its pieces: a split word leaves a fragment (idf 7
+ * or more, or unknown), while two rarer words at a real line end ("فر\nامین" in a list of names,
+ * 4.7 + 4.3 against 7.0 for the word they make) come closer.
+ */
+const MARGIN = 2.5;
+/** Longest piece read: a longer run is no word the lexicon holds. */
+const MAX_PIECE = 32;
+
+/**
+ * Removes, in place, the line breaks of codes[0, length) (clean text, lower case) that split a
+ * known word; returns the new length.
+ */
+export function joinLineBrokenWords(
+  codes: Uint16Array,
+  length: number,
+  known: KnownWords,
+  stops: ReadonlySet<string>,
+): number {
+  let w = 0;
+  let copied = 0;
+  for (let i = 1; i + 1 < length; i++) {
+    if (codes[i] !== NEWLINE) continue;
+    const script = WORD_SCRIPT[codes[i - 1] as number] as number;
+    if (script === 0 || script !== WORD_SCRIPT[codes[i + 1] as number]) continue;
+    let start = i - 1;
+    while (start > 0 && isWordChar(codes[start - 1] as number) && i - start < MAX_PIECE) start--;
+    let end = i + 2;
+    while (end < length && isWordChar(codes[end] as number) && end - i < MAX_PIECE) end++;
+    const left = codesToString(codes.subarray(start, i));
+    const right = codesToString(codes.subarray(i + 1, end));
+    const whole = left + right;
+    if (!known.has(whole) && !stops.has(whole)) continue;
+    const a = wordCost(left, known, stops);
+    const b = wordCost(right, known, stops);
+    // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
+    if ((a <= COMMON_COST && b <= COMMON_COST) || wordCost(whole, known, stops) + MARGIN > a + b) continue;
+    if (w !== copied) codes.copyWithin(w, copied, i);
+    w += i - copied;
+    copied = i + 1;
+  }
+  return endCompaction(codes, w, copied, length);
+}
