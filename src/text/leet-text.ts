@@ -1,0 +1,117 @@
+import { type KnownWords, RUN_CLASS, RUN_LEET, RUN_LETTER, readLeet } from './dictionary-words.js';
+import { STOP_COST, UNKNOWN_COST, wordCost } from './word-cost.js';
+
+/**
+ * A text written in leetspeak throughout ("7h3 qu1ck br0wn f0x"): when many of its words mix
+ * letters with leet digits and symbols, every such word is read back by the leet table, short ones
+ * too ("0n", "7h3", "1s"), which the word-by-word rule (dictionary-words.ts, undoLeet) leaves since
+ * a short word is too often a known word by chance. A text qualifies when at least LEET_TEXT_SHARE
+ * of its words, and MIN_LEET_WORDS or more, are such mixes: ordinary text has a few (mp3, h1n1,
+ * "4g", a model name), far from a third of its words. A word that is known as written (a stop word
+ * or a lexicon word: "mp3") stays; for the others, each reading of a `1` as l or i is priced by
+ * the language's word costs (word-cost.ts) and the cheapest is written, the first in order when
+ * none is a known word (then not for a run of one letter among leet characters: "4x4" stays). Runs with another digit ("a320", "2nd", "2020") are numbers and stay; so do
+ * runs of leet characters only ("50", "1000") unless they read as a stop word ("50" so, "70" to,
+ * "4" a), and runs starting with two digits ("15th", "10am") unless they read as a known word
+ * ("541d" said).
+ */
+
+/** Share of a text's words that are letter-leet mixes from which the whole text is read as leet. */
+export const LEET_TEXT_SHARE = 0.15;
+/** Fewest mixed words that make a leet text (a short text with one "mp3" is not one). */
+export const MIN_LEET_WORDS = 3;
+/** A run with more `1`s than this is read with the first ones as l, i by cost only for the last ones. */
+const MAX_ONES = 6;
+const ONE = 0x31;
+const L = 0x6c;
+const I = 0x69;
+
+/** Whether a text with `mixed` letter-leet runs among `words` words is written in leet. */
+export const isLeetText = (mixed: number, words: number): boolean =>
+  mixed >= MIN_LEET_WORDS && mixed >= LEET_TEXT_SHARE * words;
+
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+
+/**
+ * Reads every letter-leet run of codes[0, length) (clean text: lower case) as its cheapest
+ * reading, in place (one character for one). Call only for a leet text (isLeetText). Returns the
+ * number of runs rewritten.
+ */
+export function undoLeetText(
+  codes: Uint16Array,
+  length: number,
+  known: KnownWords,
+  stops: ReadonlySet<string>,
+): number {
+  let rewritten = 0;
+  let i = 0;
+  while (i < length) {
+    if (RUN_CLASS[codes[i] as number] === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let mask = 0;
+    while (i < length) {
+      const cls = RUN_CLASS[codes[i] as number] as number;
+      if (cls === 0) break;
+      mask |= cls;
+      i++;
+    }
+    if (mask !== (RUN_LETTER | RUN_LEET) && mask !== RUN_LEET) continue;
+    const found = cheapestReading(codes, start, i, known, stops);
+    if (found === null) continue;
+    const [reading, cost] = found;
+    // Leet characters only ("50", "70", "4"): a number unless it reads as a stop word (so, to, a).
+    if (mask === RUN_LEET && cost > STOP_COST) continue;
+    // A reading of no known word is written for a run of two letters or more ("c10ck3nf14p", a
+    // name): two digits first ("15th", "10am") or one letter among leet characters ("4x4", "3d")
+    // is a number or a unit, unless it reads as a known word ("541d" said, "7h3" the).
+    if (
+      cost >= UNKNOWN_COST &&
+      ((isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) ||
+        i - start - leetCount(codes, start, i) <= 1)
+    )
+      continue;
+    for (let j = 0; j < reading.length; j++) codes[start + j] = reading.charCodeAt(j);
+    rewritten++;
+  }
+  return rewritten;
+}
+
+/** How many of codes[start, end) are leet characters. */
+function leetCount(codes: Uint16Array, start: number, end: number): number {
+  let count = 0;
+  for (let j = start; j < end; j++) if (RUN_CLASS[codes[j] as number] === RUN_LEET) count++;
+  return count;
+}
+
+/** The cheapest reading of codes[start, end) and its cost; null when the run as written is a known word. */
+function cheapestReading(
+  codes: Uint16Array,
+  start: number,
+  end: number,
+  known: KnownWords,
+  stops: ReadonlySet<string>,
+): [string, number] | null {
+  const asWritten = String.fromCharCode(...codes.subarray(start, end));
+  if (stops.has(asWritten) || known.has(asWritten)) return null;
+  const ones: number[] = [];
+  for (let j = start; j < end; j++) if (codes[j] === ONE) ones.push(j);
+  // Ones beyond the last MAX_ONES are read as i without trying both (bounded work per run).
+  const tried = ones.slice(-MAX_ONES);
+  let best = readLeet(codes, start, end, I);
+  let bestCost = wordCost(best, known, stops);
+  const scratch = codes.slice(start, end);
+  for (let choice = 1; choice < 1 << tried.length; choice++) {
+    for (let k = 0; k < tried.length; k++) scratch[(tried[k] as number) - start] = choice & (1 << k) ? L : I;
+    for (const j of ones.slice(0, -MAX_ONES)) scratch[j - start] = I;
+    const reading = readLeet(scratch, 0, scratch.length, I);
+    const cost = wordCost(reading, known, stops);
+    if (cost < bestCost) {
+      best = reading;
+      bestCost = cost;
+    }
+  }
+  return [best, bestCost];
+}
