@@ -23,6 +23,9 @@ export const MIN_LEET_WORDS = 3;
 /** A run with more `1`s than this is read with the first ones as l, i by cost only for the last ones. */
 const MAX_ONES = 6;
 const ONE = 0x31;
+const APOSTROPHE = 0x27;
+/** What follows the apostrophe of an English contraction (it's, can't, we'll, you're, we've, he'd, i'm). */
+const CONTRACTION_ENDINGS = new Set(['s', 't', 'll', 're', 've', 'd', 'm']);
 const L = 0x6c;
 const I = 0x69;
 
@@ -62,8 +65,18 @@ export function undoLeetText(
     const found = cheapestReading(codes, start, i, known, stops);
     if (found === null) continue;
     const [reading, cost] = found;
-    // Leet characters only ("50", "70", "4"): a number unless it reads as a stop word (so, to, a).
-    if (mask === RUN_LEET && cost > STOP_COST) continue;
+    // The ending of a contraction ("it'5", "you'r3", "we'11"): read whatever it spells.
+    const ending =
+      start >= 2 && codes[start - 1] === APOSTROPHE && RUN_CLASS[codes[start - 2] as number] !== 0;
+    if (ending && i - start <= 2) {
+      const asL = readLeet(codes, start, i, L);
+      write(codes, start, CONTRACTION_ENDINGS.has(asL) ? asL : reading);
+      rewritten++;
+      continue;
+    }
+    // Leet characters only: a number unless it reads as a stop word ("50" so, "70" to, "4" a) or,
+    // three long or more, as a known word ("537" set, "71713" title).
+    if (mask === RUN_LEET && (i - start <= 2 ? cost > STOP_COST : cost >= UNKNOWN_COST)) continue;
     // A reading of no known word is written for a run of two letters or more ("c10ck3nf14p", a
     // name): two digits first ("15th", "10am") or one letter among leet characters ("4x4", "3d")
     // is a number or a unit, unless it reads as a known word ("541d" said, "7h3" the).
@@ -73,10 +86,19 @@ export function undoLeetText(
         i - start - leetCount(codes, start, i) <= 1)
     )
       continue;
-    for (let j = 0; j < reading.length; j++) codes[start + j] = reading.charCodeAt(j);
+    write(codes, start, reading);
     rewritten++;
   }
   return rewritten;
+}
+
+/** Whether codes[start] follows an apostrophe inside a word (a contraction's ending). */
+function ending(codes: Uint16Array, start: number): boolean {
+  return start >= 2 && codes[start - 1] === APOSTROPHE && RUN_CLASS[codes[start - 2] as number] !== 0;
+}
+
+function write(codes: Uint16Array, start: number, reading: string): void {
+  for (let j = 0; j < reading.length; j++) codes[start + j] = reading.charCodeAt(j);
 }
 
 /** How many of codes[start, end) are leet characters. */
@@ -86,7 +108,10 @@ function leetCount(codes: Uint16Array, start: number, end: number): number {
   return count;
 }
 
-/** The cheapest reading of codes[start, end) and its cost; null when the run as written is a known word. */
+/**
+ * The cheapest reading of codes[start, end) and its cost; null when the run as written costs no
+ * more ("mp3", "h1n1": known words, while "b3", vitamin B3 to the lexicon, is the stop word `be`).
+ */
 function cheapestReading(
   codes: Uint16Array,
   start: number,
@@ -95,7 +120,6 @@ function cheapestReading(
   stops: ReadonlySet<string>,
 ): [string, number] | null {
   const asWritten = String.fromCharCode(...codes.subarray(start, end));
-  if (stops.has(asWritten) || known.has(asWritten)) return null;
   const ones: number[] = [];
   for (let j = start; j < end; j++) if (codes[j] === ONE) ones.push(j);
   // Ones beyond the last MAX_ONES are read as i without trying both (bounded work per run).
@@ -113,5 +137,7 @@ function cheapestReading(
       bestCost = cost;
     }
   }
-  return [best, bestCost];
+  // Unknown as written and as read (a name, "c10ck3nf14p"): the reading, for the caller's rules.
+  const writtenCost = wordCost(asWritten, known, stops);
+  return bestCost < writtenCost || writtenCost >= UNKNOWN_COST ? [best, bestCost] : null;
 }

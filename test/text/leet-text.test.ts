@@ -16,12 +16,32 @@ const known = lexiconOf({
   fill: 4.0,
   fiil: 9.5,
   mp3: 6.0,
+  b3: 8.0,
+  set: 3.0,
+  title: 3.9,
   covid: 5.0,
   model: 3.8,
   price: 3.2,
   phone: 3.5,
 });
-const stops = new Set(['the', 'on', 'over', 'so', 'to', 'a', 'i', 'is', 'in', 'of', 'and', 'with']);
+const stops = new Set([
+  'the',
+  'on',
+  'over',
+  'so',
+  'to',
+  'a',
+  'i',
+  'is',
+  'in',
+  'it',
+  'we',
+  'can',
+  'be',
+  'of',
+  'and',
+  'with',
+]);
 const read = (text: string): string => {
   const codes = codesOf(text);
   undoLeetText(codes, codes.length, known, stops);
@@ -40,6 +60,13 @@ describe('a text written in leet throughout', () => {
   it('reads leet-only runs only as stop words, and two-digit starts only as known words', () => {
     expect(read('50 541d 4 d0g')).toBe('so said a dog');
     expect(read('1000 d0g5 15th')).toBe('1000 dogs 15th');
+  });
+  it('reads contraction endings, runs of leet characters that spell a known word, and a rarer word as written', () => {
+    expect(read("1t'5 d0g5 w3'11 c4n'7")).toBe("it's dogs we'll can't");
+    expect(read('537 71713 b3 d0g')).toBe('set title be dog');
+  });
+  it('reads a word unknown either way (a name) when it has two letters or more', () => {
+    expect(read('c10ck3nf14p d0g')).toBe('ciockenfiap dog');
   });
   it('keeps known words as written and numbers with another digit', () => {
     expect(read('mp3 a320 2nd 4x4 covid-19')).toBe('mp3 a320 2nd 4x4 covid-19');
