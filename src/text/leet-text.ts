@@ -37,8 +37,9 @@ const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
 /**
  * Reads every letter-leet run of codes[0, length) (clean text: lower case) as its cheapest
- * reading, in place (one character for one). Call only for a leet text (isLeetText). Returns the
- * number of runs rewritten.
+ * reading, in place (one character for one), when at least a third of those runs that the
+ * reading changes read as known words (a spam mail's leet words among its random strings). Call only for a text with many such runs (isLeetText). Returns
+ * the number of runs rewritten.
  */
 export function undoLeetText(
   codes: Uint16Array,
@@ -46,7 +47,61 @@ export function undoLeetText(
   known: KnownWords,
   stops: ReadonlySet<string>,
 ): number {
+  const runs = leetRuns(codes, length, known, stops);
+  // Identifiers and codes ("qb1x", "a3f5e0", tracking numbers) mix letters and digits too, but
+  // read as no word: the text is leet only when a third or more of its mixed runs read as known words.
+  let mixed = 0;
+  let read = 0;
+  for (const run of runs) {
+    if (!run.lettersToo) continue;
+    mixed++;
+    if (run.cost < UNKNOWN_COST) read++;
+  }
+  if (3 * read < mixed) return 0;
   let rewritten = 0;
+  for (const { start, end, lettersToo, reading, cost } of runs) {
+    // The ending of a contraction ("it'5", "you'r3", "we'11"): read whatever it spells.
+    if (ending(codes, start) && end - start <= 2) {
+      const asL = readLeet(codes, start, end, L);
+      write(codes, start, CONTRACTION_ENDINGS.has(asL) ? asL : reading);
+      rewritten++;
+      continue;
+    }
+    // Leet characters only: a number unless it reads as a stop word ("50" so, "70" to, "4" a) or,
+    // three long or more, as a known word ("537" set, "71713" title).
+    if (!lettersToo && (end - start <= 2 ? cost > STOP_COST : cost >= UNKNOWN_COST)) continue;
+    // A reading of no known word is written for a run of two letters or more ("c10ck3nf14p", a
+    // name): two digits first ("15th", "10am") or one letter among leet characters ("4x4", "3d")
+    // is a number or a unit, unless it reads as a known word ("541d" said, "7h3" the).
+    if (
+      cost >= UNKNOWN_COST &&
+      ((isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) ||
+        end - start - leetCount(codes, start, end) <= 1)
+    )
+      continue;
+    write(codes, start, reading);
+    rewritten++;
+  }
+  return rewritten;
+}
+
+interface LeetRun {
+  start: number;
+  end: number;
+  /** Letters and leet characters (false: leet characters only). */
+  lettersToo: boolean;
+  reading: string;
+  cost: number;
+}
+
+/** The runs of codes[0, length) of leet characters, with or without letters, that a reading would change. */
+function leetRuns(
+  codes: Uint16Array,
+  length: number,
+  known: KnownWords,
+  stops: ReadonlySet<string>,
+): LeetRun[] {
+  const runs: LeetRun[] = [];
   let i = 0;
   while (i < length) {
     if (RUN_CLASS[codes[i] as number] === 0) {
@@ -64,32 +119,9 @@ export function undoLeetText(
     if (mask !== (RUN_LETTER | RUN_LEET) && mask !== RUN_LEET) continue;
     const found = cheapestReading(codes, start, i, known, stops);
     if (found === null) continue;
-    const [reading, cost] = found;
-    // The ending of a contraction ("it'5", "you'r3", "we'11"): read whatever it spells.
-    const ending =
-      start >= 2 && codes[start - 1] === APOSTROPHE && RUN_CLASS[codes[start - 2] as number] !== 0;
-    if (ending && i - start <= 2) {
-      const asL = readLeet(codes, start, i, L);
-      write(codes, start, CONTRACTION_ENDINGS.has(asL) ? asL : reading);
-      rewritten++;
-      continue;
-    }
-    // Leet characters only: a number unless it reads as a stop word ("50" so, "70" to, "4" a) or,
-    // three long or more, as a known word ("537" set, "71713" title).
-    if (mask === RUN_LEET && (i - start <= 2 ? cost > STOP_COST : cost >= UNKNOWN_COST)) continue;
-    // A reading of no known word is written for a run of two letters or more ("c10ck3nf14p", a
-    // name): two digits first ("15th", "10am") or one letter among leet characters ("4x4", "3d")
-    // is a number or a unit, unless it reads as a known word ("541d" said, "7h3" the).
-    if (
-      cost >= UNKNOWN_COST &&
-      ((isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) ||
-        i - start - leetCount(codes, start, i) <= 1)
-    )
-      continue;
-    write(codes, start, reading);
-    rewritten++;
+    runs.push({ start, end: i, lettersToo: mask !== RUN_LEET, reading: found[0], cost: found[1] });
   }
-  return rewritten;
+  return runs;
 }
 
 /** Whether codes[start] follows an apostrophe inside a word (a contraction's ending). */

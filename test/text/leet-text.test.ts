@@ -68,6 +68,9 @@ describe('a text written in leet throughout', () => {
   it('reads a word unknown either way (a name) when it has two letters or more', () => {
     expect(read('c10ck3nf14p d0g')).toBe('ciockenfiap dog');
   });
+  it('leaves a text of identifiers, whose mixed runs read as no word, as it is', () => {
+    expect(read('qb1x qb13x qb4x a3f5e0 d0g')).toBe('qb1x qb13x qb4x a3f5e0 d0g');
+  });
   it('keeps known words as written and numbers with another digit', () => {
     expect(read('mp3 a320 2nd 4x4 covid-19')).toBe('mp3 a320 2nd 4x4 covid-19');
   });
