@@ -6,14 +6,15 @@ import { STOP_COST, UNKNOWN_COST, wordCost } from './word-cost.js';
  * letters with leet digits and symbols, every such word is read back by the leet table, short ones
  * too ("0n", "7h3", "1s"), which the word-by-word rule (dictionary-words.ts, undoLeet) leaves since
  * a short word is too often a known word by chance. A text qualifies when at least LEET_TEXT_SHARE
- * of its words, and MIN_LEET_WORDS or more, are such mixes: ordinary text has a few (mp3, h1n1,
- * "4g", a model name), far from a third of its words. A word that is known as written (a stop word
- * or a lexicon word: "mp3") stays; for the others, each reading of a `1` as l or i is priced by
- * the language's word costs (word-cost.ts) and the cheapest is written, the first in order when
- * none is a known word (then not for a run of one letter among leet characters: "4x4" stays). Runs with another digit ("a320", "2nd", "2020") are numbers and stay; so do
- * runs of leet characters only ("50", "1000") unless they read as a stop word ("50" so, "70" to,
- * "4" a), and runs starting with two digits ("15th", "10am") unless they read as a known word
- * ("541d" said).
+ * of its words, and MIN_LEET_WORDS or more, are such mixes (ordinary text has a few: mp3, h1n1,
+ * "4g", a model name; 7.3% of the words at most in the evaluation corpus), and a third of those
+ * read as known words (a list of identifiers reads as none). Each reading of a `1` as i or l is
+ * priced by the language's word costs (word-cost.ts) and the cheapest is written when it costs
+ * less than the run as written ("mp3" stays, "b3" is `be`), or when both are unknown and the run
+ * has two letters or more (a name). Runs with another digit ("a320", "2nd", "2020") are numbers
+ * and stay; so do runs of leet characters only unless they read as a stop word ("50" so, "4" a)
+ * or, three long or more, a known word ("537" set), and runs starting with two digits or of one
+ * letter among leet characters ("15th", "4x4") unless they read as a known word ("541d" said).
  */
 
 /** Share of a text's words that are letter-leet mixes from which the whole text is read as leet. */
