@@ -23,6 +23,8 @@ export const LEET_TEXT_SHARE = 0.15;
 export const MIN_LEET_WORDS = 3;
 /** A run with more `1`s than this is read with the first ones as l, i by cost only for the last ones. */
 const MAX_ONES = 6;
+/** Longest run read, as the word-by-word rule's. */
+const MAX_RUN = 24;
 const ONE = 0x31;
 const APOSTROPHE = 0x27;
 /** What follows the apostrophe of an English contraction (it's, can't, we'll, you're, we've, he'd, i'm). */
@@ -118,6 +120,8 @@ function leetRuns(
       i++;
     }
     if (mask !== (RUN_LETTER | RUN_LEET) && mask !== RUN_LEET) continue;
+    // A longer run is no disguised word (and would cost 2^MAX_ONES readings of its length).
+    if (i - start > MAX_RUN) continue;
     const found = cheapestReading(codes, start, i, known, stops);
     if (found === null) continue;
     runs.push({ start, end: i, lettersToo: mask !== RUN_LEET, reading: found[0], cost: found[1] });
