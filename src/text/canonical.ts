@@ -4,6 +4,7 @@ import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
+import { isLeetText, undoLeetText } from './leet-text.js';
 import { joinLineBrokenWords } from './line-break-words.js';
 import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
@@ -157,7 +158,12 @@ function canonicalText(
   if (known) {
     const stops = stopWords(lang);
     // Leet characters stand for Latin letters: only a Latin-script language's words can come out.
-    let changed = LATIN_SCRIPT_LANGUAGES.has(lang) && undoLeet(clean.codes, length, known) > 0;
+    const latin = LATIN_SCRIPT_LANGUAGES.has(lang);
+    const leet = { mixed: 0 };
+    let changed = latin && undoLeet(clean.codes, length, known, leet) > 0;
+    // A text written in leet throughout: its short words too (leet-text.ts).
+    if (latin && isLeetText(leet.mixed, tokens.count))
+      changed = undoLeetText(clean.codes, length, known, stops) > 0 || changed;
     if (tokens.spelledOut) {
       const joined = joinSpacedLetters(clean.codes, length, known);
       // Longer runs, of several words one space apart: cut into the words they read as.

@@ -50,7 +50,7 @@ for (const [from, to] of [
 ] as const)
   LEET[from.charCodeAt(0)] = to.charCodeAt(0);
 
-const isLeet = (code: number): boolean => code < 0x80 && (LEET[code] as number) !== 0;
+export const isLeet = (code: number): boolean => code < 0x80 && (LEET[code] as number) !== 0;
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
 /**
@@ -58,10 +58,10 @@ const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
  * character, or 0 (ends a run). Derived from WORD_SCRIPT once, so that the pass over a text, which
  * most texts pass without a candidate, reads one table entry per code unit.
  */
-const RUN_LETTER = 1;
-const RUN_LEET = 2;
+export const RUN_LETTER = 1;
+export const RUN_LEET = 2;
 const RUN_OTHER = 4;
-const RUN_CLASS = new Uint8Array(0x10000);
+export const RUN_CLASS = new Uint8Array(0x10000);
 for (let code = 0; code < 0x10000; code++)
   RUN_CLASS[code] =
     code >= A && code <= Z ? RUN_LETTER : isLeet(code) ? RUN_LEET : isWordChar(code) ? RUN_OTHER : 0;
@@ -73,7 +73,7 @@ function hasLeetBefore(codes: Uint16Array, start: number, end: number): boolean 
 }
 
 /** codes[start, end) as a string, with leet characters read as letters (1 as `one`). */
-function readLeet(codes: Uint16Array, start: number, end: number, one: number): string {
+export function readLeet(codes: Uint16Array, start: number, end: number, one: number): string {
   let word = '';
   for (let i = start; i < end; i++) {
     const code = codes[i] as number;
@@ -88,9 +88,16 @@ function readLeet(codes: Uint16Array, start: number, end: number, one: number): 
  * at least one of each, MIN_DICTIONARY_WORD to MAX_RUN long, that does not start with two digits
  * ("10am", "15th": numbers with a unit or ordinal, whatever they spell) and whose only leet
  * character is not one digit at its end ("flu3": a footnote or list number). It is rewritten
- * when it is not itself a known word and its reading is. Returns the number of words rewritten.
+ * when it is not itself a known word and its reading is. Returns the number of words rewritten;
+ * `seen.mixed` (when given) counts the runs of letters and leet characters of any length
+ * (leet-text.ts reads a text with many of them throughout).
  */
-export function undoLeet(codes: Uint16Array, length: number, known: KnownWords): number {
+export function undoLeet(
+  codes: Uint16Array,
+  length: number,
+  known: KnownWords,
+  seen?: { mixed: number },
+): number {
   let rewritten = 0;
   let i = 0;
   while (i < length) {
@@ -111,6 +118,7 @@ export function undoLeet(codes: Uint16Array, length: number, known: KnownWords):
     }
     // Letters and leet characters only, at least one of each.
     if (mask !== (RUN_LETTER | RUN_LEET)) continue;
+    if (seen) seen.mixed++;
     const size = i - start;
     if (size < MIN_DICTIONARY_WORD || size > MAX_RUN) continue;
     if (isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) continue;

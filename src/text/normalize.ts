@@ -17,6 +17,7 @@ import {
   letterVariant,
 } from './letter-variants.js';
 import { fastNfkc, INERT, MAX_NORMALIZED_LENGTH, tooLongWhenNormalized } from './nfkc.js';
+import { regionalLetters } from './regional-letters.js';
 import { undoStackedMarks } from './stacked-marks.js';
 import { codesToString } from './utf16.js';
 
@@ -256,7 +257,8 @@ export function collapseWhitespace(text: string): string {
 
 /** Layout clean-up and letter normalization; white space is left as is (the tokenizer does not need it collapsed). */
 export function normalizeText(text: string, options: NormalizeOptions): string {
-  return normalizeLetters(cleanLayout(text), options);
+  // Regional indicators that stand for letters are letters before the letter rules (regional-letters.ts).
+  return normalizeLetters(regionalLetters(cleanLayout(text)), options);
 }
 
 // normalizeTextCodes' one-pass table: the FOLD entry of a code unit that NFKC leaves alone;

@@ -23,6 +23,19 @@ describe('letter variants', () => {
     expect(cleanText('tıklayın', opts)).toBe('tıklayın');
     expect(cleanText('бᴫаговҽщҽнскҽ', opts)).toBe('благовещенске');
   });
+  it('folds IPA letters with a bar, hook or turn in every word, capitals too', () => {
+    expect(cleanText('ʈɦɘ quɪck bɾɵwn fɵx ʝumpʂ ɵvɘɾ ʈɦɘ ɭɑʐy dɵg', opts)).toBe(
+      'the quick brown fox jumps over the lazy dog',
+    );
+    // Ɵ and Ɦ lower-case to ɵ and ɦ, then fold.
+    expect(cleanText('ƟFFER ꞪERE', opts)).toBe('offer here');
+    expect(cleanText('Ɵffer ɱɘmbɘɾs', opts)).toBe('offer members');
+  });
+  it('keeps the letters of real alphabets that IPA also uses: Azerbaijani ə, African ɛ ɔ ɓ ɗ, Ukrainian і ї ґ', () => {
+    expect(cleanText('Bakı şəhəri ɛwɔ ɓaɗi', opts)).toBe('bakı şəhəri ɛwɔ ɓaɗi');
+    expect(cleanText('Їжак і ґанок', opts)).toBe('їжак і ґанок');
+    expect(cleanText('François Müller, Dvořák, Łódź', opts)).toBe('françois müller, dvořák, łódź');
+  });
   it('folds astral enclosed capitals, which NFKC leaves alone', () => {
     expect(cleanText('🅵🆁🅴🅴 🄲🄰🅂🄷 🅑🅞🅝🅤🅢', opts)).toBe('free cash bonus');
     expect(enclosedLetter('🅰')).toBe('a');
@@ -37,8 +50,8 @@ describe('letter variants', () => {
     expect(cleanText('Zażółć gęślą jaźń; Şişli; Țară', opts)).toBe('zażółć gęślą jaźń; şişli; țară');
   });
   it('the one-pass fold agrees with the letter rules on every variant', () => {
-    const all = 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢɑɡ℮℘ǫɩʋɯᴫҽ';
+    const all = 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢɑɡ℮℘ǫɩʋɯᴫҽɵɘɾɦʊɭɫɱɳʂʐɽɼʈɕʑʝɧ';
     expect(foldLetters(all, opts)).toBe(letterRules(all, opts));
-    expect(foldLetters(all, opts)).toBe('abcdefghijklmnopqrstuvwyzagepqiuwле');
+    expect(foldLetters(all, opts)).toBe('abcdefghijklmnopqrstuvwyzagepqiuwлеoerhullmnszrrtczjh');
   });
 });

@@ -200,6 +200,13 @@ describe('adversarial 1 MiB texts decide in linear time', async () => {
     ['long word', { text: fill('абв', MiB) }],
     ['leet characters and letters (one long run)', { text: fill('1a$0', MiB), lang: 'en' }],
     ['leet words', { text: fill('fr33 l0v3 ', MiB), lang: 'en' }],
+    [
+      'a leet text: short words, ones, contractions',
+      { text: fill("7h3 f111 1t'5 537 4x4 ", MiB), lang: 'en' },
+    ],
+    ['a leet text: one long run of ones', { text: `7h3 d0g 4nd ${fill('1', MiB)}`, lang: 'en' }],
+    ['regional indicators in every word', { text: fill('🇫🇷🇪🇪 🇲🇴🇳🇪🇾 ', MiB) }],
+    ['one long run of regional indicators (flags)', { text: `x${fill('🇫🇷', MiB)}` }],
     ['spaced single letters', { text: fill('f r e e ', MiB), lang: 'en' }],
     ['spaced single letters, runs of five', { text: fill('a f r e e. ', MiB), lang: 'en' }],
     [
