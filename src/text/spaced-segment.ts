@@ -16,12 +16,19 @@ import { singleLetter, WORD_SCRIPT } from './word-scripts.js';
  * letters rarely make such words, and are left as they are. Ordinary text has no run of six
  * one-letter words one space apart (Russian "и в с к о у я", English "a", "I" come one or two in a
  * row). Words are read up to MAX_WORD letters, so the pass is linear in the run's length (a run
- * of more than MAX_RUN letters is read in pieces of MAX_RUN, so that the scratch arrays stay small).
+ * of more than MAX_RUN letters is read in pieces of MAX_RUN, so that the scratch arrays stay small),
+ * and at most MAX_READ_LETTERS letters of a text are read.
  */
 
 export const MIN_RUN = 6;
 /** A longer run (a text spaced out with no punctuation) is read in pieces of this many letters. */
 const MAX_RUN = 2000;
+/**
+ * Letters read per text at most: the reading tries MAX_WORD words at every letter (~1.7 µs a
+ * letter), so a megabyte of spaced-out letters would take seconds; a whole article spaced out
+ * is a few thousand. Letters past the budget stay as written.
+ */
+const MAX_READ_LETTERS = 32_768;
 const MAX_WORD = 24;
 /** Added per word: of two readings of equal idf, the one of fewer, longer words wins. */
 const WORD_COST = 3;
@@ -81,6 +88,7 @@ export function segmentSpacedLetters(
   let w = 0;
   let copied = 0;
   let i = 0;
+  let budget = MAX_READ_LETTERS;
   while (i < length) {
     if (!singleLetter(codes, i, length)) {
       i++;
@@ -105,7 +113,9 @@ export function segmentSpacedLetters(
         if (from > i) codes[w++] = SPACE;
         let letters = '';
         for (let p = from; p <= to; p += 2) letters += String.fromCharCode(codes[p] as number);
-        if (letters.length >= MIN_RUN && segment(letters, known, stops) >= MIN_COVERED * letters.length)
+        const read = letters.length >= MIN_RUN && letters.length <= budget;
+        if (read) budget -= letters.length;
+        if (read && segment(letters, known, stops) >= MIN_COVERED * letters.length)
           w = writeReading(codes, w, letters);
         else for (let p = from; p <= to; p++) codes[w++] = codes[p] as number;
       }

@@ -60,6 +60,9 @@ const SHAPES: Shape[] = [
   { name: 'soft hyphens', field: 'text', make: (n) => fill('a\u00ad', n) },
   { name: 'spaces', field: 'text', make: (n) => `a${fill(' ', n)}b` },
   { name: 'tabs and no-break spaces', field: 'text', make: (n) => `a${fill('\t\u00a0', n)}b` },
+  // Read back word by word by the lexicon (spaced-segment.ts): every letter tries 24 words.
+  { name: 'letters one space apart', field: 'text', make: (n) => fill('f r e e m o n e y n o w ', n) },
+  { name: 'leet in every word', field: 'text', make: (n) => fill('7h3 qu1ck br0wn f0x ', n) },
   { name: "'@' run", field: 'text', make: (n) => fill('@', n) },
   { name: "'a@' run", field: 'text', make: (n) => fill('a@', n) },
   { name: "'.' run", field: 'text', make: (n) => fill('.', n) },

@@ -53,4 +53,17 @@ describe('long runs', () => {
     expect(read.filter((word) => word === 'free' || word === 'money').length).toBeGreaterThan(990);
     expect(read.join('')).toBe(words.join(''));
   });
+  it('reads at most 32,768 letters of a text and leaves the rest as written', () => {
+    // 8,800 words of 4.5 letters: 39,600 letters, 7,600 past the 16 pieces of 2,000 the budget reads.
+    const words = Array.from({ length: 8800 }, (_, k) => (k % 2 === 0 ? 'free' : 'money'));
+    const spaced = words.map((word) => [...word].join(' ')).join(' ');
+    const tokens = segment(spaced).split(' ');
+    expect(tokens.join('')).toBe(words.join(''));
+    const single = tokens.filter((token) => token.length === 1).length;
+    expect(single).toBeGreaterThanOrEqual(7000);
+    // A piece that ends inside a word leaves a few letters of it alone too.
+    expect(single).toBeLessThanOrEqual(7700);
+    expect(tokens.slice(0, 4)).toEqual(['free', 'money', 'free', 'money']);
+    expect(tokens.slice(-3)).toEqual(['n', 'e', 'y']);
+  });
 });
