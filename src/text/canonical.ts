@@ -4,7 +4,7 @@ import { cleanText, cleanTextCodes } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
-import { isLeetText, undoLeetText } from './leet-text.js';
+import { isLeetText, MIN_LEET_WORDS, undoLeetText } from './leet-text.js';
 import { joinLineBrokenWords } from './line-break-words.js';
 import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
@@ -163,7 +163,7 @@ function canonicalText(
     let changed = latin && undoLeet(clean.codes, length, known, leet) > 0;
     // A text written in leet throughout: its short words too (leet-text.ts).
     if (latin && isLeetText(leet.mixed, tokens.count))
-      changed = undoLeetText(clean.codes, length, known, stops) > 0 || changed;
+      changed = undoLeetText(clean.codes, length, known, stops, MIN_LEET_WORDS) > 0 || changed;
     if (tokens.spelledOut) {
       const joined = joinSpacedLetters(clean.codes, length, known);
       // Longer runs, of several words one space apart: cut into the words they read as.

@@ -38,6 +38,15 @@ export const isLeetText = (mixed: number, words: number): boolean =>
 
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
+/** Whether codes[start, end) is digits, then letters only ("10th", "4k"). */
+function numberWithUnit(codes: Uint16Array, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && isDigit(codes[i] as number)) i++;
+  if (i === start) return false;
+  for (; i < end; i++) if (RUN_CLASS[codes[i] as number] !== RUN_LETTER) return false;
+  return true;
+}
+
 /**
  * Reads every letter-leet run of codes[0, length) (clean text: lower case) as its cheapest
  * reading, in place (one character for one), when at least a third of those runs that the
@@ -49,18 +58,22 @@ export function undoLeetText(
   length: number,
   known: KnownWords,
   stops: ReadonlySet<string>,
+  /** Fewest mixed runs, numbers with units not counted, that make the text leet. */
+  minRuns = 0,
 ): number {
   const runs = leetRuns(codes, length, known, stops);
   // Identifiers and codes ("qb1x", "a3f5e0", tracking numbers) mix letters and digits too, but
   // read as no word: the text is leet only when a third or more of its mixed runs read as known words.
+  // A number with its unit or ordinal ("10th", "10am", "4k", "256gb") is ordinary text, and
+  // reads as a word by chance ("loth", "loam"): it is no evidence of leet.
   let mixed = 0;
   let read = 0;
   for (const run of runs) {
-    if (!run.lettersToo) continue;
+    if (!run.lettersToo || numberWithUnit(codes, run.start, run.end)) continue;
     mixed++;
     if (run.cost < UNKNOWN_COST) read++;
   }
-  if (3 * read < mixed) return 0;
+  if (mixed < minRuns || 3 * read < mixed) return 0;
   let rewritten = 0;
   for (const { start, end, lettersToo, reading, cost } of runs) {
     // The ending of a contraction ("it'5", "you'r3", "we'11"): read whatever it spells.

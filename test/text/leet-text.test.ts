@@ -54,6 +54,14 @@ describe('a text written in leet throughout', () => {
       'the quick brown fox jumps over the lazy dog',
     );
   });
+  it('counts no number with its unit or ordinal as evidence of leet', () => {
+    const text = 'the h1n1 and g7 said on the 10th at 10am';
+    const codes = codesOf(text);
+    // 10th and 10am read as words (loth, loam) but are numbers with units: two mixed runs are left.
+    expect(undoLeetText(codes, codes.length, lexiconOf({ gt: 7.0, loth: 9.0, loam: 9.0 }), stops, 3)).toBe(0);
+    expect(textOf(codes, codes.length)).toBe(text);
+    expect(read('7h3 qu1ck br0wn f0x 0n 7h3 10th')).toBe('the quick brown fox on the 10th');
+  });
   it('chooses l or i for 1 by the word costs', () => {
     expect(read('f111 1n')).toBe('fill in');
   });
