@@ -1,7 +1,8 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
+import { foldLatinAccents, isAccentedDisguise } from './accented-text.js';
 import { cleanText, cleanTextCodes } from './clean.js';
-import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
+import { joinSpacedLetters, type KnownWordsOf, type LatinRuns, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
 import { isLeetText, MIN_LEET_WORDS, undoLeetText } from './leet-text.js';
@@ -159,8 +160,11 @@ function canonicalText(
     const stops = stopWords(lang);
     // Leet characters stand for Latin letters: only a Latin-script language's words can come out.
     const latin = LATIN_SCRIPT_LANGUAGES.has(lang);
-    const leet = { mixed: 0 };
+    const leet: LatinRuns = { mixed: 0, latinExtended: false };
     let changed = latin && undoLeet(clean.codes, length, known, leet) > 0;
+    // Accents sprinkled on the words (accented-text.ts): read only in a text with an accented letter.
+    if (leet.latinExtended && isAccentedDisguise(tokens, known, stops))
+      changed = foldLatinAccents(clean.codes, length) > 0 || changed;
     // A text written in leet throughout: its short words too (leet-text.ts).
     if (latin && isLeetText(leet.mixed, tokens.count))
       changed = undoLeetText(clean.codes, length, known, stops, MIN_LEET_WORDS) > 0 || changed;
