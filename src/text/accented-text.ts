@@ -29,17 +29,21 @@ const baseOf = (code: number): number => {
   return latinBase[code] as number;
 };
 
-/** The token with its Latin letters' accents folded; '' when it has none. */
-function folded(token: string): string {
-  let out = '';
-  let any = false;
-  for (let i = 0; i < token.length; i++) {
-    const code = token.charCodeAt(i);
+/** The blocks of the Latin letters with diacritics (others there too: ø ß ı have no base letter). */
+const EXTENDED_LATIN = /[\u00c0-\u024f\u1e00-\u1eff]/g;
+
+/** joined[start, end) with its Latin letters' accents folded; '' when it has none. */
+function folded(joined: string, start: number, end: number): string {
+  let i = start;
+  while (i < end && baseOf(joined.charCodeAt(i)) === 0) i++;
+  if (i === end) return '';
+  let out = joined.slice(start, i);
+  for (; i < end; i++) {
+    const code = joined.charCodeAt(i);
     const base = baseOf(code);
-    any ||= base !== 0;
     out += String.fromCharCode(base === 0 ? code : base);
   }
-  return any ? out : '';
+  return out;
 }
 
 /**
@@ -54,12 +58,19 @@ export function isAccentedDisguise(
   let accented = 0;
   let evidence = 0;
   const { joined, count, starts } = tokens;
-  for (let k = 0; k < count; k++) {
+  // Most tokens of a text with an accented letter have none: the tokens read are those a native
+  // search finds a letter of the accented blocks in.
+  EXTENDED_LATIN.lastIndex = 0;
+  let k = 0;
+  for (let found = EXTENDED_LATIN.exec(joined); found !== null; found = EXTENDED_LATIN.exec(joined)) {
+    while (k + 1 < count && (starts[k + 1] as number) <= found.index) k++;
+    const start = starts[k] as number;
     const end = k + 1 < count ? (starts[k + 1] as number) - 1 : joined.length;
-    const token = joined.slice(starts[k], end);
-    const plain = folded(token);
+    EXTENDED_LATIN.lastIndex = end;
+    const plain = folded(joined, start, end);
     if (plain === '') continue;
     accented++;
+    const token = joined.slice(start, end);
     if (known.has(token) || stops.has(token)) continue;
     if (known.has(plain) || stops.has(plain)) evidence++;
   }
