@@ -25,7 +25,9 @@ import { fileURLToPath } from 'node:url';
 import { signatureConfigSchema } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { mulberry32 } from '../eval/random.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
 import { canonicalize } from '../text/canonical.js';
+import type { Language } from '../text/language.js';
 import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 
 /** Inserts `insert` after a random inner position of a `share` of the words. */
@@ -185,9 +187,12 @@ function dedupTable(): void {
 
 function exactTable(): void {
   const config = signatureConfigSchema.parse({}).canonical;
+  // The lexicons the signer loads: the rules that read known words (leet, accents) run as when signing.
+  const lexicons = LexiconSet.defaults();
+  const known = (lang: Language) => lexicons.get(lang);
   const canonical = (text: string, lang?: string): string | undefined => {
     try {
-      return canonicalize({ text, kind: 'text' }, config, lang).canonical;
+      return canonicalize({ text, kind: 'text' }, config, lang, known).canonical;
     } catch (error) {
       if (error instanceof DoppelError) return undefined;
       throw error;

@@ -70,10 +70,11 @@ describe('accents sprinkled on English words', () => {
     expect(disguised(french)).toBe(false);
     expect(words(french)).toContain('général');
   });
-  it('asks for two evidence words making half of the accented ones', () => {
+  it('asks for two evidence words making a third of the accented ones', () => {
     expect(disguised('thé cómpany')).toBe(true);
     expect(disguised('thé josé')).toBe(false);
-    expect(disguised('thé cómpany josé sánchez núñez')).toBe(false);
+    expect(disguised('thé cómpany josé sánchez núñez peña')).toBe(true);
+    expect(disguised('thé cómpany josé sánchez núñez peña garcía')).toBe(false);
     expect(disguised('the company')).toBe(false);
   });
   it('reads only English text so (Russian and Ukrainian stress marks are removed for every text)', () => {
