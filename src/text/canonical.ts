@@ -9,6 +9,7 @@ import { isLeetText, MIN_LEET_WORDS, undoLeetText } from './leet-text.js';
 import { joinLineBrokenWords } from './line-break-words.js';
 import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
+import { joinPunctuationSplitWords } from './punctuation-in-words.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
 import { segmentSpacedLetters } from './spaced-segment.js';
@@ -17,7 +18,7 @@ import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
 import { joinSymbolSplitWords } from './symbols-in-words.js';
-import { tokenizeCodes, tokenWords } from './tokenize.js';
+import { innerPunctuationAt, tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
 
 /** Languages written in Latin letters (those whose known words leetspeak can disguise). */
@@ -158,10 +159,19 @@ function canonicalText(
   const known = knownWords?.(lang);
   if (known) {
     const stops = stopWords(lang);
+    let punctuationJoined = false;
+    // Punctuation inside a word: removed where the pieces make a known word (punctuation-in-words.ts).
+    // First: the tokenizer's offsets of it hold only while nothing has moved the text.
+    if ((tokens.innerPunctuation ?? 0) > 0) {
+      const listed = { at: innerPunctuationAt, count: tokens.innerPunctuation ?? 0 };
+      const joined = joinPunctuationSplitWords(clean.codes, length, known, stops, listed);
+      punctuationJoined = joined !== length;
+      length = joined;
+    }
     // Leet characters stand for Latin letters: only a Latin-script language's words can come out.
     const latin = LATIN_SCRIPT_LANGUAGES.has(lang);
     const leet: LatinRuns = { mixed: 0, latinExtended: false };
-    let changed = latin && undoLeet(clean.codes, length, known, leet) > 0;
+    let changed = (latin && undoLeet(clean.codes, length, known, leet) > 0) || punctuationJoined;
     // Accents sprinkled on the words (accented-text.ts): read only in a text with an accented letter.
     if (leet.latinExtended && isAccentedDisguise(tokens, known, stops))
       changed = foldLatinAccents(clean.codes, length) > 0 || changed;

@@ -63,6 +63,17 @@ const SHAPES: Shape[] = [
   // Read back word by word by the lexicon (spaced-segment.ts): every letter tries 24 words.
   { name: 'letters one space apart', field: 'text', make: (n) => fill('f r e e m o n e y n o w ', n) },
   { name: 'leet in every word', field: 'text', make: (n) => fill('7h3 qu1ck br0wn f0x ', n) },
+  {
+    name: 'punctuation inside every word',
+    field: 'text',
+    make: (n) => fill('pr.esident gov-ernment mon|ey ', n),
+  },
+  { name: 'letters and dots', field: 'text', make: (n) => fill('ab.', n) },
+  {
+    name: 'long pieces between dots',
+    field: 'text',
+    make: (n) => fill('governmentgovernmentgovernmentgo.', n),
+  },
   { name: "'@' run", field: 'text', make: (n) => fill('@', n) },
   { name: "'a@' run", field: 'text', make: (n) => fill('a@', n) },
   { name: "'.' run", field: 'text', make: (n) => fill('.', n) },
