@@ -2,6 +2,7 @@ import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { foldLatinAccents, isAccentedDisguise } from './accented-text.js';
 import { cleanText, cleanTextCodes } from './clean.js';
+import { undoCyrillicLeet, undoCyrillicLeetText } from './cyrillic-leet.js';
 import { joinSpacedLetters, type KnownWordsOf, type LatinRuns, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
@@ -23,6 +24,8 @@ import { codesToString } from './utf16.js';
 
 /** Languages written in Latin letters (those whose known words leetspeak can disguise). */
 const LATIN_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['en']);
+/** Languages written in Cyrillic: their leet digits stand for Cyrillic letters (cyrillic-leet.ts). */
+const CYRILLIC_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['ru', 'uk']);
 
 /** Decoded text, before canonicalization: what the decode layer hands over. */
 export interface TextSource {
@@ -175,6 +178,13 @@ function canonicalText(
     // Accents sprinkled on the words (accented-text.ts): read only in a text with an accented letter.
     if (leet.latinExtended && isAccentedDisguise(tokens, known, stops))
       changed = foldLatinAccents(clean.codes, length) > 0 || changed;
+    if (CYRILLIC_SCRIPT_LANGUAGES.has(lang)) {
+      const cyrillicLeet = { mixed: 0 };
+      changed = undoCyrillicLeet(clean.codes, length, known, cyrillicLeet) > 0 || changed;
+      // A text written in Cyrillic leet throughout: its short words too (cyrillic-leet.ts).
+      if (isLeetText(cyrillicLeet.mixed, tokens.count))
+        changed = undoCyrillicLeetText(clean.codes, length, known, stops) > 0 || changed;
+    }
     // A text written in leet throughout: its short words too (leet-text.ts).
     if (latin && isLeetText(leet.mixed, tokens.count))
       changed = undoLeetText(clean.codes, length, known, stops, MIN_LEET_WORDS) > 0 || changed;

@@ -64,6 +64,11 @@ const SHAPES: Shape[] = [
   { name: 'letters one space apart', field: 'text', make: (n) => fill('f r e e m o n e y n o w ', n) },
   { name: 'leet in every word', field: 'text', make: (n) => fill('7h3 qu1ck br0wn f0x ', n) },
   {
+    name: 'Cyrillic leet in every word',
+    field: 'text',
+    make: (n) => fill('н@ 3аработок д0ход 4т0 3а3е3ка ', n),
+  },
+  {
     name: 'punctuation inside every word',
     field: 'text',
     make: (n) => fill('pr.esident gov-ernment mon|ey ', n),
