@@ -5,9 +5,9 @@
  *   U+FE20-FE2F, and the Cyrillic enclosing signs U+0488-0489 that Zalgo text stacks: ҉) is
  *   removed: strikethrough and overlay marks (a̶), "Zalgo" stacks, and the acute and grave stress
  *   marks of Russian and Ukrainian text (Президе́нт, коли́т: no Cyrillic vowel has a composed form
- *   with the acute, so NFKC leaves them apart). Every Russian and Ukrainian normaliser drops
- *   stress marks: textbooks, dictionaries and Wikipedia headwords print them, spam sprinkles them to
- *   break fingerprints, and neither language spells a word with them;
+ *   with the acute, so NFKC leaves them apart). Textbooks, dictionaries and Wikipedia headwords
+ *   print them, spam sprinkles them to break fingerprints, and neither language spells a word
+ *   with them: Russian and Ukrainian text normalisers drop them too;
  * - the Cyrillic letters NFKC composes of a letter and the grave or acute (ѐ ѝ, and ѓ ќ) are that
  *   letter: neither Russian nor Ukrainian spells a word with them (ѓ and ќ are Macedonian, which
  *   doppel does not read; in Russian or Ukrainian text they are a mark on г or к). й, ё and ї keep
