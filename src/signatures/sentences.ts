@@ -21,9 +21,9 @@ import { INFO_LO, INFO_STRIDE } from './vocabulary.js';
  *
  * Lead passages (leadPassages below) share the array: values whose low byte is 0, after the
  * sentence values and in reading order (containment leaves out an unshared start or end of a
- * teaser, so it needs to know which runs come first), never sampled and never index keys (a teaser
- * is found by its sentences and topic terms; a passage key found two more of the seed-21 set's
- * 460 teasers but brought templated mails together as stories).
+ * teaser, so it needs to know which runs come first), never sampled. One index key is made of the
+ * first two (withLeadKey), so that a teaser whose sentence boundaries are not the article's is
+ * found at all; the mail profile takes no sentence keys (templated mails share their openings).
  */
 export interface SentenceFingerprints {
   values: Uint32Array;
@@ -64,8 +64,8 @@ export function sentenceFingerprints(
     start = end;
   }
   const distinct = ascendingDistinct(all);
-  const keyed = pick(all, distinct, keys);
   const lead = leadTokens > 0 ? leadPassages(info, slots, Math.min(leadTokens, slots.length)) : null;
+  const keyed = withLeadKey(pick(all, distinct, keys), lead);
   if (distinct.length <= max)
     return {
       values: lead !== null && lead.length > 0 ? withPassages(distinct, lead) : distinct,
@@ -87,6 +87,25 @@ export function sentenceFingerprints(
     cut,
     keys: keyed,
   };
+}
+
+/**
+ * The sentence keys and, when the text has two lead passages or more, one key of its opening: the
+ * first two passages' values mixed (low byte 0, as a passage's, so it never equals a sentence
+ * value). A teaser whose sentence boundaries are not the article's ("inflation.The" glued in the
+ * article, a headline run into the first sentence) shares no sentence key with it, but opens with
+ * the same two passages. Two passages (~10 tokens), not one: a dateline ("moscow nov 6 reuters")
+ * opens many texts.
+ */
+function withLeadKey(keys: Uint32Array, lead: readonly number[] | null): Uint32Array {
+  if (lead === null || lead.length < 2) return keys;
+  const key =
+    (fmix32(Math.imul((lead[0] as number) ^ 0x6f70656e, 0x9e3779b1) ^ (lead[1] as number)) & 0xffffff00) >>>
+    0;
+  const out = new Array<number>(keys.length + 1);
+  for (let i = 0; i < keys.length; i++) out[i] = keys[i] as number;
+  out[keys.length] = key;
+  return ascendingDistinct(out);
 }
 
 /** Ascending sentence values, then the lead passages in reading order, as one array. */

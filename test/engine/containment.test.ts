@@ -198,6 +198,21 @@ describe('containment (lead passages)', () => {
     expect(second[1]).toMatchObject({ verdict: 'near_duplicate', duplicateOf: 'lp2-teaser' });
   });
 
+  it('finds a teaser whose two sentences the article glued into one (by the key of its opening)', async () => {
+    const article = sentences(31, 30);
+    const glued = `${article[0]}${article[1]} ${article.slice(2).join(' ')}`;
+    const teaser = `${article[0]} ${article[1]}`;
+    const v = await engine().processMessages([
+      await input('ct9-article', glued, 0),
+      await input('ct9-teaser', teaser, 10),
+    ]);
+    expect(v[1]).toMatchObject({
+      verdict: 'near_duplicate',
+      duplicateOf: 'ct9-article',
+      method: 'containment',
+    });
+  });
+
   it('links a teaser with a lead-in line of its own before the article’s first words', async () => {
     const article = sentences(12, 15);
     const teaser = `Breaking from the wires:\n${words(article.join(' '), 50)}`;
