@@ -5,13 +5,29 @@
  * look-alike letters (Latin a e o p c x y replaced by their Cyrillic look-alikes in English text,
  * the reverse in Russian and Ukrainian text; 30% of them, or all: then short words such as "a"
  * or "copy" are wholly in the other script, which is left alone, so the copy is a near-duplicate
- * rather than an exact one), and tatweel inside 20% of Persian words. The
- * disguises are seeded, so the numbers are reproducible. Reads the evaluation data (bench/data.ts).
+ * rather than an exact one), tatweel inside 20% of Persian words, stress marks (U+0301 after a
+ * vowel of half the words of Russian and Ukrainian text, as dictionaries and textbooks print them)
+ * and accents sprinkled on 10% of the vowels (U+0301 after a e i o u and а е и о у ы э ю я;
+ * "président", "cómpany"), written apart or composed. The disguises are seeded, so the numbers are
+ * reproducible. Reads the evaluation data (bench/data.ts).
+ *
+ * `node dist/bench/disguises.js --dedup`: per disguise and corpus, 30 originals of 40 words or
+ * more, 30 other texts untouched and one disguised copy of each original, in that order, through
+ * `doppel dedup --threads 1` (news profile, mail profile for the mails); prints how many copies
+ * are exact duplicates of their original, how many link to it (dup recall), and of the messages
+ * flagged, how many link to their own original (dup precision).
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { signatureConfigSchema } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { mulberry32 } from '../eval/random.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
 import { canonicalize } from '../text/canonical.js';
+import type { Language } from '../text/language.js';
 import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 
 /** Inserts `insert` after a random inner position of a `share` of the words. */
@@ -39,6 +55,30 @@ const lookalikes =
         ? undefined
         : swap(d.text, CYRILLIC_TO_LATIN, share, next);
 
+/** Russian and Ukrainian vowels a stress mark goes on (ё is stressed already). */
+const CYRILLIC_VOWEL = /[аеиоуыэюяієїАЕИОУЫЭЮЯІЄЇ]/g;
+
+/** U+0301 after one vowel of a `share` of the Cyrillic words: the stress marks of a textbook or dictionary. */
+const stressMarks = (text: string, share: number, next: () => number): string =>
+  text.replace(/\p{Script=Cyrillic}{2,}/gu, (word) => {
+    if (next() >= share) return word;
+    const vowels = [...word.matchAll(CYRILLIC_VOWEL)].map((m) => m.index);
+    if (vowels.length === 0) return word;
+    const at = (vowels[Math.floor(next() * vowels.length)] as number) + 1;
+    return `${word.slice(0, at)}\u0301${word.slice(at)}`;
+  });
+
+/** U+0301 after a `share` of the vowels, Latin and Cyrillic; composed (é) with `composed`. */
+const sprinkledAccents = (text: string, share: number, next: () => number, composed: boolean): string =>
+  text.replace(/[aeiouаеиоуыэюя]/giu, (vowel) => {
+    if (next() >= share) return vowel;
+    return composed ? `${vowel}\u0301`.normalize('NFC') : `${vowel}\u0301`;
+  });
+const accents =
+  (composed: boolean): Disguise =>
+  (d, next) =>
+    d.lang === 'fa' ? undefined : sprinkledAccents(d.text, 0.1, next, composed);
+
 const DISGUISES: Record<string, Disguise> = {
   'lrm 10%': (d, next) => insideWords(d.text, '\u200e', 0.1, next),
   'tag character 10%': (d, next) => insideWords(d.text, '\u{e0041}', 0.1, next),
@@ -46,20 +86,113 @@ const DISGUISES: Record<string, Disguise> = {
   'look-alikes, 30% of letters': lookalikes(0.3),
   'look-alikes, every letter': lookalikes(1),
   'tatweel 20%': (d, next) => (d.lang === 'fa' ? insideWords(d.text, '\u0640', 0.2, next) : undefined),
+  'stress marks, 50% of words': (d, next) =>
+    d.lang === 'ru' || d.lang === 'uk' ? stressMarks(d.text, 0.5, next) : undefined,
+  'accents on 10% of vowels': accents(false),
+  'accents on 10% of vowels, composed': accents(true),
 };
 
-function main(): void {
-  if (!sharedDataAvailable()) {
-    console.error(
-      `disguises needs the evaluation data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
-    );
-    process.exitCode = 2;
-    return;
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const CORPORA = ['news-en.jsonl', 'news-ru.jsonl', 'news-uk.jsonl', 'news-fa.jsonl', 'mail-en.jsonl'];
+
+/** Texts of 40 words or more: copies of shorter ones are mostly stubs, not articles. */
+const longEnough = (doc: BenchDoc): boolean => (doc.text.match(/\p{L}+/gu)?.length ?? 0) >= 40;
+
+/** What `doppel dedup` made of one set: exact duplicates, links to the own original, flags. */
+interface SetScores {
+  copies: number;
+  exact: number;
+  linked: number;
+  flagged: number;
+  flaggedRight: number;
+}
+
+/**
+ * One set of a disguise: 30 originals, 30 other texts untouched, one copy of each original, in that
+ * order, through `doppel dedup --threads 1` (the mail profile for mail). Undefined when the
+ * disguise does not apply to the corpus.
+ */
+function dedupSet(file: string, disguise: Disguise, dir: string): SetScores | undefined {
+  const docs = readJsonl(file).filter(longEnough);
+  const originals = docs.slice(0, 30);
+  const others = docs.slice(30, 60);
+  const next = mulberry32(42);
+  const lines: string[] = [];
+  const gold = new Map<string, string>();
+  const add = (id: string, doc: BenchDoc, text: string, label: string) => {
+    gold.set(id, label);
+    lines.push(JSON.stringify({ id, lang: doc.lang, text }));
+  };
+  for (const [k, doc] of originals.entries()) add(`original-${k}`, doc, doc.text, `pair-${k}`);
+  for (const [k, doc] of others.entries()) add(`other-${k}`, doc, doc.text, `other-${k}`);
+  for (const [k, doc] of originals.entries()) {
+    const copy = disguise(doc, next);
+    if (copy !== undefined && copy !== doc.text) add(`copy-${k}`, doc, copy, `pair-${k}`);
   }
+  const copies = lines.length - originals.length - others.length;
+  if (copies === 0) return undefined;
+  const input = join(dir, 'set.jsonl');
+  writeFileSync(input, `${lines.join('\n')}\n`);
+  const profile = file.startsWith('mail') ? 'mail' : 'news';
+  const run = spawnSync(
+    process.execPath,
+    [
+      resolve(ROOT, 'bin/doppel.js'),
+      'dedup',
+      '--profile',
+      profile,
+      '--threads',
+      '1',
+      '--quiet',
+      '--input',
+      input,
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (run.status !== 0) throw new Error(`doppel dedup exited ${run.status}: ${run.stderr}`);
+  const scores: SetScores = { copies, exact: 0, linked: 0, flagged: 0, flaggedRight: 0 };
+  for (const line of run.stdout.split('\n')) {
+    if (line === '') continue;
+    const verdict = JSON.parse(line) as { id: string; verdict: string; duplicateOf?: string };
+    if (verdict.duplicateOf === undefined) continue;
+    const right = gold.get(verdict.duplicateOf) === gold.get(verdict.id);
+    scores.flagged++;
+    if (right) scores.flaggedRight++;
+    if (!verdict.id.startsWith('copy-') || !right) continue;
+    scores.linked++;
+    if (verdict.verdict === 'duplicate') scores.exact++;
+  }
+  return scores;
+}
+
+function dedupTable(): void {
+  const dir = mkdtempSync(join(tmpdir(), 'doppel-disguises-'));
+  try {
+    console.log('| set | disguise | copies | exact duplicates | dup recall | dup precision |');
+    console.log('|---|---|---:|---:|---:|---:|');
+    for (const file of CORPORA) {
+      for (const [name, disguise] of Object.entries(DISGUISES)) {
+        const s = dedupSet(file, disguise, dir);
+        if (s === undefined) continue;
+        const precision = s.flagged === 0 ? '-' : (s.flaggedRight / s.flagged).toFixed(3);
+        console.log(
+          `| ${file} | ${name} | ${s.copies} | ${s.exact} | ${(s.linked / s.copies).toFixed(3)} | ${precision} |`,
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function exactTable(): void {
   const config = signatureConfigSchema.parse({}).canonical;
+  // The lexicons the signer loads: the rules that read known words (leet, accents) run as when signing.
+  const lexicons = LexiconSet.defaults();
+  const known = (lang: Language) => lexicons.get(lang);
   const canonical = (text: string, lang?: string): string | undefined => {
     try {
-      return canonicalize({ text, kind: 'text' }, config, lang).canonical;
+      return canonicalize({ text, kind: 'text' }, config, lang, known).canonical;
     } catch (error) {
       if (error instanceof DoppelError) return undefined;
       throw error;
@@ -67,7 +200,7 @@ function main(): void {
   };
   console.log('| set | disguise | copies | same canonical text (exact duplicate) |');
   console.log('|---|---|---:|---:|');
-  for (const file of ['news-en.jsonl', 'news-ru.jsonl', 'news-uk.jsonl', 'news-fa.jsonl', 'mail-en.jsonl']) {
+  for (const file of CORPORA) {
     const docs = readJsonl(file);
     for (const [name, disguise] of Object.entries(DISGUISES)) {
       // Seeded: every run disguises the same words.
@@ -85,6 +218,18 @@ function main(): void {
       if (copies > 0) console.log(`| ${file} | ${name} | ${copies} | ${(same / copies).toFixed(3)} |`);
     }
   }
+}
+
+function main(): void {
+  if (!sharedDataAvailable()) {
+    console.error(
+      `disguises needs the evaluation data (looked in ${SHARED_DATA_DIR}); set DOPPEL_SHARED_DATA`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  if (process.argv.includes('--dedup')) dedupTable();
+  else exactTable();
 }
 
 main();

@@ -1,8 +1,9 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
+import { foldLatinAccents, isAccentedDisguise } from './accented-text.js';
 import { cleanText, cleanTextCodes } from './clean.js';
 import { undoCyrillicLeet, undoCyrillicLeetText } from './cyrillic-leet.js';
-import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
+import { joinSpacedLetters, type KnownWordsOf, type LatinRuns, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
 import { isLeetText, MIN_LEET_WORDS, undoLeetText } from './leet-text.js';
@@ -172,8 +173,11 @@ function canonicalText(
     }
     // Leet characters stand for Latin letters: only a Latin-script language's words can come out.
     const latin = LATIN_SCRIPT_LANGUAGES.has(lang);
-    const leet = { mixed: 0 };
+    const leet: LatinRuns = { mixed: 0, latinExtended: false };
     let changed = (latin && undoLeet(clean.codes, length, known, leet) > 0) || punctuationJoined;
+    // Accents sprinkled on the words (accented-text.ts): read only in a text with an accented letter.
+    if (leet.latinExtended && isAccentedDisguise(tokens, known, stops))
+      changed = foldLatinAccents(clean.codes, length) > 0 || changed;
     if (CYRILLIC_SCRIPT_LANGUAGES.has(lang)) {
       const cyrillicLeet = { mixed: 0 };
       changed = undoCyrillicLeet(clean.codes, length, known, cyrillicLeet) > 0 || changed;

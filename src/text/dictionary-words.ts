@@ -1,7 +1,7 @@
 import { endCompaction } from './compaction.js';
 import type { Language } from './language.js';
 import { codesToString } from './utf16.js';
-import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
+import { isWordChar, LATIN, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 
 /**
  * Disguises that only a dictionary can undo, because the same characters are ordinary text
@@ -56,15 +56,36 @@ const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 /**
  * Per code unit, what undoLeet's runs are made of: an ASCII letter, a leet character, another word
  * character, or 0 (ends a run). Derived from WORD_SCRIPT once, so that the pass over a text, which
- * most texts pass without a candidate, reads one table entry per code unit.
+ * most texts pass without a candidate, reads one table entry per code unit. A Latin letter of
+ * U+00C0-024F or U+1E00-1EFF (where the accented ones are: é ü ñ ç ệ) is another word character
+ * with a bit of its own, which the pass collects for accented-text.ts as it goes.
  */
 export const RUN_LETTER = 1;
 export const RUN_LEET = 2;
 const RUN_OTHER = 4;
+const RUN_LATIN_EXTENDED = 8;
 export const RUN_CLASS = new Uint8Array(0x10000);
+const isLatinExtended = (code: number): boolean =>
+  WORD_SCRIPT[code] === LATIN && ((code >= 0xc0 && code <= 0x24f) || (code >= 0x1e00 && code <= 0x1eff));
 for (let code = 0; code < 0x10000; code++)
   RUN_CLASS[code] =
-    code >= A && code <= Z ? RUN_LETTER : isLeet(code) ? RUN_LEET : isWordChar(code) ? RUN_OTHER : 0;
+    code >= A && code <= Z
+      ? RUN_LETTER
+      : isLeet(code)
+        ? RUN_LEET
+        : isLatinExtended(code)
+          ? RUN_OTHER | RUN_LATIN_EXTENDED
+          : isWordChar(code)
+            ? RUN_OTHER
+            : 0;
+
+/** What undoLeet saw of a text besides the words it rewrote. */
+export interface LatinRuns {
+  /** Runs of ASCII letters and leet characters, of any length (leet-text.ts). */
+  mixed: number;
+  /** Whether the text holds a Latin letter of U+00C0-024F or U+1E00-1EFF (accented-text.ts). */
+  latinExtended: boolean;
+}
 
 /** Whether codes[start, end) holds a leet character. */
 function hasLeetBefore(codes: Uint16Array, start: number, end: number): boolean {
@@ -89,20 +110,19 @@ export function readLeet(codes: Uint16Array, start: number, end: number, one: nu
  * ("10am", "15th": numbers with a unit or ordinal, whatever they spell) and whose only leet
  * character is not one digit at its end ("flu3": a footnote or list number). It is rewritten
  * when it is not itself a known word and its reading is. Returns the number of words rewritten;
- * `seen.mixed` (when given) counts the runs of letters and leet characters of any length
- * (leet-text.ts reads a text with many of them throughout).
+ * `seen` (when given) gets the runs of letters and leet characters of any length (leet-text.ts
+ * reads a text with many of them throughout) and whether a Latin letter of the accented blocks
+ * was seen (accented-text.ts): this pass reads every code unit of the text anyway.
  */
-export function undoLeet(
-  codes: Uint16Array,
-  length: number,
-  known: KnownWords,
-  seen?: { mixed: number },
-): number {
+export function undoLeet(codes: Uint16Array, length: number, known: KnownWords, seen?: LatinRuns): number {
   let rewritten = 0;
+  let classes = 0;
   let i = 0;
   while (i < length) {
     // Most texts have no leet character but in numbers: look for one, then at the run around it.
-    if (RUN_CLASS[codes[i] as number] !== RUN_LEET) {
+    const cls = RUN_CLASS[codes[i] as number] as number;
+    if (cls !== RUN_LEET) {
+      classes |= cls;
       i++;
       continue;
     }
@@ -116,6 +136,7 @@ export function undoLeet(
       mask |= cls;
       i++;
     }
+    classes |= mask;
     // Letters and leet characters only, at least one of each.
     if (mask !== (RUN_LETTER | RUN_LEET)) continue;
     if (seen) seen.mixed++;
@@ -135,6 +156,7 @@ export function undoLeet(
     for (let j = 0; j < reading.length; j++) codes[start + j] = reading.charCodeAt(j);
     rewritten++;
   }
+  if (seen && classes & RUN_LATIN_EXTENDED) seen.latinExtended = true;
   return rewritten;
 }
 

@@ -2,9 +2,12 @@ import { readOverrides } from './bidi-override.js';
 import { charTable } from './char-tables.js';
 import {
   BELOW_LETTER,
+  CYRILLIC_ACCENTED,
   HAS_BELOW_LETTER,
+  HAS_CYRILLIC_ACCENTED,
   HAS_LEFTOVER_MARK,
   LEFTOVER_MARK,
+  withoutCyrillicAccent,
   withoutMarkBelow,
 } from './diacritics.js';
 import { INVISIBLE_UNIT, removeInvisibles } from './invisible.js';
@@ -156,7 +159,7 @@ function dropPageNumberLines(text: string): string {
 /**
  * The letter rules after NFKC, as plain string operations: lower case, apostrophes, ё, letter
  * variants (small capitals, enclosed capitals: letter-variants.ts), marks that disguise (left-over
- * combining diacritics, marks below: diacritics.ts), Persian letter forms, harakat and tatweel,
+ * combining diacritics, stress marks, marks below: diacritics.ts), Persian letter forms, harakat and tatweel,
  * eastern digits, ZWNJ. This is the definition; `foldLetters` applies the same rules in one
  * table-driven pass and is checked against this in tests.
  */
@@ -166,6 +169,7 @@ export function letterRules(text: string, options: NormalizeOptions): string {
   if (HAS_ENCLOSED_LETTER.test(out)) out = out.replace(ENCLOSED_LETTER, enclosedLetter);
   if (HAS_BELOW_LETTER.test(out)) out = out.replace(BELOW_LETTER, withoutMarkBelow);
   if (HAS_LEFTOVER_MARK.test(out)) out = out.replace(LEFTOVER_MARK, '');
+  if (HAS_CYRILLIC_ACCENTED.test(out)) out = out.replace(CYRILLIC_ACCENTED, withoutCyrillicAccent);
   if (HAS_APOSTROPHE.test(out)) out = out.replace(APOSTROPHES, "'");
   if (out.includes('ё')) out = out.replaceAll('ё', 'е');
   if (ARABIC_SCRIPT.test(out)) {

@@ -9,6 +9,22 @@ const articles = readFileSync(resolve(REPO_ROOT, 'test/fixtures/articles.jsonl')
   .map((l) => JSON.parse(l) as { id: string; text: string });
 const english = articles.find((a) => a.id === 'en-bank')!.text;
 const russian = articles.find((a) => a.id === 'ru-grain')!.text;
+const ukrainian = articles.find((a) => a.id === 'uk-rail')!.text;
+
+/** A stress mark (U+0301) after the first vowel of every other Cyrillic word. */
+const stressed = (text: string): string => {
+  let n = 0;
+  return text.replace(/\p{Script=Cyrillic}{2,}/gu, (word) =>
+    n++ % 2 === 0 ? word.replace(/[аеиоуыэюяієї]/i, (vowel) => `${vowel}\u0301`) : word,
+  );
+};
+/** An acute on every fifth vowel, composed (é) or written apart (e + U+0301). */
+const accented = (text: string, composed: boolean): string => {
+  let n = 0;
+  return text.replace(/[aeiou]/gi, (vowel) =>
+    n++ % 5 === 0 ? (composed ? `${vowel}\u0301`.normalize('NFC') : `${vowel}\u0301`) : vowel,
+  );
+};
 
 /** Every tenth word gets a left-to-right mark after its first letter. */
 const withLrm = (text: string): string => {
@@ -44,6 +60,27 @@ describe('doppel dedup on disguised copies', () => {
     expect(byId['dg-ru']).toMatchObject({ verdict: 'unique' });
     expect(byId['dg-ru-lat']?.verdict).toMatch(/^(duplicate|near_duplicate)$/);
     expect(byId['dg-ru-lat']).toMatchObject({ duplicateOf: 'dg-ru' });
+  });
+
+  it('reads copies with stress marks and with accents on vowels as exact duplicates', async () => {
+    const input = [
+      { id: 'st-ru', text: russian },
+      { id: 'st-uk', text: ukrainian },
+      { id: 'st-en', text: english },
+      { id: 'st-ru-stressed', text: stressed(russian) },
+      { id: 'st-uk-stressed', text: stressed(ukrainian) },
+      { id: 'st-en-composed', text: accented(english, true) },
+      { id: 'st-en-apart', text: accented(english, false) },
+    ];
+    for (const m of input.slice(3)) expect(m.text).not.toBe(input.find((o) => m.id.startsWith(o.id))?.text);
+    const result = await runCli(['dedup', '--quiet'], `${input.map((m) => JSON.stringify(m)).join('\n')}\n`);
+    expect(result.code).toBe(0);
+    const byId = Object.fromEntries(jsonLines(result.stdout).map((l) => [String(l.id), l]));
+    for (const id of ['st-ru', 'st-uk', 'st-en']) expect(byId[id]).toMatchObject({ verdict: 'unique' });
+    expect(byId['st-ru-stressed']).toMatchObject({ verdict: 'duplicate', duplicateOf: 'st-ru' });
+    expect(byId['st-uk-stressed']).toMatchObject({ verdict: 'duplicate', duplicateOf: 'st-uk' });
+    expect(byId['st-en-composed']).toMatchObject({ verdict: 'duplicate', duplicateOf: 'st-en' });
+    expect(byId['st-en-apart']).toMatchObject({ verdict: 'duplicate', duplicateOf: 'st-en' });
   });
 
   it('tells emoji-only texts apart and finds a repeated one', async () => {

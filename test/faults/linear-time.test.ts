@@ -86,6 +86,10 @@ const SHAPES: Shape[] = [
   { name: "'<' run in text", field: 'text', make: (n) => fill('<', n) },
   { name: 'no spaces (one 4 MiB word)', field: 'text', make: (n) => fill('w', n) },
   { name: 'combining marks', field: 'text', make: (n) => `a${fill('\u0301', n)}` },
+  // Accents on the vowels of every word: the text reads as disguised, every token is looked up
+  // with and without its accents and every letter folded (accented-text.ts).
+  { name: 'accents on every word', field: 'text', make: (n) => fill('thé cómpány sáid résults ', n) },
+  { name: 'stress marks in every word', field: 'text', make: (n) => fill('Президе́нт Росси́и сказа́л ', n) },
   // NFKC expansions: one character into 18 (U+FDFA), into 4 (U+3300), and among words.
   { name: 'NFKC expansion U+FDFA run', field: 'text', make: (n) => fill('\ufdfa', n) },
   { name: 'NFKC expansion U+3300 run', field: 'text', make: (n) => fill('\u3300', n) },

@@ -15,8 +15,21 @@ describe('marks that disguise', () => {
     expect(cleanText('f\u0336r\u0336e\u0336e\u0336 m\u0335o\u0338ney', opts)).toBe('free money');
     expect(cleanText('w\u0359\u0353i\u035en\u0347 n\u0362o\u0489w\u0488', opts)).toBe('win now');
   });
-  it('keeps the acute and grave accents that mark stress in Russian and Ukrainian words', () => {
-    expect(cleanText('за\u0301мок и замо\u0300к', opts)).toBe('за\u0301мок и замо\u0300к');
+  it('removes the acute and grave stress marks of Russian and Ukrainian words, written apart or composed', () => {
+    expect(cleanText('за\u0301мок и замо\u0300к', opts)).toBe('замок и замок');
+    // NFKC composes е and и with the grave (ѐ ѝ), г and к with the acute (ѓ ќ): the same letters again.
+    expect(cleanText('Е\u0300сли и\u0300 ѐ ѝ Ѐ Ѝ г\u0301 ѓ ќ', opts)).toBe('если и е и е и г г к');
+    expect(cleanText('ві\u0301дповідь украї\u0301нською', opts)).toBe('відповідь українською');
+  });
+  it('keeps й, ё (е, as the letter rules read it), ї, і, є and ґ', () => {
+    expect(cleanText('йод и\u0306од ёж е\u0308ж їжак і\u0308жак ідея є ґанок', opts)).toBe(
+      'йод йод еж еж їжак їжак ідея є ґанок',
+    );
+    // A stress mark on them goes, the letter stays.
+    expect(cleanText('ї\u0301жа є\u0301дність ё\u0301лка', opts)).toBe('їжа єдність елка');
+  });
+  it('leaves Persian and Arabic letters and their own marks to the Persian rules', () => {
+    expect(cleanText('خبرگزاری فارس آمد', opts)).toBe('خبرگزاری فارس آمد');
   });
   it('drops marks below from a letter: dot, ring, tilde, macron, circumflex, breve, diaeresis below', () => {
     expect(cleanText('ẹxtra ṭhe ḁll ḛnd p\u0323rice', opts)).toBe('extra the all end price');
@@ -24,6 +37,7 @@ describe('marks that disguise', () => {
     expect(withoutMarkBelow('é')).toBe('é');
   });
   it('keeps letters whose accents spell words: composed accents, ї й, cedilla, ogonek, comma below', () => {
+    // Latin accents are folded only where the text shows the disguise (accented-text.ts).
     expect(cleanText('café CAFE\u0301 naïve', opts)).toBe('café café naïve');
     expect(cleanText('київ і\u0308жак йод и\u0306од', opts)).toBe('київ їжак йод йод');
     expect(cleanText('ça ąę șț', opts)).toBe('ça ąę șț');
