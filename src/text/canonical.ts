@@ -18,6 +18,7 @@ import { symbolTokens } from './symbols.js';
 import { joinSymbolSplitWords } from './symbols-in-words.js';
 import { tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
+import { markWordGaps, readWordGapsOf } from './word-gaps.js';
 
 /** Languages written in Latin letters (those whose known words leetspeak can disguise). */
 const LATIN_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['en']);
@@ -138,8 +139,11 @@ function canonicalText(
     body = fillersAsSpaces(body, fillerReader(knownWords, declaredLang));
   // Whole words of another script are read against their own languages' words (lookalike.ts).
   const ownWords = knownWords ? ownScriptWords(knownWords) : undefined;
-  const clean = cleanTextCodes(body, options, ownWords);
+  // Narrow and no-break spaces between two letters (word-gaps.ts): marked, read once the language is known.
+  const marked = knownWords ? markWordGaps(body) : body;
+  const clean = cleanTextCodes(marked, options, ownWords);
   let length = clean.length;
+  if (marked !== body) length = readWordGapsOf(clean.codes, length, declaredLang, knownWords, config.zwnj);
   let tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
   const spelledOut = tokens.spelledOut === true;

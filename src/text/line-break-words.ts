@@ -1,7 +1,7 @@
 import { endCompaction } from './compaction.js';
 import type { KnownWords } from './dictionary-words.js';
 import { codesToString } from './utf16.js';
-import { wordCost } from './word-cost.js';
+import { UNKNOWN_COST, wordCost } from './word-cost.js';
 import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
 
 /**
@@ -12,6 +12,8 @@ import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
  * or more (word-cost.ts: the sum of their idf), and the pieces are not both common words: "n\next" is
  * `next`, "wor\nking" is `working`. A real line end between two words ("end\nstart") leaves a
  * joined form the lexicon does not know, or two common words ("в\nместе", "some\nthing"), and stays.
+ * The same reading serves other separators that split words (word-gaps.ts: narrow and no-break
+ * spaces), through joinSplitWords.
  */
 
 const NEWLINE = 0x0a;
@@ -26,6 +28,25 @@ const MARGIN = 2.5;
 /** Longest piece read: a longer run is no word the lexicon holds. */
 const MAX_PIECE = 32;
 
+/** Which separator joinSplitWords reads, and what it leaves where the pieces make no word. */
+export interface SplitRule {
+  /** The separator's code unit. */
+  separator: number;
+  /** What a separator that stays becomes (itself, or a space). */
+  otherwise: number;
+  /** Joined only when a piece is no known word (separators that are ordinary between words). */
+  pieceUnknown: boolean;
+  /** Letters read at most (the pieces around each separator); past it, separators stay. */
+  budget: number;
+}
+
+const LINE_BREAK: SplitRule = {
+  separator: NEWLINE,
+  otherwise: NEWLINE,
+  pieceUnknown: false,
+  budget: Number.POSITIVE_INFINITY,
+};
+
 /**
  * Removes, in place, the line breaks of codes[0, length) (clean text, lower case) that split a
  * known word; returns the new length.
@@ -36,27 +57,79 @@ export function joinLineBrokenWords(
   known: KnownWords,
   stops: ReadonlySet<string>,
 ): number {
+  return joinSplitWords(codes, length, known, stops, LINE_BREAK);
+}
+
+/**
+ * Removes, in place, each `rule.separator` of codes[0, length) that splits a known word (the
+ * reading above), and writes `rule.otherwise` for the others; returns the new length.
+ */
+export function joinSplitWords(
+  codes: Uint16Array,
+  length: number,
+  known: KnownWords,
+  stops: ReadonlySet<string>,
+  rule: SplitRule,
+): number {
+  const { separator, otherwise } = rule;
+  let budget = rule.budget;
   let w = 0;
   let copied = 0;
-  for (let i = 1; i + 1 < length; i++) {
-    if (codes[i] !== NEWLINE) continue;
-    const script = WORD_SCRIPT[codes[i - 1] as number] as number;
-    if (script === 0 || script !== WORD_SCRIPT[codes[i + 1] as number]) continue;
-    let start = i - 1;
-    while (start > 0 && isWordChar(codes[start - 1] as number) && i - start < MAX_PIECE) start--;
-    let end = i + 2;
-    while (end < length && isWordChar(codes[end] as number) && end - i < MAX_PIECE) end++;
-    const left = codesToString(codes.subarray(start, i));
-    const right = codesToString(codes.subarray(i + 1, end));
-    const whole = left + right;
-    if (!known.has(whole) && !stops.has(whole)) continue;
-    const a = wordCost(left, known, stops);
-    const b = wordCost(right, known, stops);
-    // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
-    if ((a <= COMMON_COST && b <= COMMON_COST) || wordCost(whole, known, stops) + MARGIN > a + b) continue;
+  for (let i = 0; i < length; i++) {
+    if (codes[i] !== separator) continue;
+    if (!joins(codes, i, length, known, stops, rule, budget)) {
+      codes[i] = otherwise;
+      continue;
+    }
+    budget -= readLength(codes, i, length);
     if (w !== copied) codes.copyWithin(w, copied, i);
     w += i - copied;
     copied = i + 1;
   }
   return endCompaction(codes, w, copied, length);
+}
+
+/** Letters of the two pieces around the separator at i (what reading them costs). */
+function readLength(codes: Uint16Array, i: number, length: number): number {
+  return pieceEnd(codes, i, length) - pieceStart(codes, i) - 1;
+}
+
+function pieceStart(codes: Uint16Array, i: number): number {
+  let start = i - 1;
+  while (start > 0 && isWordChar(codes[start - 1] as number) && i - start < MAX_PIECE) start--;
+  return start;
+}
+
+function pieceEnd(codes: Uint16Array, i: number, length: number): number {
+  let end = i + 2;
+  while (end < length && isWordChar(codes[end] as number) && end - i < MAX_PIECE) end++;
+  return end;
+}
+
+/** Whether the separator at codes[i] splits a known word (and the budget allows reading it). */
+function joins(
+  codes: Uint16Array,
+  i: number,
+  length: number,
+  known: KnownWords,
+  stops: ReadonlySet<string>,
+  rule: SplitRule,
+  budget: number,
+): boolean {
+  if (i === 0 || i + 1 >= length) return false;
+  const script = WORD_SCRIPT[codes[i - 1] as number] as number;
+  if (script === 0 || script !== WORD_SCRIPT[codes[i + 1] as number]) return false;
+  const start = pieceStart(codes, i);
+  const end = pieceEnd(codes, i, length);
+  if (end - start - 1 > budget) return false;
+  const left = codesToString(codes.subarray(start, i));
+  const right = codesToString(codes.subarray(i + 1, end));
+  const whole = left + right;
+  if (!known.has(whole) && !stops.has(whole)) return false;
+  const a = wordCost(left, known, stops);
+  const b = wordCost(right, known, stops);
+  // Both pieces words ("в\u00a0месте", "in to"): two words bound by an ordinary space.
+  if (rule.pieceUnknown && a < UNKNOWN_COST && b < UNKNOWN_COST) return false;
+  // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
+  return !(a <= COMMON_COST && b <= COMMON_COST) && wordCost(whole, known, stops) + MARGIN <= a + b;
 }
