@@ -115,6 +115,11 @@ export class Lexicon {
     return this.table.find(word) >= 0;
   }
 
+  /** has() of the word codes[start, end) (UTF-16 units), without making a string. */
+  hasCodes(codes: Uint16Array, start: number, end: number): boolean {
+    return this.table.findCodes(codes, start, end) >= 0;
+  }
+
   idf(word: string): number {
     const i = this.table.find(word);
     return i < 0 ? this.unknownIdf : (this.table.idf[i] as number);

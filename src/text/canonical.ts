@@ -10,6 +10,7 @@ import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
+import { joinSpaceSplitWords } from './space-split-words.js';
 import { segmentSpacedLetters } from './spaced-segment.js';
 import { joinSpelledKnownWords } from './spelled-known.js';
 import { joinSpelledOut } from './spelled-out.js';
@@ -187,6 +188,10 @@ function canonicalText(
       changed ||= joined !== length;
       length = joined;
     }
+    // A plain space inside a word: removed where a piece is no word and the two make one (space-split-words.ts).
+    const spaceJoined = joinSpaceSplitWords(clean.codes, length, known, stops);
+    changed ||= spaceJoined !== length;
+    length = spaceJoined;
     // Emoji inside a word: removed where the pieces spell a known word (symbols-in-words.ts).
     const unsplit = joinSymbolSplitWords(clean.codes, length, known, stops);
     changed ||= unsplit !== length;

@@ -18,6 +18,8 @@ import { isWordChar, singleLetter, WORD_SCRIPT } from './word-scripts.js';
 /** Words of one language: the lexicon's (Lexicon.has). */
 export interface KnownWords {
   has(word: string): boolean;
+  /** has() of the word codes[start, end), without making a string (Lexicon.hasCodes). */
+  hasCodes?(codes: Uint16Array, start: number, end: number): boolean;
   /** The word's idf: lower for commoner words (Lexicon.idf; word-cost.ts reads it). */
   idf?(word: string): number;
   /** How many of the words hold each letter pair (random-words.ts, countLetterPairs). */

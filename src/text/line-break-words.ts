@@ -77,7 +77,7 @@ export function joinSplitWords(
   let copied = 0;
   for (let i = 0; i < length; i++) {
     if (codes[i] !== separator) continue;
-    if (!joins(codes, i, length, known, stops, rule, budget)) {
+    if (!joinsAt(codes, i, length, known, stops, rule, budget)) {
       codes[i] = otherwise;
       continue;
     }
@@ -106,8 +106,8 @@ function pieceEnd(codes: Uint16Array, i: number, length: number): number {
   return end;
 }
 
-/** Whether the separator at codes[i] splits a known word (and the budget allows reading it). */
-function joins(
+/** Whether the separator at codes[i] splits a known word by `rule` (and `budget` letters allow reading it). */
+export function joinsAt(
   codes: Uint16Array,
   i: number,
   length: number,
