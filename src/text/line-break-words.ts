@@ -34,7 +34,7 @@ export interface SplitRule {
   separator: number;
   /** What a separator that stays becomes (itself, or a space). */
   otherwise: number;
-  /** Joined only when a piece is no known word (separators that are ordinary between words). */
+  /** Joined only when a piece is no known word, isFragment (separators that are ordinary between words). */
   pieceUnknown: boolean;
   /** Letters read at most (the pieces around each separator); past it, separators stay. */
   budget: number;
@@ -129,7 +129,19 @@ export function joinsAt(
   const a = wordCost(left, known, stops);
   const b = wordCost(right, known, stops);
   // Both pieces words ("в\u00a0месте", "in to"): two words bound by an ordinary space.
-  if (rule.pieceUnknown && a < UNKNOWN_COST && b < UNKNOWN_COST) return false;
+  // Two letters after a stop word ("we re", "we ll") are a contraction that lost its apostrophe.
+  const rightFragment =
+    right.length === 2 && stops.has(left) ? b >= UNKNOWN_COST : isFragment(right, b, stops);
+  if (rule.pieceUnknown && !isFragment(left, a, stops) && !rightFragment) return false;
   // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
   return !(a <= COMMON_COST && b <= COMMON_COST) && wordCost(whole, known, stops) + MARGIN <= a + b;
 }
+
+/**
+ * Whether a piece is no known word: unknown to the lexicon and the stop words, or two letters that
+ * are no stop word. The lexicons' two-letter entries are mostly fragments and abbreviations that
+ * frequency lists count ("th", "ck", "ll", "pr" in English), which a word split after its second
+ * letter leaves; a real two-letter word is mostly a stop word ("in", "на", "از").
+ */
+export const isFragment = (piece: string, cost: number, stops: ReadonlySet<string>): boolean =>
+  cost >= UNKNOWN_COST || (piece.length === 2 && !stops.has(piece));

@@ -8,10 +8,11 @@ import { NEUTRAL, WORD_SCRIPT } from './word-scripts.js';
  * A plain space inside a word ("pre sident", "гов ернмент", "be tter"): two tokens one space apart
  * are read as one word when the pieces joined make a known word of the language and at least one
  * piece is no known word (line-break-words.ts's reading with `pieceUnknown`: the joined word costs
- * 2.5 less than its pieces, which are not both common words). Two known words stay two, whatever
- * they make joined ("in to", "a way", "any one", "в месте"). A split word leaves a fragment the
- * lexicon does not hold (or holds as the rare fragment it is: English "pre" and "wor" are priced by
- * their idf), while ordinary text rarely has an unknown token that makes a word with its
+ * 2.5 less than its pieces, which are not both common words; a piece is no known word when neither
+ * the lexicon nor the stop words hold it, or when it has two letters and is no stop word, as the
+ * lexicons' two-letter entries are mostly fragments: "th ere", "pr esident"). Two known words stay
+ * two, whatever they make joined ("in to", "any one", "in formation", "per cent", "в месте").
+ * A split word leaves a fragment, while ordinary text rarely has one that makes a word with its
  * neighbour.
  *
  * What it costs ordinary text: one pass over the tokens; a token of letters of one script is
@@ -93,11 +94,12 @@ export function joinSpaceSplitWords(
   stops: ReadonlySet<string>,
 ): number {
   const stopCodes = stopTable(stops);
+  // A known word by line-break-words.ts's isFragment: a stop word, or a lexicon word of three or more letters.
   const isKnown = (start: number, end: number): boolean => {
     let h = 0x811c9dc5;
     for (let j = start; j < end; j++) h = Math.imul(h ^ (codes[j] as number), 0x01000193);
     if (stopCodes.has(codes, start, end, h)) return true;
-    if (end - start < 2) return false;
+    if (end - start < 3) return false;
     return known.hasCodes
       ? known.hasCodes(codes, start, end)
       : known.has(codesToString(codes.subarray(start, end)));
