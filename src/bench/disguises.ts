@@ -5,12 +5,15 @@
  * look-alike letters (Latin a e o p c x y replaced by their Cyrillic look-alikes in English text,
  * the reverse in Russian and Ukrainian text; 30% of them, or all: then short words such as "a"
  * or "copy" are wholly in the other script, which is left alone, so the copy is a near-duplicate
- * rather than an exact one), and tatweel inside 20% of Persian words. The
+ * rather than an exact one), tatweel inside 20% of Persian words, and a space inside 30% of the
+ * words of four letters or more, after their second letter (thin, hair, narrow no-break,
+ * no-break or plain: "pr\u2009esident"). The
  * disguises are seeded, so the numbers are reproducible. Reads the evaluation data (bench/data.ts).
  */
 import { signatureConfigSchema } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { mulberry32 } from '../eval/random.js';
+import { LexiconSet } from '../lexicon/lexicon.js';
 import { canonicalize } from '../text/canonical.js';
 import { type BenchDoc, readJsonl, SHARED_DATA_DIR, sharedDataAvailable } from './data.js';
 
@@ -22,6 +25,10 @@ function insideWords(text: string, insert: string, share: number, next: () => nu
     return word.slice(0, at) + insert + word.slice(at);
   });
 }
+
+/** Inserts `insert` after the second letter of a `share` of the words of four letters or more. */
+const afterSecondLetter = (text: string, insert: string, share: number, next: () => number): string =>
+  text.replace(/\p{L}{4,}/gu, (word) => (next() < share ? word.slice(0, 2) + insert + word.slice(2) : word));
 
 const LATIN_TO_CYRILLIC: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', x: 'х', y: 'у' };
 const CYRILLIC_TO_LATIN: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', і: 'i' };
@@ -46,6 +53,11 @@ const DISGUISES: Record<string, Disguise> = {
   'look-alikes, 30% of letters': lookalikes(0.3),
   'look-alikes, every letter': lookalikes(1),
   'tatweel 20%': (d, next) => (d.lang === 'fa' ? insideWords(d.text, '\u0640', 0.2, next) : undefined),
+  'thin space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u2009', 0.3, next),
+  'hair space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u200a', 0.3, next),
+  'narrow no-break space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u202f', 0.3, next),
+  'no-break space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u00a0', 0.3, next),
+  'space in 30% of words': (d, next) => afterSecondLetter(d.text, ' ', 0.3, next),
 };
 
 function main(): void {
@@ -57,9 +69,11 @@ function main(): void {
     return;
   }
   const config = signatureConfigSchema.parse({}).canonical;
+  // The shipped lexicons, as the signer reads disguises with them (dictionary-words.ts, word-gaps.ts).
+  const lexicons = LexiconSet.defaults();
   const canonical = (text: string, lang?: string): string | undefined => {
     try {
-      return canonicalize({ text, kind: 'text' }, config, lang).canonical;
+      return canonicalize({ text, kind: 'text' }, config, lang, (l) => lexicons.get(l)).canonical;
     } catch (error) {
       if (error instanceof DoppelError) return undefined;
       throw error;

@@ -2,7 +2,7 @@ import { endCompaction } from './compaction.js';
 import type { KnownWords } from './dictionary-words.js';
 import { codesToString } from './utf16.js';
 import { UNKNOWN_COST, wordCost } from './word-cost.js';
-import { isWordChar, WORD_SCRIPT } from './word-scripts.js';
+import { ARABIC, isWordChar, WORD_SCRIPT } from './word-scripts.js';
 
 /**
  * A line break inside a word without a hyphen ("exam\nple", or `exam<br>ple` in HTML, which the
@@ -141,7 +141,10 @@ export function joinsAt(
  * Whether a piece is no known word: unknown to the lexicon and the stop words, or two letters that
  * are no stop word. The lexicons' two-letter entries are mostly fragments and abbreviations that
  * frequency lists count ("th", "ck", "ll", "pr" in English), which a word split after its second
- * letter leaves; a real two-letter word is mostly a stop word ("in", "на", "از").
+ * letter leaves; a real two-letter word is mostly a stop word ("in", "на"). Not in Arabic script:
+ * Persian writes no short vowels, and its two-letter words are ordinary words ("حد", "پا", "دو"), as
+ * the lexicon holds them (counting them as fragments joined "حد فاصل", "پا برجا" in the news set).
  */
 export const isFragment = (piece: string, cost: number, stops: ReadonlySet<string>): boolean =>
-  cost >= UNKNOWN_COST || (piece.length === 2 && !stops.has(piece));
+  cost >= UNKNOWN_COST ||
+  (piece.length === 2 && !stops.has(piece) && WORD_SCRIPT[piece.charCodeAt(0)] !== ARABIC);

@@ -2,7 +2,7 @@ import { endCompaction } from './compaction.js';
 import { type KnownWords, MIN_DICTIONARY_WORD } from './dictionary-words.js';
 import { joinsAt, type SplitRule } from './line-break-words.js';
 import { codesToString } from './utf16.js';
-import { NEUTRAL, WORD_SCRIPT } from './word-scripts.js';
+import { ARABIC, NEUTRAL, WORD_SCRIPT } from './word-scripts.js';
 
 /**
  * A plain space inside a word ("pre sident", "гов ернмент", "be tter"): two tokens one space apart
@@ -94,12 +94,13 @@ export function joinSpaceSplitWords(
   stops: ReadonlySet<string>,
 ): number {
   const stopCodes = stopTable(stops);
-  // A known word by line-break-words.ts's isFragment: a stop word, or a lexicon word of three or more letters.
-  const isKnown = (start: number, end: number): boolean => {
+  // A known word by line-break-words.ts's isFragment: a stop word, or a lexicon word of three or
+  // more letters (of two or more in Arabic script).
+  const isKnown = (start: number, end: number, script: number): boolean => {
     let h = 0x811c9dc5;
     for (let j = start; j < end; j++) h = Math.imul(h ^ (codes[j] as number), 0x01000193);
     if (stopCodes.has(codes, start, end, h)) return true;
-    if (end - start < 3) return false;
+    if (end - start < (script === ARABIC ? 2 : 3)) return false;
     return known.hasCodes
       ? known.hasCodes(codes, start, end)
       : known.has(codesToString(codes.subarray(start, end)));
@@ -138,8 +139,8 @@ export function joinSpaceSplitWords(
       prevEnd - prevStart + end - start >= MIN_DICTIONARY_WORD;
     let curKnown = -1;
     if (pair) {
-      if (prevKnown < 0) prevKnown = isKnown(prevStart, prevEnd) ? 1 : 0;
-      curKnown = isKnown(start, end) ? 1 : 0;
+      if (prevKnown < 0) prevKnown = isKnown(prevStart, prevEnd, script) ? 1 : 0;
+      curKnown = isKnown(start, end, script) ? 1 : 0;
       if (
         (prevKnown === 0 || curKnown === 0) &&
         joinsAt(codes, prevEnd, length, known, stops, SPACE_RULE, budget)
