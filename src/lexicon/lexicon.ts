@@ -6,6 +6,7 @@ import { DoppelError } from '../errors.js';
 import { lazySchema, type Zod } from '../lazy-schema.js';
 import type { Language, SupportedLanguage } from '../text/language.js';
 import { countLetterPairs } from '../text/random-words.js';
+import { wordHashFilter } from '../text/space-split-words.js';
 import { decodeCompact, sourceDigest } from './compact.js';
 import { WordTable } from './word-table.js';
 
@@ -102,6 +103,14 @@ export class Lexicon {
   get letterPairs(): Uint32Array {
     this.pairs ??= countLetterPairs(this.wordList());
     return this.pairs;
+  }
+
+  private filter: Uint32Array | undefined;
+
+  /** Every word's hash as a filter (text/space-split-words.ts); made on first use. */
+  get wordFilter(): Uint32Array {
+    this.filter ??= wordHashFilter(this.table.chars, this.table.starts);
+    return this.filter;
   }
 
   private *wordList(): Generator<string> {

@@ -1,6 +1,6 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
-import { cleanText, cleanTextCodes } from './clean.js';
+import { cleanText } from './clean.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
@@ -19,7 +19,7 @@ import { symbolTokens } from './symbols.js';
 import { joinSymbolSplitWords } from './symbols-in-words.js';
 import { tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
-import { markWordGaps, readWordGapsOf } from './word-gaps.js';
+import { cleanReadingWordGaps } from './word-gaps.js';
 
 /** Languages written in Latin letters (those whose known words leetspeak can disguise). */
 const LATIN_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['en']);
@@ -140,11 +140,9 @@ function canonicalText(
     body = fillersAsSpaces(body, fillerReader(knownWords, declaredLang));
   // Whole words of another script are read against their own languages' words (lookalike.ts).
   const ownWords = knownWords ? ownScriptWords(knownWords) : undefined;
-  // Narrow and no-break spaces between two letters (word-gaps.ts): marked, read once the language is known.
-  const marked = knownWords ? markWordGaps(body) : body;
-  const clean = cleanTextCodes(marked, options, ownWords);
+  // Narrow and no-break spaces between two letters are read with the lexicon (word-gaps.ts).
+  const clean = cleanReadingWordGaps(body, options, ownWords, declaredLang, knownWords);
   let length = clean.length;
-  if (marked !== body) length = readWordGapsOf(clean.codes, length, declaredLang, knownWords, config.zwnj);
   let tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
   const spelledOut = tokens.spelledOut === true;

@@ -72,16 +72,18 @@ export function joinSplitWords(
   rule: SplitRule,
 ): number {
   const { separator, otherwise } = rule;
+  const bounded = rule.budget !== Number.POSITIVE_INFINITY;
   let budget = rule.budget;
   let w = 0;
   let copied = 0;
   for (let i = 0; i < length; i++) {
     if (codes[i] !== separator) continue;
-    if (!joinsAt(codes, i, length, known, stops, rule, budget)) {
+    // Each separator read costs its pieces' letters; past the budget, separators stay.
+    if (bounded) budget -= readLength(codes, i, length);
+    if (budget < 0 || !joinsAt(codes, i, length, known, stops, rule)) {
       codes[i] = otherwise;
       continue;
     }
-    budget -= readLength(codes, i, length);
     if (w !== copied) codes.copyWithin(w, copied, i);
     w += i - copied;
     copied = i + 1;
@@ -106,7 +108,7 @@ function pieceEnd(codes: Uint16Array, i: number, length: number): number {
   return end;
 }
 
-/** Whether the separator at codes[i] splits a known word by `rule` (and `budget` letters allow reading it). */
+/** Whether the separator at codes[i] splits a known word by `rule`. */
 export function joinsAt(
   codes: Uint16Array,
   i: number,
@@ -114,25 +116,27 @@ export function joinsAt(
   known: KnownWords,
   stops: ReadonlySet<string>,
   rule: SplitRule,
-  budget: number,
 ): boolean {
   if (i === 0 || i + 1 >= length) return false;
   const script = WORD_SCRIPT[codes[i - 1] as number] as number;
   if (script === 0 || script !== WORD_SCRIPT[codes[i + 1] as number]) return false;
   const start = pieceStart(codes, i);
   const end = pieceEnd(codes, i, length);
-  if (end - start - 1 > budget) return false;
   const left = codesToString(codes.subarray(start, i));
   const right = codesToString(codes.subarray(i + 1, end));
   const whole = left + right;
-  if (!known.has(whole) && !stops.has(whole)) return false;
+  // The pieces are read first where they decide most pairs (two words one space apart).
+  if (!rule.pieceUnknown && !known.has(whole) && !stops.has(whole)) return false;
   const a = wordCost(left, known, stops);
   const b = wordCost(right, known, stops);
   // Both pieces words ("в\u00a0месте", "in to"): two words bound by an ordinary space.
   // Two letters after a stop word ("we re", "we ll") are a contraction that lost its apostrophe.
-  const rightFragment =
-    right.length === 2 && stops.has(left) ? b >= UNKNOWN_COST : isFragment(right, b, stops);
-  if (rule.pieceUnknown && !isFragment(left, a, stops) && !rightFragment) return false;
+  if (rule.pieceUnknown) {
+    const rightFragment =
+      right.length === 2 && stops.has(left) ? b >= UNKNOWN_COST : isFragment(right, b, stops);
+    if (!isFragment(left, a, stops) && !rightFragment) return false;
+    if (!known.has(whole) && !stops.has(whole)) return false;
+  }
   // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
   return !(a <= COMMON_COST && b <= COMMON_COST) && wordCost(whole, known, stops) + MARGIN <= a + b;
 }

@@ -1,7 +1,6 @@
 import { endCompaction } from './compaction.js';
 import { type KnownWords, MIN_DICTIONARY_WORD } from './dictionary-words.js';
 import { joinsAt, type SplitRule } from './line-break-words.js';
-import { codesToString } from './utf16.js';
 import { ARABIC, NEUTRAL, WORD_SCRIPT } from './word-scripts.js';
 
 /**
@@ -15,13 +14,15 @@ import { ARABIC, NEUTRAL, WORD_SCRIPT } from './word-scripts.js';
  * A split word leaves a fragment, while ordinary text rarely has one that makes a word with its
  * neighbour.
  *
- * What it costs ordinary text: one pass over the tokens; a token of letters of one script is
- * looked up in the lexicon and stop words without making a string (one hash of its code units),
- * and only the pairs with an unknown piece are read as words. At most MAX_READ_LETTERS letters of
- * such pairs are read per text.
+ * What it costs ordinary text: one pass over the tokens, hashing each (FNV-1a of its code units)
+ * and the pair it makes with the token before; a pair is read as words (line-break-words.ts) only
+ * when its joined hash passes a filter of the lexicon's words and the stop words (wordHashFilter:
+ * about 0.15% of other pairs pass). At most MAX_READ_LETTERS letters of such pairs are read per text;
+ * past that, pairs stay apart.
  */
 
 const SPACE = 0x20;
+const APOSTROPHE = 0x27;
 /** Letters of the pairs read at most per text (each pair costs about as many as the line-break reading). */
 const MAX_READ_LETTERS = 32_768;
 /**
@@ -40,46 +41,110 @@ const SPACE_RULE: SplitRule = {
   budget: MAX_READ_LETTERS,
 };
 
-/** Stop words looked up by code units: FNV-1a of the units, as the lexicon's table does. */
-class CodeWords {
-  private readonly byHash = new Map<number, string[]>();
-
-  constructor(words: Iterable<string>) {
-    for (const word of words) {
-      const h = hashOf(word);
-      const list = this.byHash.get(h);
-      if (list) list.push(word);
-      else this.byHash.set(h, [word]);
-    }
-  }
-
-  has(codes: Uint16Array, start: number, end: number, hash: number): boolean {
-    const list = this.byHash.get(hash);
-    if (list === undefined) return false;
-    for (const word of list) {
-      if (word.length !== end - start) continue;
-      let j = 0;
-      while (j < word.length && word.charCodeAt(j) === codes[start + j]) j++;
-      if (j === word.length) return true;
-    }
-    return false;
-  }
-}
-
+/** FNV-1a, 32 bits, of a string's UTF-16 units (as the lexicon's word table hashes words). */
 function hashOf(word: string): number {
-  let h = 0x811c9dc5;
-  for (let j = 0; j < word.length; j++) h = Math.imul(h ^ word.charCodeAt(j), 0x01000193);
+  let h = FNV_OFFSET;
+  for (let j = 0; j < word.length; j++) h = Math.imul(h ^ word.charCodeAt(j), FNV_PRIME);
   return h;
 }
 
-const stopTables = new WeakMap<ReadonlySet<string>, CodeWords>();
-function stopTable(stops: ReadonlySet<string>): CodeWords {
-  let table = stopTables.get(stops);
-  if (table === undefined) {
-    table = new CodeWords(stops);
-    stopTables.set(stops, table);
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+/**
+ * 2^21 bits (256 KiB) a language, two bits a word (the hash's top bits, and those of the hash
+ * times a golden-ratio constant): 3.8% of the bits are set for 40,000 words and the stop words,
+ * and about 0.15% of other strings pass (one bit a word let 1.9% pass).
+ */
+const FILTER_SHIFT = 32 - 21;
+const SECOND = 0x9e3779b1;
+
+/**
+ * A filter of words by their hash: two bits a word. A string whose bits are not both set is none of
+ * the words; one whose bits are may be. The plain-space pass asks it about every pair of tokens,
+ * and reads a pair as words only when its joined form passes. The words are
+ * chars[starts[k], starts[k + 1]) (a lexicon's word table), or `extra`.
+ */
+export function wordHashFilter(
+  chars: Uint16Array,
+  starts: ArrayLike<number>,
+  extra: Iterable<string> = [],
+): Uint32Array {
+  const filter = new Uint32Array(1 << (32 - FILTER_SHIFT - 5));
+  for (let k = 0; k + 1 < starts.length; k++) {
+    let h = FNV_OFFSET;
+    for (let j = starts[k] as number; j < (starts[k + 1] as number); j++)
+      h = Math.imul(h ^ (chars[j] as number), FNV_PRIME);
+    addTo(filter, h);
   }
-  return table;
+  for (const word of extra) addTo(filter, hashOf(word));
+  return filter;
+}
+
+function addTo(filter: Uint32Array, hash: number): void {
+  setBit(filter, hash >>> FILTER_SHIFT);
+  setBit(filter, Math.imul(hash, SECOND) >>> FILTER_SHIFT);
+}
+
+function setBit(filter: Uint32Array, bit: number): void {
+  filter[bit >>> 5] = (filter[bit >>> 5] as number) | (1 << (bit & 31));
+}
+
+const hasBit = (filter: Uint32Array, bit: number): boolean =>
+  ((filter[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+
+const mayBe = (filter: Uint32Array, hash: number): boolean =>
+  hasBit(filter, hash >>> FILTER_SHIFT) && hasBit(filter, Math.imul(hash, SECOND) >>> FILTER_SHIFT);
+
+/** Stop words by their hash (FNV-1a), to tell a token that is one without making a string. */
+const stopHashes = new WeakMap<ReadonlySet<string>, Map<number, string[]>>();
+function stopsByHash(stops: ReadonlySet<string>): Map<number, string[]> {
+  let byHash = stopHashes.get(stops);
+  if (byHash === undefined) {
+    byHash = new Map();
+    for (const stop of stops) {
+      const hash = hashOf(stop);
+      byHash.set(hash, [...(byHash.get(hash) ?? []), stop]);
+    }
+    stopHashes.set(stops, byHash);
+  }
+  return byHash;
+}
+
+function isStop(
+  byHash: Map<number, string[]>,
+  hash: number,
+  codes: Uint16Array,
+  start: number,
+  end: number,
+): boolean {
+  const words = byHash.get(hash);
+  if (words === undefined) return false;
+  for (const word of words) {
+    if (word.length !== end - start) continue;
+    let j = 0;
+    while (j < word.length && word.charCodeAt(j) === codes[start + j]) j++;
+    if (j === word.length) return true;
+  }
+  return false;
+}
+
+/** The lexicon's filter with the stop words added, made once per lexicon and stop-word list. */
+const withStops = new WeakMap<Uint32Array, WeakMap<ReadonlySet<string>, Uint32Array>>();
+function filterOf(known: KnownWords, stops: ReadonlySet<string>): Uint32Array | undefined {
+  const words = known.wordFilter;
+  if (words === undefined) return undefined;
+  let byStops = withStops.get(words);
+  if (byStops === undefined) {
+    byStops = new WeakMap();
+    withStops.set(words, byStops);
+  }
+  let filter = byStops.get(stops);
+  if (filter === undefined) {
+    filter = words.slice();
+    for (const stop of stops) addTo(filter, hashOf(stop));
+    byStops.set(stops, filter);
+  }
+  return filter;
 }
 
 /**
@@ -93,27 +158,17 @@ export function joinSpaceSplitWords(
   known: KnownWords,
   stops: ReadonlySet<string>,
 ): number {
-  const stopCodes = stopTable(stops);
-  // A known word by line-break-words.ts's isFragment: a stop word, or a lexicon word of three or
-  // more letters (of two or more in Arabic script).
-  const isKnown = (start: number, end: number, script: number): boolean => {
-    let h = 0x811c9dc5;
-    for (let j = start; j < end; j++) h = Math.imul(h ^ (codes[j] as number), 0x01000193);
-    if (stopCodes.has(codes, start, end, h)) return true;
-    if (end - start < (script === ARABIC ? 2 : 3)) return false;
-    return known.hasCodes
-      ? known.hasCodes(codes, start, end)
-      : known.has(codesToString(codes.subarray(start, end)));
-  };
+  // Without a filter (a lexicon of a test's own), every pair is read.
+  const filter = filterOf(known, stops);
+  const stopWordHashes = stopsByHash(stops);
   let budget = MAX_READ_LETTERS;
   let w = 0;
   let copied = 0;
-  // The token before the current one, when it may be the first piece: its start, end, script, and
-  // whether it is known (-1: not looked up yet).
+  // The token before the current one, when it may be the first piece: its start, end, script and hash.
   let prevStart = -1;
   let prevEnd = -1;
   let prevScript = 0;
-  let prevKnown = -1;
+  let prevHash = 0;
   let i = 0;
   while (i < length) {
     const script = WORD_SCRIPT[codes[i] as number] as number;
@@ -123,43 +178,76 @@ export function joinSpaceSplitWords(
     }
     const start = i;
     let one = script !== NEUTRAL;
-    while (i < length && (WORD_SCRIPT[codes[i] as number] as number) !== 0) {
-      if (WORD_SCRIPT[codes[i] as number] !== script) one = false;
-      i++;
+    // The token's hash, and that of the token before followed by this one (the pair joined).
+    let hash = FNV_OFFSET;
+    let joined = prevHash;
+    for (; i < length; i++) {
+      const code = codes[i] as number;
+      const class_ = WORD_SCRIPT[code] as number;
+      if (class_ === 0) break;
+      if (class_ !== script) one = false;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      joined = Math.imul(joined ^ code, FNV_PRIME);
     }
     const end = i;
     // Letters of one script, after another such token and exactly one space.
-    const piece = one && end - start >= MIN_PIECE && end - start <= MAX_PIECE && codes[end] !== 0x27;
-    const pair =
+    const piece = one && end - start >= MIN_PIECE && end - start <= MAX_PIECE && codes[end] !== APOSTROPHE;
+    // A pair whose joined form passes the filter is read (and costs its letters of the budget).
+    const candidate =
       piece &&
       prevEnd >= 0 &&
       prevEnd + 1 === start &&
       codes[prevEnd] === SPACE &&
       prevScript === script &&
-      prevEnd - prevStart + end - start >= MIN_DICTIONARY_WORD;
-    let curKnown = -1;
-    if (pair) {
-      if (prevKnown < 0) prevKnown = isKnown(prevStart, prevEnd, script) ? 1 : 0;
-      curKnown = isKnown(start, end, script) ? 1 : 0;
-      if (
-        (prevKnown === 0 || curKnown === 0) &&
-        joinsAt(codes, prevEnd, length, known, stops, SPACE_RULE, budget)
-      ) {
-        budget -= end - prevStart - 1;
-        if (w !== copied) codes.copyWithin(w, copied, prevEnd);
-        w += prevEnd - copied;
-        copied = prevEnd + 1;
-        prevEnd = -1;
-        continue;
-      }
+      prevEnd - prevStart + end - start >= MIN_DICTIONARY_WORD &&
+      (filter === undefined || mayBe(filter, joined));
+    if (candidate) budget -= end - prevStart - 1;
+    if (
+      candidate &&
+      budget >= 0 &&
+      mayHaveFragment(codes, prevStart, prevEnd, prevHash, start, end, hash, script, known, stopWordHashes) &&
+      joinsAt(codes, prevEnd, length, known, stops, SPACE_RULE)
+    ) {
+      if (w !== copied) codes.copyWithin(w, copied, prevEnd);
+      w += prevEnd - copied;
+      copied = prevEnd + 1;
+      prevEnd = -1;
+      continue;
     }
-    const apostropheBefore = start > 0 && codes[start - 1] === 0x27;
-    if (piece && !apostropheBefore) {
+    if (piece && !(start > 0 && codes[start - 1] === APOSTROPHE)) {
       prevStart = start;
       prevEnd = end;
       prevScript = script;
-      prevKnown = curKnown;
+      prevHash = hash;
     } else prevEnd = -1;
   }
   return endCompaction(codes, w, copied, length);
+}
+
+/**
+ * Whether a piece of the pair may be no known word (line-break-words.ts's isFragment, read by code
+ * units: a stop word never is; two letters that are no stop word are, but after a stop word and in
+ * Arabic script; a word the lexicon lacks is). Most pairs whose joined form is a word are two words
+ * ("of the", "در این": the lexicons hold such pairs written together): told here without a string.
+ */
+function mayHaveFragment(
+  codes: Uint16Array,
+  leftStart: number,
+  leftEnd: number,
+  leftHash: number,
+  rightStart: number,
+  rightEnd: number,
+  rightHash: number,
+  script: number,
+  known: KnownWords,
+  stops: Map<number, string[]>,
+): boolean {
+  if (!known.hasCodes) return true;
+  const leftStop = isStop(stops, leftHash, codes, leftStart, leftEnd);
+  const twoLetters = script !== ARABIC;
+  if (!leftStop && ((twoLetters && leftEnd - leftStart === 2) || !known.hasCodes(codes, leftStart, leftEnd)))
+    return true;
+  if (isStop(stops, rightHash, codes, rightStart, rightEnd)) return false;
+  if (twoLetters && rightEnd - rightStart === 2 && !leftStop) return true;
+  return !known.hasCodes(codes, rightStart, rightEnd);
 }

@@ -1,7 +1,9 @@
+import { cleanTextCodes } from './clean.js';
 import type { KnownWords, KnownWordsOf } from './dictionary-words.js';
 import { detectLanguageOfCodes, languageFromTag } from './language.js';
 import { joinSplitWords, type SplitRule } from './line-break-words.js';
-import type { ZwnjRule } from './normalize.js';
+import type { OwnScriptWords } from './lookalike.js';
+import { type NormalizeOptions, spaceVariantsSeen, type ZwnjRule } from './normalize.js';
 import { joinPersianAffixes } from './persian-affixes.js';
 import { stopWords } from './stopwords.js';
 import { isScriptLetter } from './word-scripts.js';
@@ -59,7 +61,8 @@ const ORDINARY_RULE: SplitRule = {
 
 /**
  * The text with each narrow or no-break space between two letters written as its marker; the
- * same string when it has none (one table lookup per code unit: what other texts pay).
+ * same string when it has none (one table lookup per code unit; canonicalize asks only texts that
+ * normalization saw such a space in).
  */
 export function markWordGaps(text: string): string {
   const n = text.length;
@@ -99,6 +102,30 @@ export function readWordGaps(
     stops,
     ORDINARY_RULE,
   );
+}
+
+/**
+ * cleanTextCodes of `text` (clean.ts), with its narrow and no-break spaces between two letters read
+ * by the lexicon of its language: a text without such a space (normalization notes one as it
+ * reads the text, spaceVariantsSeen) is normalized once, as before; one with them is marked and
+ * normalized again. Without known words the spaces are spaces.
+ */
+export function cleanReadingWordGaps(
+  text: string,
+  options: NormalizeOptions,
+  ownWords: OwnScriptWords | undefined,
+  declaredLang: string | undefined,
+  knownWords: KnownWordsOf | undefined,
+): { codes: Uint16Array; length: number } {
+  const clean = cleanTextCodes(text, options, ownWords);
+  if (!knownWords || !spaceVariantsSeen()) return clean;
+  const marked = markWordGaps(text);
+  if (marked === text) return clean;
+  const again = cleanTextCodes(marked, options, ownWords);
+  return {
+    codes: again.codes,
+    length: readWordGapsOf(again.codes, again.length, declaredLang, knownWords, options.zwnj),
+  };
 }
 
 /**
