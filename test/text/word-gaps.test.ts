@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveDedupConfig } from '../../src/config/profiles.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { canonicalize } from '../../src/text/canonical.js';
+import { normalizeTextCodes, spaceVariantsSeen } from '../../src/text/normalize.js';
 import { GAP_MARK, markWordGaps, ORDINARY_MARK, readWordGaps } from '../../src/text/word-gaps.js';
 import { expectCpuUnder } from '../support/cpu-budget.js';
 import { codesOf, lexiconOf, textOf } from '../support/lexicon-fixture.js';
@@ -28,6 +29,22 @@ describe('marking narrow and no-break spaces between letters', () => {
       'a\u00a0 b',
     ])
       expect(markWordGaps(text)).toBe(text);
+  });
+});
+
+describe('normalization notes the narrow and no-break spaces', () => {
+  const seen = (text: string): boolean => {
+    normalizeTextCodes(text, { zwnj: 'join' });
+    return spaceVariantsSeen();
+  };
+  it('in a text that holds one, and in no other read on the one pass', () => {
+    expect(seen('plain text only')).toBe(false);
+    for (const space of ['\u00a0', '\u2009', '\u200a', '\u202f', '\u205f', '\u3000'])
+      expect(seen(`a${space}b`)).toBe(true);
+  });
+  it('writes them as spaces, as NFKC does', () => {
+    const { codes, length } = normalizeTextCodes('pr\u2009esident\u00a0x', { zwnj: 'join' });
+    expect(textOf(codes, length)).toBe('pr esident x');
   });
 });
 
