@@ -39,10 +39,13 @@ const PROFILES: Record<ProfileName, unknown> = {
         cosineMinJaccard: 0.15,
         // A teaser (an article's first sentences) or a partial copy with its sentences reordered:
         // most of the smaller side's sentences are whole sentences of the other (engine/verify.ts),
-        // 20 tokens or more of them, so that a shared boilerplate line never decides.
+        // 12 tokens or more of them: a one- or two-sentence teaser ("Divers found a skull in the
+        // Moika. Whether it is human will be known after the examination.") decides, while a
+        // boilerplate line shared by many texts is left out of the window's sentences anyway
+        // (commonSentenceGroups) and a short one ("Read more on our site.") is below the bound.
         contained: 0.6,
         containedMinSentences: 1,
-        containedMinTokens: 20,
+        containedMinTokens: 12,
       },
       // Story: two reports of one event share their weighted vocabulary (cosine >= 0.35).
       story: {

@@ -1,6 +1,7 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { cleanText } from './clean.js';
+import { undoCyrillicLeet, undoCyrillicLeetText } from './cyrillic-leet.js';
 import { joinSpacedLetters, type KnownWordsOf, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
 import { detectLanguageOfCodes, LANGUAGES, type Language, languageFromTag } from './language.js';
@@ -8,6 +9,7 @@ import { isLeetText, MIN_LEET_WORDS, undoLeetText } from './leet-text.js';
 import { joinLineBrokenWords } from './line-break-words.js';
 import { ownScriptWords } from './lookalike.js';
 import { cleanMailBody } from './mail-cleanup.js';
+import { joinPunctuationSplitWords } from './punctuation-in-words.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
 import { joinSpaceSplitWords } from './space-split-words.js';
@@ -17,12 +19,14 @@ import { joinSpelledOut } from './spelled-out.js';
 import { stopWords } from './stopwords.js';
 import { symbolTokens } from './symbols.js';
 import { joinSymbolSplitWords } from './symbols-in-words.js';
-import { tokenizeCodes, tokenWords } from './tokenize.js';
+import { innerPunctuationAt, tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
 import { cleanReadingWordGaps } from './word-gaps.js';
 
 /** Languages written in Latin letters (those whose known words leetspeak can disguise). */
 const LATIN_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['en']);
+/** Languages written in Cyrillic: their leet digits stand for Cyrillic letters (cyrillic-leet.ts). */
+const CYRILLIC_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['ru', 'uk']);
 
 /** Decoded text, before canonicalization: what the decode layer hands over. */
 export interface TextSource {
@@ -160,10 +164,26 @@ function canonicalText(
   const known = knownWords?.(lang);
   if (known) {
     const stops = stopWords(lang);
+    let punctuationJoined = false;
+    // Punctuation inside a word: removed where the pieces make a known word (punctuation-in-words.ts).
+    // First: the tokenizer's offsets of it hold only while nothing has moved the text.
+    if ((tokens.innerPunctuation ?? 0) > 0) {
+      const listed = { at: innerPunctuationAt, count: tokens.innerPunctuation ?? 0 };
+      const joined = joinPunctuationSplitWords(clean.codes, length, known, stops, listed);
+      punctuationJoined = joined !== length;
+      length = joined;
+    }
     // Leet characters stand for Latin letters: only a Latin-script language's words can come out.
     const latin = LATIN_SCRIPT_LANGUAGES.has(lang);
     const leet = { mixed: 0 };
-    let changed = latin && undoLeet(clean.codes, length, known, leet) > 0;
+    let changed = (latin && undoLeet(clean.codes, length, known, leet) > 0) || punctuationJoined;
+    if (CYRILLIC_SCRIPT_LANGUAGES.has(lang)) {
+      const cyrillicLeet = { mixed: 0 };
+      changed = undoCyrillicLeet(clean.codes, length, known, cyrillicLeet) > 0 || changed;
+      // A text written in Cyrillic leet throughout: its short words too (cyrillic-leet.ts).
+      if (isLeetText(cyrillicLeet.mixed, tokens.count))
+        changed = undoCyrillicLeetText(clean.codes, length, known, stops) > 0 || changed;
+    }
     // A text written in leet throughout: its short words too (leet-text.ts).
     if (latin && isLeetText(leet.mixed, tokens.count))
       changed = undoLeetText(clean.codes, length, known, stops, MIN_LEET_WORDS) > 0 || changed;

@@ -1,5 +1,6 @@
 import { transient } from '../typed-slab.js';
 import { charTable } from './char-tables.js';
+import { INNER_PUNCTUATION } from './punctuation-in-words.js';
 import { codesToString } from './utf16.js';
 
 /**
@@ -49,7 +50,18 @@ export interface Tokens {
   spelledOut?: boolean;
   /** A line break right between two word characters: maybe a word split by a line break (line-break-words.ts). */
   breakInWord?: boolean;
+  /**
+   * How many times punctuation stands right after a word with a word character or more punctuation
+   * after it: maybe a word split by punctuation (punctuation-in-words.ts). The first
+   * INNER_PUNCTUATION_SLOTS of their offsets are in innerPunctuationAt until the next call.
+   */
+  innerPunctuation?: number;
 }
+
+/** Offsets kept of punctuation between word characters; a text with more is read whole. */
+export const INNER_PUNCTUATION_SLOTS = 256;
+/** Where the last tokenizeCodes call met punctuation between word characters (Tokens.innerPunctuation). */
+export const innerPunctuationAt = new Int32Array(INNER_PUNCTUATION_SLOTS);
 
 /** Most characters between two one-character tokens of a word spelt out (spelled-out.ts). */
 const SPELLED_GAP = 3;
@@ -111,6 +123,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
   let chain = 0; // one-character tokens in a row so far, less one
   let spelledOut = false;
   let breakInWord = false;
+  let innerPunctuation = 0;
   let i = 0;
   while (i < n) {
     const cls = CLASS[codes[i] as number];
@@ -127,8 +140,26 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
           ((CLASS[codes[i] as number] === APOSTROPHE ? 1 : 0) &
             (CLASS[codes[i + 1] as number] === WORD ? 1 : 0)) ===
             1;
+        // An apostrophe inside a word may split it too (punctuation-in-words.ts reads it).
+        if (joins) {
+          if (innerPunctuation < INNER_PUNCTUATION_SLOTS) innerPunctuationAt[innerPunctuation] = i;
+          innerPunctuation++;
+        }
         i += joins ? 2 : 0;
         if (!joins) break;
+      }
+      // Read at every word end: punctuation between word characters (the first is taken early,
+      // so the branch costs no recompile).
+      if (
+        i + 1 < n &&
+        ((INNER_PUNCTUATION[codes[i] as number] as number) &
+          (CLASS[codes[i + 1] as number] === WORD
+            ? 1
+            : (INNER_PUNCTUATION[codes[i + 1] as number] as number))) ===
+          1
+      ) {
+        if (innerPunctuation < INNER_PUNCTUATION_SLOTS) innerPunctuationAt[innerPunctuation] = i;
+        innerPunctuation++;
       }
       if (i - start === 1) {
         chain = start - single <= SPELLED_GAP + 1 ? chain + 1 : 0;
@@ -171,6 +202,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
     sentenceEnds,
     spelledOut,
     breakInWord,
+    innerPunctuation,
   };
 }
 

@@ -82,7 +82,7 @@ describe('containment (sentence fingerprints)', () => {
     expect(v[2]).toMatchObject({ duplicateOf: 'ct3-reordered' });
   });
 
-  it('does not link texts that share one boilerplate sentence, or too few tokens', async () => {
+  it('does not link texts that share one boilerplate sentence, or too few tokens; links a short teaser', async () => {
     const boilerplate =
       'Follow our newsroom on every social network for the latest updates on this and other stories today.';
     const a = sentences(3, 3);
@@ -95,11 +95,14 @@ describe('containment (sentence fingerprints)', () => {
       await input('ct4-a', [...a, boilerplate].join(' '), 0),
       await input('ct4-b', [...b, boilerplate].join(' '), 10),
       await input('ct4-c', [...short, ...sentences(5, 6)].join(' '), 20),
-      await input('ct4-d', short.join(' '), 30),
+      await input('ct4-d', short[1] as string, 30),
+      await input('ct4-e', short.join(' '), 40),
     ]);
     expect(v[1]!.verdict).toBe('unique');
-    // ct4-d is contained whole in ct4-c, but its two sentences hold fewer than 30 tokens.
+    // ct4-d is contained whole in ct4-c, but its one sentence holds fewer than 12 tokens.
     expect(v[3]!.verdict).not.toBe('near_duplicate');
+    // ct4-e, both sentences (16 tokens), is a two-sentence teaser of ct4-c.
+    expect(v[4]).toMatchObject({ verdict: 'near_duplicate', duplicateOf: 'ct4-c', method: 'containment' });
   });
 
   it("measures the smaller side's share of shared sentence tokens", async () => {

@@ -73,6 +73,22 @@ const SHAPES: Shape[] = [
   },
   { name: "'ab cd' pieces one space apart", field: 'text', make: (n) => fill('ab cd ', n) },
   { name: 'words split by a space', field: 'text', make: (n) => fill('pr esident go vernment ', n) },
+  {
+    name: 'Cyrillic leet in every word',
+    field: 'text',
+    make: (n) => fill('н@ 3аработок д0ход 4т0 3а3е3ка ', n),
+  },
+  {
+    name: 'punctuation inside every word',
+    field: 'text',
+    make: (n) => fill('pr.esident gov-ernment mon|ey ', n),
+  },
+  { name: 'letters and dots', field: 'text', make: (n) => fill('ab.', n) },
+  {
+    name: 'long pieces between dots',
+    field: 'text',
+    make: (n) => fill('governmentgovernmentgovernmentgo.', n),
+  },
   { name: "'@' run", field: 'text', make: (n) => fill('@', n) },
   { name: "'a@' run", field: 'text', make: (n) => fill('a@', n) },
   { name: "'.' run", field: 'text', make: (n) => fill('.', n) },

@@ -216,6 +216,8 @@ describe('adversarial 1 MiB texts decide in linear time', async () => {
     ['letters spaced out, no language declared', { text: fill('н о в ы й д о м ', MiB) }],
     ['line breaks inside words', { text: fill('wor\nking n\next ', MiB), lang: 'en' }],
     ['line breaks between every two letters', { text: fill('a\n', MiB), lang: 'en' }],
+    ['punctuation inside words', { text: fill('pr.esident gov-ernment mon|ey ', MiB), lang: 'en' }],
+    ['letters and dots', { text: fill('ab.', MiB), lang: 'en' }],
     ['Hangul fillers for spaces', { text: fill('free\u3164money\u3164', MiB) }],
     ['Hangul fillers between letters', { text: fill('a\u3164', MiB) }],
     ['letters spelt out with dots, every word', { text: fill('f.r.e.e o.n ', MiB), lang: 'en' }],
