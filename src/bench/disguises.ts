@@ -7,8 +7,10 @@
  * or "copy" are wholly in the other script, which is left alone, so the copy is a near-duplicate
  * rather than an exact one), tatweel inside 20% of Persian words, stress marks (U+0301 after a
  * vowel of half the words of Russian and Ukrainian text, as dictionaries and textbooks print them)
- * and accents sprinkled on 10% of the vowels (U+0301 after a e i o u and а е и о у ы э ю я;
- * "président", "cómpany"), written apart or composed. The disguises are seeded, so the numbers are
+ * accents sprinkled on 10% of the vowels (U+0301 after a e i o u and а е и о у ы э ю я;
+ * "président", "cómpany"), written apart or composed, and a space inside 30% of the words of four
+ * letters or more, after their second letter (thin, hair, narrow no-break, no-break or plain:
+ * "pr\u2009esident"). The disguises are seeded, so the numbers are
  * reproducible. Reads the evaluation data (bench/data.ts).
  *
  * `node dist/bench/disguises.js --dedup`: per disguise and corpus, 30 originals of 40 words or
@@ -38,6 +40,10 @@ function insideWords(text: string, insert: string, share: number, next: () => nu
     return word.slice(0, at) + insert + word.slice(at);
   });
 }
+
+/** Inserts `insert` after the second letter of a `share` of the words of four letters or more. */
+const afterSecondLetter = (text: string, insert: string, share: number, next: () => number): string =>
+  text.replace(/\p{L}{4,}/gu, (word) => (next() < share ? word.slice(0, 2) + insert + word.slice(2) : word));
 
 const LATIN_TO_CYRILLIC: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', x: 'х', y: 'у' };
 const CYRILLIC_TO_LATIN: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', і: 'i' };
@@ -90,6 +96,11 @@ const DISGUISES: Record<string, Disguise> = {
     d.lang === 'ru' || d.lang === 'uk' ? stressMarks(d.text, 0.5, next) : undefined,
   'accents on 10% of vowels': accents(false),
   'accents on 10% of vowels, composed': accents(true),
+  'thin space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u2009', 0.3, next),
+  'hair space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u200a', 0.3, next),
+  'narrow no-break space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u202f', 0.3, next),
+  'no-break space in 30% of words': (d, next) => afterSecondLetter(d.text, '\u00a0', 0.3, next),
+  'space in 30% of words': (d, next) => afterSecondLetter(d.text, ' ', 0.3, next),
 };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -6,6 +6,7 @@ import { DoppelError } from '../errors.js';
 import { lazySchema, type Zod } from '../lazy-schema.js';
 import type { Language, SupportedLanguage } from '../text/language.js';
 import { countLetterPairs } from '../text/random-words.js';
+import { wordHashFilter } from '../text/space-split-words.js';
 import { decodeCompact, sourceDigest } from './compact.js';
 import { WordTable } from './word-table.js';
 
@@ -104,6 +105,14 @@ export class Lexicon {
     return this.pairs;
   }
 
+  private filter: Uint32Array | undefined;
+
+  /** Every word's hash as a filter (text/space-split-words.ts); made on first use. */
+  get wordFilter(): Uint32Array {
+    this.filter ??= wordHashFilter(this.table.chars, this.table.starts);
+    return this.filter;
+  }
+
   private *wordList(): Generator<string> {
     const { starts, chars } = this.table;
     for (let i = 0; i < this.table.size; i++)
@@ -113,6 +122,11 @@ export class Lexicon {
   /** Whether the lexicon holds the word (canonical form): a known word of its language. */
   has(word: string): boolean {
     return this.table.find(word) >= 0;
+  }
+
+  /** has() of the word codes[start, end) (UTF-16 units), without making a string. */
+  hasCodes(codes: Uint16Array, start: number, end: number): boolean {
+    return this.table.findCodes(codes, start, end) >= 0;
   }
 
   idf(word: string): number {

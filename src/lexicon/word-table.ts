@@ -42,6 +42,25 @@ export class WordTable {
     }
   }
 
+  /** Index of the word codes[start, end) (UTF-16 units), or -1: find without making a string. */
+  findCodes(codes: Uint16Array, start: number, end: number): number {
+    const length = end - start;
+    let h = 0x811c9dc5;
+    for (let j = start; j < end; j++) h = Math.imul(h ^ (codes[j] as number), 0x01000193);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let at = (h ^ (h >>> 15)) & mask; ; at = (at + 1) & mask) {
+      const entry = slots[at] as number;
+      if (entry === 0) return -1;
+      const i = entry - 1;
+      const first = this.starts[i] as number;
+      if ((this.starts[i + 1] as number) - first !== length) continue;
+      let j = 0;
+      while (j < length && this.chars[first + j] === codes[start + j]) j++;
+      if (j === length) return i;
+    }
+  }
+
   /**
    * The table of a lexicon file's `words` ([word, idf], sorted by idf then word). A word is in
    * B when its idf is above `idfHi` and its length within bounds; ranks follow the list's order.

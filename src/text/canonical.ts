@@ -1,7 +1,7 @@
 import type { CanonicalConfig } from '../config/signatures.js';
 import { DoppelError } from '../errors.js';
 import { foldLatinAccents, isAccentedDisguise } from './accented-text.js';
-import { cleanText, cleanTextCodes } from './clean.js';
+import { cleanText } from './clean.js';
 import { undoCyrillicLeet, undoCyrillicLeetText } from './cyrillic-leet.js';
 import { joinSpacedLetters, type KnownWordsOf, type LatinRuns, undoLeet } from './dictionary-words.js';
 import { fillersAsSpaces, hasHangulFiller, leastCost, type WordCostOf } from './filler-spaces.js';
@@ -13,6 +13,7 @@ import { cleanMailBody } from './mail-cleanup.js';
 import { joinPunctuationSplitWords } from './punctuation-in-words.js';
 import { dropRandomWords } from './random-words.js';
 import { squeezeRepeatedLetters } from './repeated-letters.js';
+import { joinSpaceSplitWords } from './space-split-words.js';
 import { segmentSpacedLetters } from './spaced-segment.js';
 import { joinSpelledKnownWords } from './spelled-known.js';
 import { joinSpelledOut } from './spelled-out.js';
@@ -21,6 +22,7 @@ import { symbolTokens } from './symbols.js';
 import { joinSymbolSplitWords } from './symbols-in-words.js';
 import { innerPunctuationAt, tokenizeCodes, tokenWords } from './tokenize.js';
 import { codesToString } from './utf16.js';
+import { cleanReadingWordGaps } from './word-gaps.js';
 
 /** Languages written in Latin letters (those whose known words leetspeak can disguise). */
 const LATIN_SCRIPT_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['en']);
@@ -143,7 +145,8 @@ function canonicalText(
     body = fillersAsSpaces(body, fillerReader(knownWords, declaredLang));
   // Whole words of another script are read against their own languages' words (lookalike.ts).
   const ownWords = knownWords ? ownScriptWords(knownWords) : undefined;
-  const clean = cleanTextCodes(body, options, ownWords);
+  // Narrow and no-break spaces between two letters are read with the lexicon (word-gaps.ts).
+  const clean = cleanReadingWordGaps(body, options, ownWords, declaredLang, knownWords);
   let length = clean.length;
   let tokens = tokenizeCodes(clean.codes, length, config.maxTokenLength);
   // Words spelt out letter by letter: joined only when the tokens show a run of one-letter words.
@@ -207,6 +210,10 @@ function canonicalText(
       changed ||= joined !== length;
       length = joined;
     }
+    // A plain space inside a word: removed where a piece is no word and the two make one (space-split-words.ts).
+    const spaceJoined = joinSpaceSplitWords(clean.codes, length, known, stops);
+    changed ||= spaceJoined !== length;
+    length = spaceJoined;
     // Emoji inside a word: removed where the pieces spell a known word (symbols-in-words.ts).
     const unsplit = joinSymbolSplitWords(clean.codes, length, known, stops);
     changed ||= unsplit !== length;

@@ -18,6 +18,10 @@ import { isWordChar, LATIN, singleLetter, WORD_SCRIPT } from './word-scripts.js'
 /** Words of one language: the lexicon's (Lexicon.has). */
 export interface KnownWords {
   has(word: string): boolean;
+  /** has() of the word codes[start, end), without making a string (Lexicon.hasCodes). */
+  hasCodes?(codes: Uint16Array, start: number, end: number): boolean;
+  /** Every word's hash, as a filter (space-split-words.ts, wordHashFilter). */
+  readonly wordFilter?: Uint32Array;
   /** The word's idf: lower for commoner words (Lexicon.idf; word-cost.ts reads it). */
   idf?(word: string): number;
   /** How many of the words hold each letter pair (random-words.ts, countLetterPairs). */

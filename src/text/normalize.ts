@@ -298,6 +298,16 @@ function composingMarks(): Set<number> {
 // them before the layout tracking: what is left is what the other rules see. Each character
 // left is still handled on its own (the argument above), whatever stood between it and the last.
 const INVISIBLE = 0xfffa;
+/**
+ * The narrow and no-break spaces (NFKC: a space) that word-gaps.ts reads inside words: the one
+ * pass writes a space and notes that the text has one (spaceVariantsSeen), so that a text without
+ * them pays nothing for that rule.
+ */
+const SPACE_VARIANT = 0xfff9;
+export const SPACE_VARIANTS: readonly number[] = [
+  0x00a0, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x202f,
+  0x205f, 0x3000,
+];
 
 /**
  * FAST_FOLD, and the folded NFKC replacement of each EXPAND character, flat: the character, the
@@ -341,6 +351,7 @@ export function buildFastFold(): { fastFold: Uint16Array; expansions: Uint16Arra
   for (let code = 0; code < 0x10000; code++) if (INVISIBLE_UNIT[code]) fastFold[code] = INVISIBLE;
   fastFold[0x202e] = SLOW; // a right-to-left override: cleanLayout reads its span (bidi-override.ts)
   fastFold[0x202d] = SLOW; // a left-to-right override, the same
+  for (const code of SPACE_VARIANTS) fastFold[code] = SPACE_VARIANT;
   return { fastFold, expansions: Uint16Array.from(expansions) };
 }
 
@@ -385,6 +396,13 @@ const shortDigitLine = (start: number, digit: number, end: number): boolean =>
  * one (most news text) takes one pass over its code units, with no regex and no intermediate
  * string; any other text goes through normalizeText itself. Equal to normalizeText (test/text/normalize.test.ts).
  */
+/**
+ * Whether the text of the last normalizeTextCodes call may hold a narrow or no-break space
+ * (SPACE_VARIANTS): it did, or it took the full path, which does not track them.
+ */
+let spaceVariants = false;
+export const spaceVariantsSeen = (): boolean => spaceVariants;
+
 export function normalizeTextCodes(
   text: string,
   options: NormalizeOptions,
@@ -398,9 +416,11 @@ export function normalizeTextCodes(
   const out = foldCodes;
   if (!BIG_ENDIAN_HOST) {
     textBytes.write(text, 0, 'utf16le');
+    spaceVariants = false;
     const length = foldOnePass(textCodes, n, out, options.zwnj === 'space' ? 0x20 : DROP);
     if (length >= 0) return { codes: out, length };
   }
+  spaceVariants = true;
   const clean = normalizeText(text, options);
   if (out.length < clean.length) foldCodes = new Uint16Array(2 * clean.length);
   for (let i = 0; i < clean.length; i++) foldCodes[i] = clean.charCodeAt(i);
@@ -420,7 +440,10 @@ function foldOnePass(codes: Uint16Array, n: number, out: Uint16Array, zwnj: numb
     const code = codes[i] as number;
     const mapped = FAST_FOLD[code] as number;
     if (mapped === KEEP) out[length++] = code;
-    else if (mapped === INVISIBLE) {
+    else if (mapped === SPACE_VARIANT) {
+      out[length++] = 0x20;
+      spaceVariants = true;
+    } else if (mapped === INVISIBLE) {
       removed++;
       continue;
     } else if (mapped === SLOW) return -1;

@@ -63,6 +63,16 @@ const SHAPES: Shape[] = [
   // Read back word by word by the lexicon (spaced-segment.ts): every letter tries 24 words.
   { name: 'letters one space apart', field: 'text', make: (n) => fill('f r e e m o n e y n o w ', n) },
   { name: 'leet in every word', field: 'text', make: (n) => fill('7h3 qu1ck br0wn f0x ', n) },
+  // Narrow spaces between letters (word-gaps.ts) and plain spaces inside words
+  // (space-split-words.ts): every gap and every pair of pieces is a lexicon candidate.
+  { name: 'letters one hair space apart', field: 'text', make: (n) => fill('a\u200a', n) },
+  {
+    name: 'words split by a thin space',
+    field: 'text',
+    make: (n) => fill('pr\u2009esident be\u00a0tter ', n),
+  },
+  { name: "'ab cd' pieces one space apart", field: 'text', make: (n) => fill('ab cd ', n) },
+  { name: 'words split by a space', field: 'text', make: (n) => fill('pr esident go vernment ', n) },
   {
     name: 'Cyrillic leet in every word',
     field: 'text',
