@@ -137,8 +137,17 @@ export function joinsAt(
     if (!isFragment(left, a, stops) && !rightFragment) return false;
     if (!known.has(whole) && !stops.has(whole)) return false;
   }
-  // Two common words ("в\nместе", "some\nthing") are a line end between words: they stay.
-  return !(a <= COMMON_COST && b <= COMMON_COST) && wordCost(whole, known, stops) + MARGIN <= a + b;
+  return piecesMakeOneWord(a, b, wordCost(whole, known, stops));
+}
+
+/**
+ * Whether two pieces of word costs a and b read as the one word of cost `whole` they make: not two
+ * common words ("в\nместе", "some\nthing": a line end between words), and the word cheaper than
+ * the pieces by MARGIN (a split leaves a fragment, rare or unknown). Shared by the readers of
+ * other separators inside a word (punctuation-in-words.ts).
+ */
+export function piecesMakeOneWord(a: number, b: number, whole: number): boolean {
+  return !(a <= COMMON_COST && b <= COMMON_COST) && whole + MARGIN <= a + b;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { endCompaction } from './compaction.js';
 import type { KnownWords } from './dictionary-words.js';
+import { piecesMakeOneWord } from './line-break-words.js';
 import { wordCost } from './word-cost.js';
 import { isScriptLetter, isWordChar, LATIN, WORD_SCRIPT } from './word-scripts.js';
 
@@ -43,10 +44,6 @@ export const INNER_PUNCTUATION = new Uint8Array(0x10000);
 for (const ch of ".,-_*|/\\~^+=:;`'\u00b7\u00b4\u2010\u2011\u2012\u2013\u2014\u2022\u2027\u2043")
   INNER_PUNCTUATION[ch.charCodeAt(0)] = 1;
 const isInner = (code: number): boolean => INNER_PUNCTUATION[code] === 1;
-
-/** The thresholds of line-break-words.ts: a very common word's cost, and how much cheaper the joined word must be. */
-const COMMON_COST = 3;
-const MARGIN = 2.5;
 
 const isKnown = (word: string, known: KnownWords, stops: ReadonlySet<string>): boolean =>
   known.has(word) || stops.has(word);
@@ -103,7 +100,7 @@ export function joinPunctuationSplitWords(
     const b = wordCost(right, known, stops);
     // Two common words ("check-up", "no-one") are a compound, and so is a joined word not much
     // cheaper than its pieces: a split leaves a fragment, which is rare or unknown.
-    if ((a <= COMMON_COST && b <= COMMON_COST) || wordCost(joined, known, stops) + MARGIN > a + b) continue;
+    if (!piecesMakeOneWord(a, b, wordCost(joined, known, stops))) continue;
     if (w !== copied) codes.copyWithin(w, copied, i);
     w += i - copied;
     copied = j;

@@ -85,8 +85,10 @@ describe('canonical text with the default lexicons', () => {
       'he went in to the office any one of us could see a way out per cent by per cent',
     );
   });
-  it('stays linear on a 4 MiB line of "ab cd" pieces', async () => {
-    const line = 'ab cd '.repeat((4 << 20) / 6);
-    await expectCpuUnder(6_000, () => canonical(line, 'en'), '4 MiB of ab cd');
+  // 1 MiB here, where CI measures coverage (V8's block counters slow the code several times);
+  // the fault suite holds the 4 MiB line of the same shape to 2 s on the built code.
+  it('stays linear on a 1 MiB line of "ab cd" pieces', async () => {
+    const line = 'ab cd '.repeat((1 << 20) / 6);
+    await expectCpuUnder(4_000, () => canonical(line, 'en'), '1 MiB of ab cd');
   });
 });

@@ -100,8 +100,10 @@ describe('canonical text with the default lexicons', () => {
       'he went in to the office any one could',
     );
   });
-  it('stays linear on a 4 MiB line of letters one hair space apart', async () => {
-    const line = 'a\u200ab\u200a'.repeat(1 << 20);
-    await expectCpuUnder(6_000, () => canonical(line, 'en'), '4 MiB of letters and hair spaces');
+  // 1 MiB here, where CI measures coverage (V8's block counters slow the code several times);
+  // the fault suite holds the 4 MiB line of the same shape to 2 s on the built code.
+  it('stays linear on a 1 MiB line of letters one hair space apart', async () => {
+    const line = 'a\u200ab\u200a'.repeat(1 << 18);
+    await expectCpuUnder(4_000, () => canonical(line, 'en'), '1 MiB of letters and hair spaces');
   });
 });
