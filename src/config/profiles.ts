@@ -86,7 +86,7 @@ const PROFILES: Record<ProfileName, unknown> = {
       // HTML mails are newsletters and spam, not articles: their whole text is signed (extracting
       // lowered the mail set's story recall, docs/extraction.md).
       // Random strings appended to spam to defeat hashing are left out (src/text/random-words.ts).
-      canonical: { mailCleanup: 'always', html: 'page', randomWords: 'drop' },
+      canonical: { mailCleanup: 'always', html: 'page', randomWords: 'drop', spaceSplitWords: true },
       // Word sets, not word runs: a hash-buster word inserted every ~10 words breaks a third of
       // the 3-shingles but only ~10% of the word set (docs/quality.md, spam with hash-busters).
       minhash: { shingleSize: 1 },

@@ -36,6 +36,14 @@ export const canonicalSchema = z
      * a letter pair words do not have: src/text/random-words.ts). The mail profile drops them.
      */
     randomWords: z.enum(['keep', 'drop']).default('keep'),
+    /**
+     * A plain space inside a word ("pre sident"): two tokens are joined when one is a fragment and
+     * the two make a known word (src/text/space-split-words.ts). Spam splits words so; news feeds
+     * rarely do, and the pass costs ~20-25 µs a text (a tenth of the news path at steady state,
+     * docs/benchmarks.md), so only the mail profile turns it on. Narrow and no-break spaces inside
+     * a word are read in every profile (word-gaps.ts).
+     */
+    spaceSplitWords: z.boolean().default(false),
     /** Longest token kept (longer runs are usually base64 or URLs glued together). */
     maxTokenLength: z.number().int().min(8).max(1000).default(64),
   })

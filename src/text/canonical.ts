@@ -211,9 +211,11 @@ function canonicalText(
       length = joined;
     }
     // A plain space inside a word: removed where a piece is no word and the two make one (space-split-words.ts).
-    const spaceJoined = joinSpaceSplitWords(clean.codes, length, known, stops);
-    changed ||= spaceJoined !== length;
-    length = spaceJoined;
+    if (config.spaceSplitWords) {
+      const spaceJoined = joinSpaceSplitWords(clean.codes, length, known, stops);
+      changed ||= spaceJoined !== length;
+      length = spaceJoined;
+    }
     // Emoji inside a word: removed where the pieces spell a known word (symbols-in-words.ts).
     const unsplit = joinSymbolSplitWords(clean.codes, length, known, stops);
     changed ||= unsplit !== length;

@@ -62,10 +62,20 @@ describe('a plain space inside a word', () => {
 });
 
 describe('canonical text with the default lexicons', () => {
-  const config = resolveDedupConfig('news').signatures.canonical;
+  // The rule is the mail profile's (canonical.spaceSplitWords); here on the news profile's other settings.
+  const config = { ...resolveDedupConfig('news').signatures.canonical, spaceSplitWords: true };
   const lexicons = LexiconSet.defaults();
   const canonical = (text: string, lang?: string): string =>
     canonicalize({ text, kind: 'text' }, config, lang, (l) => lexicons.get(l)).canonical;
+
+  it('is on in the mail profile and off in the news profile', () => {
+    expect(resolveDedupConfig('mail').signatures.canonical.spaceSplitWords).toBe(true);
+    const news = resolveDedupConfig('news').signatures.canonical;
+    expect(news.spaceSplitWords).toBe(false);
+    const asNews = canonicalize({ text: 'the pre sident', kind: 'text' }, news, 'en', (l) => lexicons.get(l));
+    expect(asNews.canonical).toBe('the pre sident');
+    expect(canonical('the pre sident', 'en')).toBe('the president');
+  });
 
   it('reads words split after their second letter as the words', () => {
     const en = 'the government said the president would sign the agreement';
