@@ -1,5 +1,5 @@
 import type { KnownWords } from './dictionary-words.js';
-import { MIN_DICTIONARY_WORD } from './dictionary-words.js';
+import { classRunEnd, MIN_DICTIONARY_WORD } from './dictionary-words.js';
 import { isWordChar } from './word-scripts.js';
 
 /**
@@ -156,6 +156,7 @@ export function undoCyrillicLeetText(
   stops: ReadonlySet<string>,
 ): number {
   let rewritten = 0;
+  const run = { mask: 0 };
   let i = 0;
   while (i < length) {
     if (RUN_CLASS[codes[i] as number] === 0) {
@@ -163,13 +164,8 @@ export function undoCyrillicLeetText(
       continue;
     }
     const start = i;
-    let mask = 0;
-    while (i < length) {
-      const cls = RUN_CLASS[codes[i] as number] as number;
-      if (cls === 0) break;
-      mask |= cls;
-      i++;
-    }
+    i = classRunEnd(codes, start, length, RUN_CLASS, run);
+    const mask = run.mask;
     if (i - start > MAX_RUN) continue;
     // Leet characters only are a number, unless an @ among them spells a word ("3@" за).
     const lettersToo = mask === (RUN_LETTER | RUN_LEET);

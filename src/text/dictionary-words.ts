@@ -91,6 +91,30 @@ export interface LatinRuns {
   latinExtended: boolean;
 }
 
+/**
+ * The end of the run from codes[start] of code units whose class in `table` is not 0 (at most
+ * `length`), with the OR of their classes in `out.mask`: the leet-text passes' scan of a run of
+ * letters and leet characters.
+ */
+export function classRunEnd(
+  codes: Uint16Array,
+  start: number,
+  length: number,
+  table: Uint8Array,
+  out: { mask: number },
+): number {
+  let mask = 0;
+  let i = start;
+  while (i < length) {
+    const cls = table[codes[i] as number] as number;
+    if (cls === 0) break;
+    mask |= cls;
+    i++;
+  }
+  out.mask = mask;
+  return i;
+}
+
 /** Whether codes[start, end) holds a leet character. */
 function hasLeetBefore(codes: Uint16Array, start: number, end: number): boolean {
   for (let j = start; j < end; j++) if (isLeet(codes[j] as number)) return true;

@@ -1,4 +1,11 @@
-import { type KnownWords, RUN_CLASS, RUN_LEET, RUN_LETTER, readLeet } from './dictionary-words.js';
+import {
+  classRunEnd,
+  type KnownWords,
+  RUN_CLASS,
+  RUN_LEET,
+  RUN_LETTER,
+  readLeet,
+} from './dictionary-words.js';
 import { STOP_COST, UNKNOWN_COST, wordCost } from './word-cost.js';
 
 /**
@@ -118,6 +125,7 @@ function leetRuns(
   stops: ReadonlySet<string>,
 ): LeetRun[] {
   const runs: LeetRun[] = [];
+  const run = { mask: 0 };
   let i = 0;
   while (i < length) {
     if (RUN_CLASS[codes[i] as number] === 0) {
@@ -125,13 +133,8 @@ function leetRuns(
       continue;
     }
     const start = i;
-    let mask = 0;
-    while (i < length) {
-      const cls = RUN_CLASS[codes[i] as number] as number;
-      if (cls === 0) break;
-      mask |= cls;
-      i++;
-    }
+    i = classRunEnd(codes, start, length, RUN_CLASS, run);
+    const mask = run.mask;
     if (mask !== (RUN_LETTER | RUN_LEET) && mask !== RUN_LEET) continue;
     // A longer run is no disguised word (and would cost 2^MAX_ONES readings of its length).
     if (i - start > MAX_RUN) continue;
