@@ -168,8 +168,9 @@ function canonicalText(
     let punctuationJoined = false;
     // Punctuation inside a word: removed where the pieces make a known word (punctuation-in-words.ts).
     // First: the tokenizer's offsets of it hold only while nothing has moved the text.
-    if ((tokens.innerPunctuation ?? 0) > 0) {
-      const listed = { at: innerPunctuationAt, count: tokens.innerPunctuation ?? 0 };
+    const innerPunctuation = tokens.innerPunctuation ?? 0;
+    if (innerPunctuation > 0) {
+      const listed = { at: innerPunctuationAt, count: innerPunctuation };
       const joined = joinPunctuationSplitWords(clean.codes, length, known, stops, listed);
       punctuationJoined = joined !== length;
       length = joined;

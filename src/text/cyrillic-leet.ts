@@ -1,5 +1,5 @@
 import type { KnownWords } from './dictionary-words.js';
-import { classRunEnd, MIN_DICTIONARY_WORD } from './dictionary-words.js';
+import { type ClassRun, MIN_DICTIONARY_WORD, nextClassRun } from './dictionary-words.js';
 import { isWordChar } from './word-scripts.js';
 
 /**
@@ -156,26 +156,19 @@ export function undoCyrillicLeetText(
   stops: ReadonlySet<string>,
 ): number {
   let rewritten = 0;
-  const run = { mask: 0 };
-  let i = 0;
-  while (i < length) {
-    if (RUN_CLASS[codes[i] as number] === 0) {
-      i++;
-      continue;
-    }
-    const start = i;
-    i = classRunEnd(codes, start, length, RUN_CLASS, run);
-    const mask = run.mask;
-    if (i - start > MAX_RUN) continue;
+  const run: ClassRun = { start: 0, end: 0, mask: 0 };
+  for (let at = 0; nextClassRun(codes, at, length, RUN_CLASS, run); at = run.end) {
+    const { start, end, mask } = run;
+    if (end - start > MAX_RUN) continue;
     // Leet characters only are a number, unless an @ among them spells a word ("3@" за).
     const lettersToo = mask === (RUN_LETTER | RUN_LEET);
-    if (!lettersToo && (mask !== RUN_LEET || !hasAt(codes, start, i))) continue;
-    const asWritten = String.fromCharCode(...codes.subarray(start, i));
+    if (!lettersToo && (mask !== RUN_LEET || !hasAt(codes, start, end))) continue;
+    const asWritten = String.fromCharCode(...codes.subarray(start, end));
     if (stops.has(asWritten) || known.has(asWritten)) continue;
     const read =
-      knownReading(codes, start, i, stops) ??
-      knownReading(codes, start, i, known) ??
-      (lettersToo ? guessedReading(codes, start, i) : null);
+      knownReading(codes, start, end, stops) ??
+      knownReading(codes, start, end, known) ??
+      (lettersToo ? guessedReading(codes, start, end) : null);
     if (read === null) continue;
     for (let j = 0; j < read.length; j++) codes[start + j] = read.charCodeAt(j);
     rewritten++;

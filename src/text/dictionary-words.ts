@@ -91,28 +91,38 @@ export interface LatinRuns {
   latinExtended: boolean;
 }
 
+/** A run of code units of one class table: codes[start, end), the OR of their classes in `mask`. */
+export interface ClassRun {
+  start: number;
+  end: number;
+  mask: number;
+}
+
 /**
- * The end of the run from codes[start] of code units whose class in `table` is not 0 (at most
- * `length`), with the OR of their classes in `out.mask`: the leet-text passes' scan of a run of
- * letters and leet characters.
+ * The next run at or after codes[from] (before `length`) of code units whose class in `table` is
+ * not 0, into `run`; false when there is none: the leet-text passes' walk over the runs of letters
+ * and leet characters of a text.
  */
-export function classRunEnd(
+export function nextClassRun(
   codes: Uint16Array,
-  start: number,
+  from: number,
   length: number,
   table: Uint8Array,
-  out: { mask: number },
-): number {
+  run: ClassRun,
+): boolean {
+  let i = from;
+  while (i < length && table[codes[i] as number] === 0) i++;
+  if (i >= length) return false;
+  run.start = i;
   let mask = 0;
-  let i = start;
-  while (i < length) {
+  for (; i < length; i++) {
     const cls = table[codes[i] as number] as number;
     if (cls === 0) break;
     mask |= cls;
-    i++;
   }
-  out.mask = mask;
-  return i;
+  run.end = i;
+  run.mask = mask;
+  return true;
 }
 
 /** Whether codes[start, end) holds a leet character. */

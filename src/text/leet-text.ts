@@ -1,6 +1,7 @@
 import {
-  classRunEnd,
+  type ClassRun,
   type KnownWords,
+  nextClassRun,
   RUN_CLASS,
   RUN_LEET,
   RUN_LETTER,
@@ -125,22 +126,15 @@ function leetRuns(
   stops: ReadonlySet<string>,
 ): LeetRun[] {
   const runs: LeetRun[] = [];
-  const run = { mask: 0 };
-  let i = 0;
-  while (i < length) {
-    if (RUN_CLASS[codes[i] as number] === 0) {
-      i++;
-      continue;
-    }
-    const start = i;
-    i = classRunEnd(codes, start, length, RUN_CLASS, run);
-    const mask = run.mask;
+  const run: ClassRun = { start: 0, end: 0, mask: 0 };
+  for (let at = 0; nextClassRun(codes, at, length, RUN_CLASS, run); at = run.end) {
+    const { start, end, mask } = run;
     if (mask !== (RUN_LETTER | RUN_LEET) && mask !== RUN_LEET) continue;
     // A longer run is no disguised word (and would cost 2^MAX_ONES readings of its length).
-    if (i - start > MAX_RUN) continue;
-    const found = cheapestReading(codes, start, i, known, stops);
+    if (end - start > MAX_RUN) continue;
+    const found = cheapestReading(codes, start, end, known, stops);
     if (found === null) continue;
-    runs.push({ start, end: i, lettersToo: mask !== RUN_LEET, reading: found[0], cost: found[1] });
+    runs.push({ start, end, lettersToo: mask !== RUN_LEET, reading: found[0], cost: found[1] });
   }
   return runs;
 }

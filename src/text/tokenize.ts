@@ -63,6 +63,12 @@ export const INNER_PUNCTUATION_SLOTS = 256;
 /** Where the last tokenizeCodes call met punctuation between word characters (Tokens.innerPunctuation). */
 export const innerPunctuationAt = new Int32Array(INNER_PUNCTUATION_SLOTS);
 
+/** Notes the offset of the count-th punctuation between word characters; returns count + 1. */
+function notePunctuation(count: number, at: number): number {
+  if (count < INNER_PUNCTUATION_SLOTS) innerPunctuationAt[count] = at;
+  return count + 1;
+}
+
 /** Most characters between two one-character tokens of a word spelt out (spelled-out.ts). */
 const SPELLED_GAP = 3;
 
@@ -141,10 +147,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
             (CLASS[codes[i + 1] as number] === WORD ? 1 : 0)) ===
             1;
         // An apostrophe inside a word may split it too (punctuation-in-words.ts reads it).
-        if (joins) {
-          if (innerPunctuation < INNER_PUNCTUATION_SLOTS) innerPunctuationAt[innerPunctuation] = i;
-          innerPunctuation++;
-        }
+        if (joins) innerPunctuation = notePunctuation(innerPunctuation, i);
         i += joins ? 2 : 0;
         if (!joins) break;
       }
@@ -157,10 +160,8 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
             ? 1
             : (INNER_PUNCTUATION[codes[i + 1] as number] as number))) ===
           1
-      ) {
-        if (innerPunctuation < INNER_PUNCTUATION_SLOTS) innerPunctuationAt[innerPunctuation] = i;
-        innerPunctuation++;
-      }
+      )
+        innerPunctuation = notePunctuation(innerPunctuation, i);
       if (i - start === 1) {
         chain = start - single <= SPELLED_GAP + 1 ? chain + 1 : 0;
         if (chain >= 3) spelledOut = true;
