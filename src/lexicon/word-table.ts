@@ -6,6 +6,9 @@
  * form cost a parse, a schema check and two Maps of 40,000 strings (~0.1 s of CPU per language,
  * paid by every process and every sign worker).
  */
+/** A word's UTF-16 units, for find; a longer word gets an array of its own (not kept). */
+const scratch = new Uint16Array(64);
+
 export class WordTable {
   constructor(
     /** idf of word i. */
@@ -23,23 +26,12 @@ export class WordTable {
     return this.idf.length;
   }
 
-  /** Index of `word`, or -1. */
+  /** Index of `word`, or -1 (its UTF-16 units looked up as findCodes does). */
   find(word: string): number {
     const length = word.length;
-    let h = 0x811c9dc5;
-    for (let j = 0; j < length; j++) h = Math.imul(h ^ word.charCodeAt(j), 0x01000193);
-    const slots = this.slots;
-    const mask = slots.length - 1;
-    for (let at = (h ^ (h >>> 15)) & mask; ; at = (at + 1) & mask) {
-      const entry = slots[at] as number;
-      if (entry === 0) return -1;
-      const i = entry - 1;
-      const start = this.starts[i] as number;
-      if ((this.starts[i + 1] as number) - start !== length) continue;
-      let j = 0;
-      while (j < length && this.chars[start + j] === word.charCodeAt(j)) j++;
-      if (j === length) return i;
-    }
+    const codes = length <= scratch.length ? scratch : new Uint16Array(length);
+    for (let j = 0; j < length; j++) codes[j] = word.charCodeAt(j);
+    return this.findCodes(codes, 0, length);
   }
 
   /** Index of the word codes[start, end) (UTF-16 units), or -1: find without making a string. */
