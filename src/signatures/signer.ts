@@ -149,7 +149,7 @@ export class Signer {
       this.content = new Int32Array(total * 2);
     }
     const slots = this.slots.subarray(0, total);
-    vocab.lookupSpans(doc.canonical, doc.tokenStarts, slots);
+    vocab.lookupSpans(doc.canonical, doc.tokenStarts, slots, doc.tokenHashes);
 
     // Content tokens: stop words out (seed 003). A text of nothing but stop words keeps them all,
     // so that it still has near-duplicate signatures. The same pass counts the content words

@@ -2,7 +2,7 @@ import type { U64 } from '../hash/mix.js';
 import { SEED_TOKEN } from '../hash/seeds.js';
 import { xxh64 } from '../hash/xxhash.js';
 import type { Lexicon } from '../lexicon/lexicon.js';
-import { hasLetter } from '../text/tokenize.js';
+import { hasLetter, tokenHash } from '../text/tokenize.js';
 import { WORD_SCRIPT } from '../text/word-scripts.js';
 import { factKind } from './facts.js';
 
@@ -141,6 +141,9 @@ export class Vocabulary {
   /**
    * Slot ids of the tokens of `text` (token k = text[starts[k] .. next space or end)) into `out`.
    *
+   * `tokenHashes`: the tokens' FNV-1a hashes as the tokenizer took them (CanonicalDoc.tokenHashes);
+   * without them each token is hashed here, a second read of the text.
+   *
    * Three passes rather than one: the table, word records and slot fields of rarer words are
    * usually out of cache (the store's data evicts them between documents), and a loop that hashes,
    * probes and compares characters keeps only a miss or two in flight. Hashing every token first,
@@ -148,17 +151,19 @@ export class Vocabulary {
    * independent loads, lets the CPU overlap those misses; the lookups then run from cache. The
    * touching pass only reads, so results are those of the plain lookup.
    */
-  lookupSpans(text: string, starts: Int32Array, out: Int32Array): void {
+  lookupSpans(text: string, starts: Int32Array, out: Int32Array, tokenHashes: Int32Array | null = null): void {
     const n = starts.length;
     if (this.words + n > this.capacity) this.clear();
-    if (this.hashes.length < n) this.hashes = new Int32Array(n * 2);
-    const hashes = this.hashes;
-    for (let k = 0; k < n; k++) {
-      const start = starts[k] as number;
-      const end = k + 1 < n ? (starts[k + 1] as number) - 1 : text.length;
-      let h = 0x811c9dc5;
-      for (let j = start; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
-      hashes[k] = h;
+    let hashes: Int32Array;
+    if (tokenHashes !== null && tokenHashes.length === n) hashes = tokenHashes;
+    else {
+      if (this.hashes.length < n) this.hashes = new Int32Array(n * 2);
+      hashes = this.hashes;
+      for (let k = 0; k < n; k++) {
+        const start = starts[k] as number;
+        const end = k + 1 < n ? (starts[k + 1] as number) - 1 : text.length;
+        hashes[k] = tokenHash(text, start, end);
+      }
     }
     this.touch(hashes, n);
     for (let k = 0; k < n; k++) {
@@ -199,9 +204,7 @@ export class Vocabulary {
   }
 
   private find(text: string, start: number, end: number): number {
-    let h = 0x811c9dc5;
-    for (let j = start; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 0x01000193);
-    return this.findHashed(text, start, end, h);
+    return this.findHashed(text, start, end, tokenHash(text, start, end));
   }
 
   /** find with the FNV-1a hash `h` of text[start, end) already computed. */

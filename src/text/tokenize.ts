@@ -44,6 +44,12 @@ export interface Tokens {
   /** sentenceEnds[i] = index one past the last token of sentence i; the last entry is count. */
   sentenceEnds: number[];
   /**
+   * hashes[k] = 32-bit FNV-1a of token k's code units (tokenHash), taken while the token is copied
+   * into `joined`, so the vocabulary lookup does not read the canonical text a second time.
+   * Absent where tokens are made another way (symbols.ts).
+   */
+  hashes?: Int32Array;
+  /**
    * Four or more one-character tokens in a row, each within 3 characters of the last: maybe a
    * word spelt out letter by letter (spelled-out.ts). Counted per token, so free for other text.
    */
@@ -82,8 +88,19 @@ const SCRATCH_UNITS = 1 << 16;
 let joinBytes = Buffer.alloc(2 * SCRATCH_UNITS);
 let joinBuffer = new Uint16Array(joinBytes.buffer, joinBytes.byteOffset, SCRATCH_UNITS);
 let startBuffer = new Int32Array(SCRATCH_UNITS >> 1);
+let hashBuffer = new Int32Array(SCRATCH_UNITS >> 1);
 let textBytes = Buffer.alloc(2 * SCRATCH_UNITS);
 let textCodes = new Uint16Array(textBytes.buffer, textBytes.byteOffset, SCRATCH_UNITS);
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** 32-bit FNV-1a of text[start, end): the hash Tokens.hashes holds and the vocabulary probes with. */
+export function tokenHash(text: string, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let j = start; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), FNV_PRIME);
+  return h;
+}
 
 /** End offset of token k in `joined`. */
 export function tokenEnd(tokens: Pick<Tokens, 'joined' | 'count' | 'starts'>, k: number): number {
@@ -123,6 +140,7 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
   }
   const joined = joinBuffer;
   let starts = startBuffer;
+  let hashes = hashBuffer;
   let count = 0;
   let length = 0;
   let single = -SPELLED_GAP - 2; // where the last one-character token started
@@ -174,9 +192,19 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
           grown.set(starts);
           starts = grown;
           startBuffer = grown;
+          const grownHashes = new Int32Array(grown.length);
+          grownHashes.set(hashes);
+          hashes = grownHashes;
+          hashBuffer = grownHashes;
         }
-        starts[count++] = length;
-        for (let j = start; j < i; j++) joined[length++] = codes[j] as number;
+        starts[count] = length;
+        let h = FNV_OFFSET;
+        for (let j = start; j < i; j++) {
+          const c = codes[j] as number;
+          joined[length++] = c;
+          h = Math.imul(h ^ c, FNV_PRIME);
+        }
+        hashes[count++] = h;
       }
       continue;
     }
@@ -199,8 +227,9 @@ export function tokenizeCodes(codes: Uint16Array, n: number, maxTokenLength: num
   return {
     joined: BIG_ENDIAN_HOST ? codesToString(joined, length) : joinBytes.toString('utf16le', 0, 2 * length),
     count,
-    starts: startsCopy(starts, count),
+    starts: slabCopy(starts, count),
     sentenceEnds,
+    hashes: slabCopy(hashes, count),
     spelledOut,
     breakInWord,
     innerPunctuation,
@@ -218,9 +247,9 @@ export function hasLetter(token: string): boolean {
   return false;
 }
 
-/** starts[0, count) in a slab view (typed-slab.ts): a buffer of its own per text cost ~1-2 µs. */
-function startsCopy(starts: Int32Array, count: number): Int32Array {
+/** values[0, count) in a slab view (typed-slab.ts): a buffer of its own per text cost ~1-2 µs. */
+function slabCopy(values: Int32Array, count: number): Int32Array {
   const out = transient.int32(count);
-  out.set(starts.subarray(0, count));
+  out.set(values.subarray(0, count));
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasLetter, tokenize, tokenWords } from '../../src/text/tokenize.js';
+import { hasLetter, tokenEnd, tokenHash, tokenize, tokenWords } from '../../src/text/tokenize.js';
 
 describe('tokenize', () => {
   it('splits on punctuation and spaces, keeps digits', () => {
@@ -71,6 +71,23 @@ describe('tokenize', () => {
     expect(t.joined).toBe(Array.from({ length: copies }, () => piece.joined).join(' '));
     expect(t.sentenceEnds.length).toBe(copies);
     expect(tokenWords(tokenize("the next text: don't", 64))).toEqual(['the', 'next', 'text', "don't"]);
+  });
+  it("hashes each token as it is copied: hashes[k] is the FNV-1a of token k's code units", () => {
+    const fnv = (word: string): number => {
+      let h = 0x811c9dc5;
+      for (const unit of word.split('').map((ch) => ch.charCodeAt(0))) h = Math.imul(h ^ unit, 0x01000193);
+      return h;
+    };
+    const t = tokenize("Москва, don't 17 نامه‌ای мʼясо x", 64);
+    const words = tokenWords(t);
+    expect(Array.from(t.hashes ?? [])).toEqual(words.map(fnv));
+    expect(new Set(t.hashes).size).toBe(words.length);
+    // Past the scratch buffers (32 K tokens, 64 K code units): grown with the starts.
+    const many = tokenize('a bc d '.repeat(12_000), 64);
+    expect(many.count).toBe(36_000);
+    expect(many.hashes?.length).toBe(36_000);
+    for (const k of [0, 1, 2, 32_767, 32_768, 32_769, 35_999])
+      expect(many.hashes?.[k]).toBe(tokenHash(many.joined, many.starts[k] as number, tokenEnd(many, k)));
   });
   it('joins the tokens with single spaces', () => {
     const t = tokenize("  one, two;\n\nthree... don't  ", 64);
