@@ -151,7 +151,12 @@ export class Vocabulary {
    * independent loads, lets the CPU overlap those misses; the lookups then run from cache. The
    * touching pass only reads, so results are those of the plain lookup.
    */
-  lookupSpans(text: string, starts: Int32Array, out: Int32Array, tokenHashes: Int32Array | null = null): void {
+  lookupSpans(
+    text: string,
+    starts: Int32Array,
+    out: Int32Array,
+    tokenHashes: Int32Array | null = null,
+  ): void {
     const n = starts.length;
     if (this.words + n > this.capacity) this.clear();
     let hashes: Int32Array;
