@@ -5,9 +5,10 @@ import { DoppelError, isInputError } from '../errors.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import { invalidRecord, type VerdictRecord, verdictRecord } from '../output/verdict-record.js';
 import { MessageFlow } from '../pipeline/flow.js';
+import { type CanonicalChunk, unpackCanonicalItem } from '../pipeline/canonical-wire.js';
 import { type PreparedChunk, unpackItem } from '../pipeline/prepared-wire.js';
 import { packRawLines } from '../pipeline/raw-lines.js';
-import { defaultDedupThreads, resolveThreads, SignPool } from '../pipeline/sign-pool.js';
+import { defaultDedupThreads, resolveThreads, SignPool, splitByStage } from '../pipeline/sign-pool.js';
 import { Signer } from '../signatures/signer.js';
 import { openStore } from '../store/open.js';
 import { LANGUAGES } from '../text/language.js';
@@ -30,9 +31,10 @@ Reads JSON Lines messages (the doppel sign input format, plus optional "ts") and
 line per input line, in input order: {"id", "verdict", "clusterId", "duplicateOf"?, "similarity"?,
 "method"?, "error"?}. Verdicts: unique, duplicate, near_duplicate, invalid. --stories writes the
 cluster events (created, grown, merged) as JSON Lines. --threads N runs N threads: N - 1 workers decode
-and sign while the main thread indexes, verifies and writes (default: the config's "threads", 0 = one
-per core, except on 2 cores for an --input file under 32 MiB: one); 1 does everything on the main
-thread. The verdicts do not depend on it.
+and sign while the main thread indexes, verifies and writes; with 2, the worker decodes and
+canonicalizes and the main thread signs as well (default: the config's "threads", 0 = one per core,
+except on 2 cores for an --input file under 32 MiB: one); 1 does everything on the main thread. The
+verdicts do not depend on it.
 Every 5 s a progress line goes to stderr (not with --quiet); on a terminal, with an --input file, it
 shows the percent of the file read and an ETA.
 
@@ -89,9 +91,10 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     values.namespace === undefined ? { config } : { config, namespace: values.namespace },
   );
   const flow = new MessageFlow(new DedupEngine(config, store), signer);
-  // --threads N: this thread reads, indexes, verifies and writes; with N > 1, N - 1 workers
-  // decode and sign (with 1, this thread signs too). The workers start with the first chunk of
-  // lines: an empty input does not pay for loading them.
+  // --threads N: this thread reads, indexes, verifies and writes; with N > 2, N - 1 workers
+  // decode and sign; with 2, the worker decodes and canonicalizes and this thread signs
+  // (splitByStage); with 1, this thread does everything. The workers start with the first chunk
+  // of lines: an empty input does not pay for loading them.
   let pool = null as SignPool | null;
   const workers = threads - 1;
   const startPool = async (): Promise<SignPool> => {
@@ -166,16 +169,24 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     return ts;
   };
 
-  // With workers: lines go out in chunks, each worker CHUNKS_PER_WORKER deep, and come back prepared;
-  // they are admitted in submission order, so batches (and verdicts) are those of one thread.
-  // This thread then signs nothing: signing here too warmed up a second copy of the signing code
-  // and learned every new word twice (each isolate has its own JIT and vocabulary), which cost
-  // more CPU than it took off the workers (docs/benchmarks.md, "Threads").
+  // With workers: lines go out in chunks, each worker CHUNKS_PER_WORKER deep, and come back prepared
+  // (or, split by stage, canonical: this thread signs them); they are admitted in submission order,
+  // so batches (and verdicts) are those of one thread. With two or more workers this thread signs
+  // nothing: signing here too warmed up a second copy of the signing code and learned every new
+  // word twice (each isolate has its own JIT and vocabulary), which cost more CPU than it took off
+  // the workers (docs/benchmarks.md, "Threads").
+  const byStage = splitByStage(workers);
   const CHUNK_LINES = 64;
   // Three rather than two: a worker then still has two chunks (~40 ms of signing) queued while this
-  // thread indexes, verifies and writes a batch (docs/benchmarks.md, "Speed on real text").
-  const CHUNKS_PER_WORKER = 3;
-  const inflight: Array<{ lineNos: number[]; prepared: Promise<PreparedChunk>; ready: boolean }> = [];
+  // thread indexes, verifies and writes a batch (docs/benchmarks.md, "Speed on real text"). Split by
+  // stage, six: this thread then signs too, and takes longer over a batch (docs/benchmarks.md,
+  // "Threads split by stage").
+  const CHUNKS_PER_WORKER = byStage ? 6 : 3;
+  const inflight: Array<{
+    lineNos: number[];
+    prepared: Promise<PreparedChunk | CanonicalChunk>;
+    ready: boolean;
+  }> = [];
   let atWorkers = 0;
   // Lines as the bytes read: the workers decode them (this thread decoded ~9% of its busy time).
   let chunkLines: Buffer[] = [];
@@ -190,7 +201,9 @@ export async function dedupCommand(argv: string[]): Promise<number> {
       else await oldestAtWorkers();
     }
     atWorkers++;
-    const prepared = (await startPool()).prepareRawLines(packRawLines(chunkLines));
+    const started = await startPool();
+    const lines = packRawLines(chunkLines);
+    const prepared = byStage ? started.canonicalRawLines(lines) : started.prepareRawLines(lines);
     const entry = { lineNos: chunkLineNos, prepared, ready: false };
     // Registered first, so it runs before admitOldest's await resumes. A failed pool rejects every
     // chunk in flight; the first one awaited reports it.
@@ -222,12 +235,43 @@ export async function dedupCommand(argv: string[]): Promise<number> {
     const next = inflight.shift();
     if (!next) return;
     const chunk = await next.prepared;
+    if (byStage) return admitCanonical(next.lineNos, chunk as CanonicalChunk);
     for (let i = 0; i < next.lineNos.length; i++) {
       const line = next.lineNos[i] as number;
-      const item = unpackItem(chunk, i);
+      const item = unpackItem(chunk as PreparedChunk, i);
       if (item.ok) batch.push({ line, input: { ...item.request, ts: eventTime(item.ts) } });
       else if (item.bug) throw new Error(`signing line ${line} failed: ${item.error.message}`);
       else batch.push({ line, record: invalidRecord(item.id, line, item.error) });
+      if (batch.length >= config.batchSize) await flush();
+    }
+  };
+
+  // Split by stage: the worker's canonical texts are signed and prepared here, as flow.prepare does.
+  const admitCanonical = async (lineNos: number[], chunk: CanonicalChunk) => {
+    for (let i = 0; i < lineNos.length; i++) {
+      const line = lineNos[i] as number;
+      const item = unpackCanonicalItem(chunk, i);
+      if (!item.ok) {
+        if (item.bug) throw new Error(`signing line ${line} failed: ${item.error.message}`);
+        batch.push({ line, record: invalidRecord(item.id, line, item.error) });
+      } else {
+        try {
+          const signatures = signer.compute(item.doc);
+          const input = flow.engine.indexRequest({
+            id: item.id,
+            signatures,
+            lang: item.doc.lang,
+            ts: item.ts ?? lastTs ?? runStart,
+            ...item.fields,
+          });
+          // As on one thread: the latest time moves on only once the message is prepared.
+          eventTime(item.ts);
+          batch.push({ line, input });
+        } catch (error) {
+          if (!isInputError(error)) throw error;
+          batch.push({ line, record: invalidRecord(item.id, line, error) });
+        }
+      }
       if (batch.length >= config.batchSize) await flush();
     }
   };

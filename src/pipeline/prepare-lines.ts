@@ -4,6 +4,9 @@ import { isInputError } from '../errors.js';
 import { decodeMessage } from '../input/decode-message.js';
 import { parseMessageLine, salvageId } from '../input/message.js';
 import type { Signer } from '../signatures/signer.js';
+import { displaySnippet } from '../engine/detail.js';
+import { canonicalize } from '../text/canonical.js';
+import type { CanonicalItem } from './canonical-wire.js';
 import { engineMessage } from './flow.js';
 import type { PreparedItem } from './prepared-wire.js';
 import { type SignedMessage, signDecoded } from './sign.js';
@@ -38,6 +41,36 @@ export async function prepareLines(
   return out;
 }
 
+/**
+ * JSON lines to canonical texts (parsed, decoded, canonicalized; not signed): a sign worker's part
+ * when the work is split by stage (sign-pool.ts, splitByStage). The display fields are those
+ * engineMessage takes. Errors as in prepareLines.
+ */
+export async function canonicalLines(lines: readonly string[], signer: Signer): Promise<CanonicalItem[]> {
+  const out: CanonicalItem[] = [];
+  for (const line of lines) {
+    let id: string | null = null;
+    try {
+      const message = parseMessageLine(line);
+      id = message.id;
+      const pending = decodeMessage(message, signer.config.canonical);
+      const decoded = pending instanceof Promise ? await pending : pending;
+      const doc = canonicalize(decoded, signer.config.canonical, message.lang, signer.knownWords);
+      const item: CanonicalItem = { status: 0, id: message.id, ts: message.ts, doc };
+      const title = decoded.title ?? message.title;
+      if (title !== undefined) item.title = title;
+      if (decoded.truncatedParts !== undefined) item.truncatedParts = decoded.truncatedParts;
+      if (message.url !== undefined) item.url = message.url;
+      const snippet = displaySnippet(decoded.text);
+      if (snippet !== undefined) item.snippet = snippet;
+      out.push(item);
+    } catch (error) {
+      out.push(failedItem(error, id ?? salvageId(line)));
+    }
+  }
+  return out;
+}
+
 /** The flow's prepare stage (MessageFlow.request) of a signed message; the time is set on admission. */
 export function preparedItem(signed: SignedMessage, preparer: RequestPreparer): PreparedItem {
   const request = preparer.indexRequest(engineMessage(signed, 0));
@@ -60,7 +93,10 @@ function withoutTime(request: IndexRequest): Omit<IndexRequest, 'ts'> {
   return out;
 }
 
-export function failedItem(error: unknown, id: string | null): PreparedItem {
+export function failedItem(
+  error: unknown,
+  id: string | null,
+): Extract<PreparedItem, { status: 1 | 2 }> {
   if (isInputError(error)) return { status: 1, id, error: { code: error.code, message: error.message } };
   const e = error instanceof Error ? error : new Error(String(error));
   return { status: 2, id, error: { code: 'INTERNAL', message: e.stack ?? e.message } };

@@ -15,6 +15,7 @@ import { DoppelError } from '../errors.js';
 import type { DecodedMessage } from '../input/decode-message.js';
 import type { Message } from '../input/message.js';
 import type { Language } from '../text/language.js';
+import type { CanonicalChunk } from './canonical-wire.js';
 import type { PreparedChunk } from './prepared-wire.js';
 import { type RawLines, rawLinesTransfer } from './raw-lines.js';
 import type { SignJob, SignWorkerData } from './sign-worker.js';
@@ -54,8 +55,21 @@ function workerUrl(): URL {
   return new URL('../../dist/pipeline/sign-worker.js', import.meta.url);
 }
 
+/**
+ * Whether a run with `workers` sign workers splits the work by stage rather than by message: its
+ * one worker parses, decodes and canonicalizes, and the main thread signs, indexes, verifies and
+ * writes (SignPool.canonicalRawLines). With one worker, signing there too left the main thread
+ * idle most of the time and the worker the limit (docs/benchmarks.md, "Threads split by stage");
+ * split by stage, each thread runs (and its JIT compiles) only its own stages' code, and one
+ * vocabulary learns the stream's words. With two or more workers the main thread would be the
+ * limit: they sign whole messages.
+ */
+export function splitByStage(workers: number): boolean {
+  return workers === 1;
+}
+
 interface Pending {
-  resolve: (chunk: PreparedChunk) => void;
+  resolve: (chunk: PreparedChunk | CanonicalChunk) => void;
   reject: (error: Error) => void;
 }
 
@@ -73,6 +87,7 @@ export interface SignPoolOptions {
 type JobBody =
   | { kind: 'lines'; lines: string[] }
   | { kind: 'raw'; lines: RawLines }
+  | { kind: 'raw-canonical'; lines: RawLines }
   | { kind: 'messages'; messages: Message[] }
   | { kind: 'decoded'; items: Array<{ message: Message; decoded: DecodedMessage; idFromDecoded: boolean }> };
 
@@ -122,7 +137,7 @@ export class SignPool {
 
   /** JSON lines (the dedup CLI's input) -> prepared messages, in order. */
   prepareLines(lines: string[]): Promise<PreparedChunk> {
-    return this.submit({ kind: 'lines', lines });
+    return this.submit({ kind: 'lines', lines }) as Promise<PreparedChunk>;
   }
 
   /**
@@ -130,19 +145,27 @@ export class SignPool {
    * The lines' buffers are transferred: detached here once this returns.
    */
   prepareRawLines(lines: RawLines): Promise<PreparedChunk> {
-    return this.submit({ kind: 'raw', lines }, rawLinesTransfer(lines));
+    return this.submit({ kind: 'raw', lines }, rawLinesTransfer(lines)) as Promise<PreparedChunk>;
+  }
+
+  /**
+   * JSON lines as bytes -> canonical texts, in order: parsed, decoded and canonicalized, for the
+   * caller to sign (splitByStage). The lines' buffers are transferred.
+   */
+  canonicalRawLines(lines: RawLines): Promise<CanonicalChunk> {
+    return this.submit({ kind: 'raw-canonical', lines }, rawLinesTransfer(lines)) as Promise<CanonicalChunk>;
   }
 
   /** Parsed messages (the HTTP API's bodies) -> prepared messages, in order. */
   prepareMessages(messages: Message[]): Promise<PreparedChunk> {
-    return this.submit({ kind: 'messages', messages });
+    return this.submit({ kind: 'messages', messages }) as Promise<PreparedChunk>;
   }
 
   /** Decoded messages (the Kafka consumer's stage 1) -> prepared messages, in order. */
   prepareDecoded(
     items: Array<{ message: Message; decoded: DecodedMessage; idFromDecoded: boolean }>,
   ): Promise<PreparedChunk> {
-    return this.submit({ kind: 'decoded', items });
+    return this.submit({ kind: 'decoded', items }) as Promise<PreparedChunk>;
   }
 
   async close(): Promise<void> {
@@ -153,7 +176,7 @@ export class SignPool {
   }
 
   private listen(slot: Slot): void {
-    slot.worker.on('message', (m: { seq: number; chunk: PreparedChunk }) => {
+    slot.worker.on('message', (m: { seq: number; chunk: PreparedChunk | CanonicalChunk }) => {
       const p = slot.pending.get(m.seq);
       if (!p) return;
       slot.pending.delete(m.seq);
@@ -175,7 +198,7 @@ export class SignPool {
     }
   }
 
-  private submit(body: JobBody, transfer: ArrayBuffer[] = []): Promise<PreparedChunk> {
+  private submit(body: JobBody, transfer: ArrayBuffer[] = []): Promise<PreparedChunk | CanonicalChunk> {
     if (this.failure) return Promise.reject(this.failure);
     // The least busy worker (round robin among equals): chunks differ in size, so a fixed
     // rotation would queue work behind a slow chunk while another worker idles.
@@ -186,7 +209,7 @@ export class SignPool {
     }
     this.next++;
     const seq = ++this.seq;
-    return new Promise<PreparedChunk>((resolve, reject) => {
+    return new Promise<PreparedChunk | CanonicalChunk>((resolve, reject) => {
       best.pending.set(seq, { resolve, reject });
       best.worker.postMessage({ seq, ...body } as SignJob, transfer);
     });

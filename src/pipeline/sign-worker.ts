@@ -13,7 +13,8 @@ import type { Message } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
 import { Signer } from '../signatures/signer.js';
 import type { Language } from '../text/language.js';
-import { failedItem, preparedItem, prepareLines } from './prepare-lines.js';
+import { packCanonicalChunk } from './canonical-wire.js';
+import { canonicalLines, failedItem, preparedItem, prepareLines } from './prepare-lines.js';
 import { type PreparedItem, packChunk } from './prepared-wire.js';
 import { decodeRawLines, type RawLines } from './raw-lines.js';
 import { signDecoded, signMessage } from './sign.js';
@@ -24,10 +25,15 @@ export interface SignWorkerData {
   lexicons: Partial<Record<Language, string>>;
 }
 
-/** A job: JSON lines, message objects, or messages already decoded (the Kafka consumer's stage 1). */
+/**
+ * A job: JSON lines, message objects, or messages already decoded (the Kafka consumer's stage 1);
+ * 'raw-canonical': JSON lines as bytes, answered as canonical texts, not signed (sign-pool.ts,
+ * splitByStage).
+ */
 export type SignJob =
   | { seq: number; kind: 'lines'; lines: string[] }
   | { seq: number; kind: 'raw'; lines: RawLines }
+  | { seq: number; kind: 'raw-canonical'; lines: RawLines }
   | { seq: number; kind: 'messages'; messages: Message[] }
   | {
       seq: number;
@@ -47,7 +53,7 @@ const signer = new Signer(data.config.signatures, LexiconSet.defaults(data.lexic
 // Records leave as bytes (prepared-wire.ts): their packed form is made where they are verified.
 const preparer = new RequestPreparer(data.config, { packRecords: false });
 
-async function run(job: SignJob): Promise<PreparedItem[]> {
+async function run(job: Exclude<SignJob, { kind: 'raw-canonical' }>): Promise<PreparedItem[]> {
   if (job.kind === 'lines') return prepareLines(job.lines, signer, preparer);
   if (job.kind === 'raw') return prepareLines(decodeRawLines(job.lines), signer, preparer);
   const out: PreparedItem[] = [];
@@ -81,7 +87,10 @@ if (!port) throw new Error('sign-worker runs as a worker thread');
 let queue = Promise.resolve();
 port.on('message', (job: SignJob) => {
   queue = queue.then(async () => {
-    const { chunk, transfer } = packChunk(await run(job));
+    const { chunk, transfer } =
+      job.kind === 'raw-canonical'
+        ? packCanonicalChunk(await canonicalLines(decodeRawLines(job.lines), signer))
+        : packChunk(await run(job));
     port.postMessage({ seq: job.seq, chunk }, transfer);
   });
 });

@@ -11,9 +11,16 @@ import { initHashing } from '../../src/hash/xxhash.js';
 import { parseMessageLine } from '../../src/input/message.js';
 import { LexiconSet } from '../../src/lexicon/lexicon.js';
 import { engineMessage } from '../../src/pipeline/flow.js';
+import { unpackCanonicalItem } from '../../src/pipeline/canonical-wire.js';
 import { unpackItem } from '../../src/pipeline/prepared-wire.js';
+import { packRawLines } from '../../src/pipeline/raw-lines.js';
 import { signMessage } from '../../src/pipeline/sign.js';
-import { defaultDedupThreads, LONE_WORKER_MIN_INPUT_BYTES, SignPool } from '../../src/pipeline/sign-pool.js';
+import {
+  defaultDedupThreads,
+  LONE_WORKER_MIN_INPUT_BYTES,
+  SignPool,
+  splitByStage,
+} from '../../src/pipeline/sign-pool.js';
 import { Signer } from '../../src/signatures/signer.js';
 import { REPO_ROOT, runCli } from '../support/cli.js';
 import { RECORD_FIELDS } from '../support/record-fields.js';
@@ -85,7 +92,7 @@ describe('sign pool (doppel dedup --threads)', () => {
     expect(stories[2]).toBe(stories[0]);
   }, 120_000);
 
-  it('leaves all the signing to the workers: each chunk of 64 lines is answered by one of them', async () => {
+  it('hands every chunk of 64 lines to a worker, which answers it (signed, or with one worker canonical)', async () => {
     const input = join(dir, 'chunks.jsonl');
     const text = generatedStream();
     writeFileSync(input, text);
@@ -218,6 +225,60 @@ describe('SignPool (in process)', () => {
       expect(remote.packed).toEqual(local.record.packed);
     }
     expect(compared).toBe(6);
+  });
+
+  it('split by stage, answers canonical texts that sign here exactly as messages signed here', async () => {
+    await initHashing();
+    const signer = new Signer(config.signatures, LexiconSet.defaults());
+    const preparer = new RequestPreparer(config);
+    const lines = [
+      ...readFileSync(demo, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== ''),
+      '{"id":"empty","text":"!!! ..."}',
+      '{"id": "broken", oops',
+    ];
+    const chunk = await pool.canonicalRawLines(packRawLines(lines.map((l) => Buffer.from(l))));
+    let signed = 0;
+    for (const [i, line] of lines.entries()) {
+      const item = unpackCanonicalItem(chunk, i);
+      let local: Awaited<ReturnType<typeof signMessage>>;
+      try {
+        local = await signMessage(parseMessageLine(line), signer);
+      } catch (error) {
+        // Refused here, refused there: the same code, with the id salvaged from the line.
+        expect(item.ok, `line ${i}`).toBe(false);
+        if (!item.ok) expect(item.error.code).toBe((error as { code: string }).code);
+        continue;
+      }
+      expect(item.ok, `line ${i}`).toBe(true);
+      if (!item.ok) continue;
+      expect(item.doc.canonical).toBe(local.doc.canonical);
+      // Signed and prepared on this side: the request the calling thread makes of the whole message.
+      const remote = preparer.indexRequest({
+        id: item.id,
+        signatures: signer.compute(item.doc),
+        lang: item.doc.lang,
+        ts: 1,
+        ...item.fields,
+      });
+      const here = preparer.indexRequest(engineMessage(local, 1));
+      expect(keyArray(remote.keys)).toEqual(keyArray(here.keys));
+      expect(remote.record).toEqual(here.record);
+      expect([remote.title, remote.url, remote.snippet]).toEqual([here.title, here.url, here.snippet]);
+      signed++;
+    }
+    expect(signed).toBe(6);
+    expect(unpackCanonicalItem(chunk, lines.length - 2)).toMatchObject({ ok: false, id: 'empty' });
+    expect(unpackCanonicalItem(chunk, lines.length - 1)).toMatchObject({
+      ok: false,
+      id: 'broken',
+      error: { code: 'INVALID_JSON' },
+    });
+  });
+
+  it('splits by stage with exactly one worker', () => {
+    expect([0, 1, 2, 3].map(splitByStage)).toEqual([false, true, false, false]);
   });
 
   it('answers chunks in submission order when many are in flight', async () => {
