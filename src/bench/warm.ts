@@ -10,6 +10,9 @@
  * `BENCH_ROUNDS` passes (default 4). `BENCH_HEAP=1` adds the bytes allocated per message, from V8's
  * sampling heap profiler with collected objects kept in the sample (all garbage, not only what
  * survives); the profiler costs CPU of its own, so take CPU figures from a run without it.
+ * `BENCH_STAGES=1` times each message's stages apart (parse, decode, canonicalize, sign, prepare;
+ * index and verify per batch) and prints their CPU µs per message after each pass: where the
+ * threads of `doppel dedup --threads 2` split the work (the per-stage clock reads cost a few µs).
  */
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -20,17 +23,20 @@ import { DedupEngine } from '../engine/engine.js';
 import type { IndexRequest } from '../engine/types.js';
 import { isInputError } from '../errors.js';
 import { initHashing } from '../hash/xxhash.js';
+import { decodeMessage } from '../input/decode-message.js';
 import { type Message, parseMessageLine } from '../input/message.js';
 import { LexiconSet } from '../lexicon/lexicon.js';
-import { MessageFlow } from '../pipeline/flow.js';
+import { engineMessage, MessageFlow } from '../pipeline/flow.js';
 import { Signer } from '../signatures/signer.js';
 import { MemoryStore } from '../store/memory/store.js';
+import { canonicalize } from '../text/canonical.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const input = resolve(process.argv[2] ?? resolve(here, '../../.bench-out/peers-stream.jsonl'));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BATCH = 256;
 const HEAP = process.env.BENCH_HEAP === '1';
+const STAGES = process.env.BENCH_STAGES === '1';
 /** `BENCH_HEAP_TOP=N` (with BENCH_HEAP=1): the N functions that allocate the most, per message, after each pass. */
 const TOP = Number(process.env.BENCH_HEAP_TOP ?? 0);
 let lastSites = new Map<string, number>();
@@ -105,7 +111,64 @@ async function pass(messages: readonly Message[]): Promise<{ micros: number; fla
   return { micros, flagged };
 }
 
+/** One pass with each stage timed apart; parses the lines itself. Returns CPU µs per message per stage. */
+async function stagedPass(lines: readonly string[]): Promise<Record<string, number>> {
+  const config = resolveDedupConfig('news', {});
+  const store = new MemoryStore(config.window, config.index);
+  const engine = new DedupEngine(config, store);
+  const signer = new Signer(config.signatures, LexiconSet.defaults({}));
+  const t = { parse: 0, decode: 0, canonicalize: 0, sign: 0, prepare: 0, 'index + verify': 0 };
+  for (let i = 0; i < lines.length; i += BATCH) {
+    const requests: IndexRequest[] = [];
+    for (const line of lines.slice(i, i + BATCH)) {
+      try {
+        let a = cpuMicros();
+        const message = parseMessageLine(line);
+        let b = cpuMicros();
+        t.parse += b - a;
+        const pending = decodeMessage(message, config.signatures.canonical);
+        const decoded = pending instanceof Promise ? await pending : pending;
+        a = cpuMicros();
+        t.decode += a - b;
+        const doc = canonicalize(decoded, config.signatures.canonical, message.lang, signer.knownWords);
+        b = cpuMicros();
+        t.canonicalize += b - a;
+        const signatures = signer.compute(doc);
+        a = cpuMicros();
+        t.sign += a - b;
+        requests.push(
+          engine.indexRequest(engineMessage({ message, decoded, doc, signatures }, message.ts ?? 0)),
+        );
+        t.prepare += cpuMicros() - a;
+      } catch (error) {
+        if (!isInputError(error)) throw error;
+      }
+    }
+    const a = cpuMicros();
+    await engine.process(requests);
+    t['index + verify'] += cpuMicros() - a;
+  }
+  await store.close();
+  return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v / lines.length]));
+}
+
 await initHashing();
+if (STAGES) {
+  const lines = readFileSync(input, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  console.log(`bench:warm: ${lines.length} messages from ${input}; ${ROUNDS} passes, stages timed apart`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const stages = await stagedPass(lines);
+    const total = Object.values(stages).reduce((a, b) => a + b, 0);
+    console.log(
+      `pass ${round}: ${Object.entries(stages)
+        .map(([stage, micros]) => `${stage} ${micros.toFixed(0)}`)
+        .join(', ')}; all ${total.toFixed(0)} µs per message`,
+    );
+  }
+  process.exit(0);
+}
 const messages = readFileSync(input, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
