@@ -1,8 +1,9 @@
 import type { EngineMessage } from '../engine/engine.js';
-import { DoppelError, type ErrorCode } from '../errors.js';
+import { DoppelError } from '../errors.js';
 import { CanonicalDoc } from '../text/canonical.js';
 import type { Language } from '../text/language.js';
 import { tokenHash } from '../text/tokenize.js';
+import { failedAt } from './prepared-wire.js';
 
 /**
  * A chunk of canonical texts (decoded and canonicalized messages, not yet signed) in the form a
@@ -116,8 +117,8 @@ export function packCanonicalChunk(items: readonly CanonicalItem[]): {
     chunk.langs.push(doc.lang);
     tokenStarts.set(doc.tokenStarts, t);
     if (doc.tokenHashes !== null) tokenHashes.set(doc.tokenHashes, t);
+    // A text of symbols only (symbols.ts) is tokenized without hashes: hashed here, as the lookup would.
     else
-      // A text of symbols only (symbols.ts) is tokenized without hashes: hashed here, as the lookup would.
       for (let k = 0; k < doc.tokenCount; k++) {
         const end = k + 1 < doc.tokenCount ? (doc.tokenStarts[k + 1] as number) - 1 : doc.canonical.length;
         tokenHashes[t + k] = tokenHash(doc.canonical, doc.tokenStarts[k] as number, end);
@@ -152,16 +153,8 @@ const notCarried = (): string => {
 
 /** Item i of a canonical chunk. */
 export function unpackCanonicalItem(c: CanonicalChunk, i: number): CanonicalAdmitted {
-  const status = c.status[i] as number;
-  if (status !== 0) {
-    const e = c.errors[i] as { code: string; message: string };
-    return {
-      ok: false,
-      id: c.ids[i] ?? null,
-      error: new DoppelError(e.code as ErrorCode, e.message),
-      bug: status === 2,
-    };
-  }
+  const failed = failedAt(c, i);
+  if (failed) return failed;
   const from = c.tokenAt[i] as number;
   const to = c.tokenAt[i + 1] as number;
   const sentenceEnds: number[] = [];

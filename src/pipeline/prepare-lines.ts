@@ -1,10 +1,10 @@
+import { displaySnippet } from '../engine/detail.js';
 import type { RequestPreparer } from '../engine/engine.js';
 import type { IndexRequest } from '../engine/types.js';
 import { isInputError } from '../errors.js';
-import { decodeMessage } from '../input/decode-message.js';
-import { parseMessageLine, salvageId } from '../input/message.js';
+import { type DecodedMessage, decodeMessage } from '../input/decode-message.js';
+import { type Message, parseMessageLine, salvageId } from '../input/message.js';
 import type { Signer } from '../signatures/signer.js';
-import { displaySnippet } from '../engine/detail.js';
 import { canonicalize } from '../text/canonical.js';
 import type { CanonicalItem } from './canonical-wire.js';
 import { engineMessage } from './flow.js';
@@ -12,28 +12,23 @@ import type { PreparedItem } from './prepared-wire.js';
 import { type SignedMessage, signDecoded } from './sign.js';
 
 /**
- * JSON lines to prepared items (index keys and stored record, without event time): what a sign
- * worker does with a chunk of the dedup CLI's lines. An input error becomes an item with its
- * error (an `invalid` verdict); anything else an item marked as a bug.
+ * Each JSON line parsed and decoded, then made an item by `make`. An input error becomes an item
+ * with its error (an `invalid` verdict), with the id salvaged from the line; anything else an
+ * item marked as a bug.
  */
-export async function prepareLines(
+async function itemsOfLines<T>(
   lines: readonly string[],
   signer: Signer,
-  preparer: RequestPreparer,
-): Promise<PreparedItem[]> {
-  const out: PreparedItem[] = [];
+  make: (message: Message, decoded: DecodedMessage) => T,
+): Promise<Array<T | FailedItem>> {
+  const out: Array<T | FailedItem> = [];
   for (const line of lines) {
     let id: string | null = null;
     try {
       const message = parseMessageLine(line);
       id = message.id;
       const decoded = decodeMessage(message, signer.config.canonical);
-      out.push(
-        preparedItem(
-          signDecoded(message, decoded instanceof Promise ? await decoded : decoded, signer),
-          preparer,
-        ),
-      );
+      out.push(make(message, decoded instanceof Promise ? await decoded : decoded));
     } catch (error) {
       out.push(failedItem(error, id ?? salvageId(line)));
     }
@@ -41,34 +36,34 @@ export async function prepareLines(
   return out;
 }
 
+/** JSON lines to prepared items (index keys and stored record, without event time): what a sign worker does with a chunk of the dedup CLI's lines. */
+export function prepareLines(
+  lines: readonly string[],
+  signer: Signer,
+  preparer: RequestPreparer,
+): Promise<PreparedItem[]> {
+  return itemsOfLines(lines, signer, (message, decoded) =>
+    preparedItem(signDecoded(message, decoded, signer), preparer),
+  );
+}
+
 /**
  * JSON lines to canonical texts (parsed, decoded, canonicalized; not signed): a sign worker's part
  * when the work is split by stage (sign-pool.ts, splitByStage). The display fields are those
- * engineMessage takes. Errors as in prepareLines.
+ * engineMessage takes.
  */
-export async function canonicalLines(lines: readonly string[], signer: Signer): Promise<CanonicalItem[]> {
-  const out: CanonicalItem[] = [];
-  for (const line of lines) {
-    let id: string | null = null;
-    try {
-      const message = parseMessageLine(line);
-      id = message.id;
-      const pending = decodeMessage(message, signer.config.canonical);
-      const decoded = pending instanceof Promise ? await pending : pending;
-      const doc = canonicalize(decoded, signer.config.canonical, message.lang, signer.knownWords);
-      const item: CanonicalItem = { status: 0, id: message.id, ts: message.ts, doc };
-      const title = decoded.title ?? message.title;
-      if (title !== undefined) item.title = title;
-      if (decoded.truncatedParts !== undefined) item.truncatedParts = decoded.truncatedParts;
-      if (message.url !== undefined) item.url = message.url;
-      const snippet = displaySnippet(decoded.text);
-      if (snippet !== undefined) item.snippet = snippet;
-      out.push(item);
-    } catch (error) {
-      out.push(failedItem(error, id ?? salvageId(line)));
-    }
-  }
-  return out;
+export function canonicalLines(lines: readonly string[], signer: Signer): Promise<CanonicalItem[]> {
+  return itemsOfLines(lines, signer, (message, decoded): CanonicalItem => {
+    const doc = canonicalize(decoded, signer.config.canonical, message.lang, signer.knownWords);
+    const item: CanonicalItem = { status: 0, id: message.id, ts: message.ts, doc };
+    const title = decoded.title ?? message.title;
+    if (title !== undefined) item.title = title;
+    if (decoded.truncatedParts !== undefined) item.truncatedParts = decoded.truncatedParts;
+    if (message.url !== undefined) item.url = message.url;
+    const snippet = displaySnippet(decoded.text);
+    if (snippet !== undefined) item.snippet = snippet;
+    return item;
+  });
 }
 
 /** The flow's prepare stage (MessageFlow.request) of a signed message; the time is set on admission. */
@@ -93,10 +88,10 @@ function withoutTime(request: IndexRequest): Omit<IndexRequest, 'ts'> {
   return out;
 }
 
-export function failedItem(
-  error: unknown,
-  id: string | null,
-): Extract<PreparedItem, { status: 1 | 2 }> {
+/** A message that could not be prepared: status 1 for an input error, 2 for anything else (a bug). */
+export type FailedItem = Extract<PreparedItem, { status: 1 | 2 }>;
+
+export function failedItem(error: unknown, id: string | null): FailedItem {
   if (isInputError(error)) return { status: 1, id, error: { code: error.code, message: error.message } };
   const e = error instanceof Error ? error : new Error(String(error));
   return { status: 2, id, error: { code: 'INTERNAL', message: e.stack ?? e.message } };

@@ -132,18 +132,30 @@ export type AdmittedItem =
   | { ok: true; id: string; ts: number | undefined; request: Omit<IndexRequest, 'ts'> }
   | { ok: false; id: string | null; error: DoppelError; bug: boolean };
 
+/** What a chunk of either kind (this one, canonical-wire.ts) says of a message that failed. */
+export interface FailedItems {
+  status: Uint8Array;
+  ids: Array<string | null>;
+  errors: Array<{ code: string; message: string } | null>;
+}
+
+/** Item i of a chunk, when it failed: its error as a DoppelError (a bug when status 2); null when it did not. */
+export function failedAt(c: FailedItems, i: number): Extract<AdmittedItem, { ok: false }> | null {
+  const status = c.status[i] as number;
+  if (status === 0) return null;
+  const e = c.errors[i] as { code: string; message: string };
+  return {
+    ok: false,
+    id: c.ids[i] ?? null,
+    error: new DoppelError(e.code as ErrorCode, e.message),
+    bug: status === 2,
+  };
+}
+
 /** Item i of a packed chunk: a request without its event time, or its error. */
 export function unpackItem(c: PreparedChunk, i: number): AdmittedItem {
-  const status = c.status[i] as number;
-  if (status !== 0) {
-    const e = c.errors[i] as { code: string; message: string };
-    return {
-      ok: false,
-      id: c.ids[i] ?? null,
-      error: new DoppelError(e.code as ErrorCode, e.message),
-      bug: status === 2,
-    };
-  }
+  const failed = failedAt(c, i);
+  if (failed) return failed;
   // The keys stay in the chunk's arrays (one object, not one a key).
   const keys = new PackedKeys(
     c.tables,
