@@ -1,5 +1,11 @@
 import type { KnownWords } from './dictionary-words.js';
-import { type ClassRun, MIN_DICTIONARY_WORD, nextClassRun } from './dictionary-words.js';
+import {
+  type ClassRun,
+  isDigit,
+  MAX_LEET_RUN,
+  MIN_DICTIONARY_WORD,
+  nextClassRun,
+} from './dictionary-words.js';
 import { isWordChar } from './word-scripts.js';
 
 /**
@@ -11,8 +17,6 @@ import { isWordChar } from './word-scripts.js';
  * already folded to Cyrillic (lookalike.ts) when this runs.
  */
 
-/** Longest run read (a longer one is not a disguised word). */
-const MAX_RUN = 24;
 /** 3 is read as з, then as е; the rest have one reading. */
 const THREE = 0x33;
 const E = 0x435;
@@ -55,8 +59,6 @@ for (let code = 0; code < 0x10000; code++) {
         : 0;
 }
 
-const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
-
 /** Most 3s of a word read both ways (з and е): 2^3 readings. */
 const MAX_THREES = 3;
 
@@ -92,7 +94,7 @@ function knownReading(
 /**
  * Reads Cyrillic leet words of codes[0, length) (clean text: lower case) as the known word they
  * spell, in place (one character for one). A candidate is a run of Cyrillic letters and leet
- * characters with at least one of each, MIN_DICTIONARY_WORD to MAX_RUN long, that does not start
+ * characters with at least one of each, MIN_DICTIONARY_WORD to MAX_LEET_RUN long, that does not start
  * with two digits ("10го") and whose only leet character is not one digit at its end ("су57":
  * a model or a footnote). Returns the number of words rewritten.
  */
@@ -125,7 +127,7 @@ export function undoCyrillicLeet(
     if (mask !== (RUN_LETTER | RUN_LEET)) continue;
     if (seen) seen.mixed++;
     const size = i - start;
-    if (size < MIN_DICTIONARY_WORD || size > MAX_RUN) continue;
+    if (size < MIN_DICTIONARY_WORD || size > MAX_LEET_RUN) continue;
     if (isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) continue;
     // One digit at the end of a word is a model or a footnote ("су57", "гл2"), but for a 0: о ends
     // Russian words more often than any letter (его, что, тело).
@@ -159,7 +161,7 @@ export function undoCyrillicLeetText(
   const run: ClassRun = { start: 0, end: 0, mask: 0 };
   for (let at = 0; nextClassRun(codes, at, length, RUN_CLASS, run); at = run.end) {
     const { start, end, mask } = run;
-    if (end - start > MAX_RUN) continue;
+    if (end - start > MAX_LEET_RUN) continue;
     // Leet characters only are a number, unless an @ among them spells a word ("3@" за).
     const lettersToo = mask === (RUN_LETTER | RUN_LEET);
     if (!lettersToo && (mask !== RUN_LEET || !hasAt(codes, start, end))) continue;

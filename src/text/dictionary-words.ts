@@ -33,8 +33,8 @@ export type KnownWordsOf = (lang: Language) => KnownWords | null;
 
 /** Shortest word either rule makes: shorter results are too often a word by chance. */
 export const MIN_DICTIONARY_WORD = 4;
-/** Longest run either rule reads (a longer one is not a disguised word). */
-const MAX_RUN = 24;
+/** Longest run a leet rule reads, Latin or Cyrillic, word by word or whole text (a longer one is not a disguised word). */
+export const MAX_LEET_RUN = 24;
 const SPACE = 0x20;
 const ONE = 0x31;
 const A = 0x61;
@@ -55,7 +55,7 @@ for (const [from, to] of [
   LEET[from.charCodeAt(0)] = to.charCodeAt(0);
 
 export const isLeet = (code: number): boolean => code < 0x80 && (LEET[code] as number) !== 0;
-const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+export const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
 /**
  * Per code unit, what undoLeet's runs are made of: an ASCII letter, a leet character, another word
@@ -144,7 +144,7 @@ export function readLeet(codes: Uint16Array, start: number, end: number, one: nu
 /**
  * Reads leet words of codes[0, length) (clean text: lower case) as the known word they spell, in
  * place (one character for one). A candidate is a run of ASCII letters and leet characters with
- * at least one of each, MIN_DICTIONARY_WORD to MAX_RUN long, that does not start with two digits
+ * at least one of each, MIN_DICTIONARY_WORD to MAX_LEET_RUN long, that does not start with two digits
  * ("10am", "15th": numbers with a unit or ordinal, whatever they spell) and whose only leet
  * character is not one digit at its end ("flu3": a footnote or list number). It is rewritten
  * when it is not itself a known word and its reading is. Returns the number of words rewritten;
@@ -179,7 +179,7 @@ export function undoLeet(codes: Uint16Array, length: number, known: KnownWords, 
     if (mask !== (RUN_LETTER | RUN_LEET)) continue;
     if (seen) seen.mixed++;
     const size = i - start;
-    if (size < MIN_DICTIONARY_WORD || size > MAX_RUN) continue;
+    if (size < MIN_DICTIONARY_WORD || size > MAX_LEET_RUN) continue;
     if (isDigit(codes[start] as number) && isDigit(codes[start + 1] as number)) continue;
     // One digit after a word is a footnote or list number ("flu3", "party5"), not a letter.
     if (isDigit(codes[i - 1] as number) && !hasLeetBefore(codes, start, i - 1)) continue;
@@ -214,13 +214,13 @@ const TRIM_ORDER: ReadonlyArray<readonly [number, number]> = [
 
 /**
  * The first sub-run of the run of `letters` single letters at codes[at], codes[at + 2], ... (by
- * TRIM_ORDER) whose letters spell a known word of MIN_DICTIONARY_WORD to MAX_RUN letters, as
+ * TRIM_ORDER) whose letters spell a known word of MIN_DICTIONARY_WORD to MAX_LEET_RUN letters, as
  * (first letter << 8) | letters; -1 when none does.
  */
 function knownSubRun(codes: Uint16Array, at: number, letters: number, known: KnownWords): number {
   for (const [head, tail] of TRIM_ORDER) {
     const size = letters - head - tail;
-    if (size < MIN_DICTIONARY_WORD || size > MAX_RUN) continue;
+    if (size < MIN_DICTIONARY_WORD || size > MAX_LEET_RUN) continue;
     let word = '';
     for (let k = head; k < head + size; k++) word += String.fromCharCode(codes[at + 2 * k] as number);
     if (known.has(word)) return (head << 8) | size;
@@ -229,7 +229,7 @@ function knownSubRun(codes: Uint16Array, at: number, letters: number, known: Kno
 }
 
 /**
- * Joins, in place, runs of MIN_DICTIONARY_WORD to MAX_RUN single letters of one script separated
+ * Joins, in place, runs of MIN_DICTIONARY_WORD to MAX_LEET_RUN single letters of one script separated
  * by one space each ("v i a g r a") whose letters spell a known word, or do without up to two
  * letters at its start or one at its end (TRIM_ORDER: "a f r e e" is "a free"); returns the new length.
  */
@@ -252,7 +252,7 @@ export function joinSpacedLetters(codes: Uint16Array, length: number, known: Kno
     )
       last += 2;
     const letters = (last - i) / 2 + 1;
-    if (letters >= MIN_DICTIONARY_WORD && letters <= MAX_RUN + TRIMS) {
+    if (letters >= MIN_DICTIONARY_WORD && letters <= MAX_LEET_RUN + TRIMS) {
       const found = knownSubRun(codes, i, letters, known);
       if (found >= 0) {
         const from = i + 2 * (found >> 8);

@@ -1,6 +1,8 @@
 import {
   type ClassRun,
+  isDigit,
   type KnownWords,
+  MAX_LEET_RUN,
   nextClassRun,
   RUN_CLASS,
   RUN_LEET,
@@ -31,8 +33,6 @@ export const LEET_TEXT_SHARE = 0.15;
 export const MIN_LEET_WORDS = 3;
 /** A run with more `1`s than this is read with the first ones as l, i by cost only for the last ones. */
 const MAX_ONES = 6;
-/** Longest run read, as the word-by-word rule's. */
-const MAX_RUN = 24;
 const ONE = 0x31;
 const APOSTROPHE = 0x27;
 /** What follows the apostrophe of an English contraction (it's, can't, we'll, you're, we've, he'd, i'm). */
@@ -43,8 +43,6 @@ const I = 0x69;
 /** Whether a text with `mixed` letter-leet runs among `words` words is written in leet. */
 export const isLeetText = (mixed: number, words: number): boolean =>
   mixed >= MIN_LEET_WORDS && mixed >= LEET_TEXT_SHARE * words;
-
-const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
 /** Whether codes[start, end) is digits, then letters only ("10th", "4k"). */
 function numberWithUnit(codes: Uint16Array, start: number, end: number): boolean {
@@ -131,7 +129,7 @@ function leetRuns(
     const { start, end, mask } = run;
     if (mask !== (RUN_LETTER | RUN_LEET) && mask !== RUN_LEET) continue;
     // A longer run is no disguised word (and would cost 2^MAX_ONES readings of its length).
-    if (end - start > MAX_RUN) continue;
+    if (end - start > MAX_LEET_RUN) continue;
     const found = cheapestReading(codes, start, end, known, stops);
     if (found === null) continue;
     runs.push({ start, end, lettersToo: mask !== RUN_LEET, reading: found[0], cost: found[1] });
