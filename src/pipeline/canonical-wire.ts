@@ -1,8 +1,7 @@
-import type { EngineMessage } from '../engine/engine.js';
 import { DoppelError } from '../errors.js';
 import { CanonicalDoc } from '../text/canonical.js';
 import type { Language } from '../text/language.js';
-import { tokenHash } from '../text/tokenize.js';
+import type { DisplayFields } from './flow.js';
 import { failedAt } from './prepared-wire.js';
 
 /**
@@ -19,7 +18,7 @@ export interface CanonicalChunk {
   /** The message's own event time (epoch ms), NaN when it has none. */
   ts: Float64Array;
   errors: Array<{ code: string; message: string } | null>;
-  /** EngineMessage's display fields: title, url (as the message gave it), snippet, truncatedParts. */
+  /** Each item's DisplayFields (flow.ts): title, url (as the message gave it), snippet, truncatedParts. */
   titles: Array<string | null>;
   urls: unknown[];
   snippets: Array<string | null>;
@@ -42,10 +41,7 @@ export type CanonicalItem =
       status: 0;
       id: string;
       ts: number | undefined;
-      title?: string;
-      url?: unknown;
-      snippet?: string;
-      truncatedParts?: number;
+      fields: DisplayFields;
       doc: CanonicalDoc;
     }
   | { status: 1 | 2; id: string | null; error: { code: string; message: string } };
@@ -109,20 +105,15 @@ export function packCanonicalChunk(items: readonly CanonicalItem[]): {
     const { doc } = item;
     ts[i] = item.ts ?? Number.NaN;
     chunk.errors.push(null);
-    chunk.titles.push(item.title ?? null);
-    chunk.urls.push(item.url);
-    chunk.snippets.push(item.snippet ?? null);
-    truncated[i] = item.truncatedParts ?? 0;
+    const { fields } = item;
+    chunk.titles.push(fields.title ?? null);
+    chunk.urls.push(fields.url);
+    chunk.snippets.push(fields.snippet ?? null);
+    truncated[i] = fields.truncatedParts ?? 0;
     chunk.texts.push(doc.canonical);
     chunk.langs.push(doc.lang);
     tokenStarts.set(doc.tokenStarts, t);
-    if (doc.tokenHashes !== null) tokenHashes.set(doc.tokenHashes, t);
-    // A text of symbols only (symbols.ts) is tokenized without hashes: hashed here, as the lookup would.
-    else
-      for (let k = 0; k < doc.tokenCount; k++) {
-        const end = k + 1 < doc.tokenCount ? (doc.tokenStarts[k + 1] as number) - 1 : doc.canonical.length;
-        tokenHashes[t + k] = tokenHash(doc.canonical, doc.tokenStarts[k] as number, end);
-      }
+    tokenHashes.set(doc.tokenHashes, t);
     t += doc.tokenCount;
     for (const end of doc.sentenceEnds) sentenceEnds[s++] = end;
   }
@@ -143,7 +134,7 @@ export type CanonicalAdmitted =
       id: string;
       ts: number | undefined;
       doc: CanonicalDoc;
-      fields: Omit<EngineMessage, 'id' | 'signatures' | 'lang' | 'ts'>;
+      fields: DisplayFields;
     }
   | { ok: false; id: string | null; error: DoppelError; bug: boolean };
 
@@ -168,7 +159,7 @@ export function unpackCanonicalItem(c: CanonicalChunk, i: number): CanonicalAdmi
     sentenceEnds,
     c.tokenHashes.subarray(from, to),
   );
-  const fields: Omit<EngineMessage, 'id' | 'signatures' | 'lang' | 'ts'> = {};
+  const fields: DisplayFields = {};
   const title = c.titles[i];
   if (title !== null && title !== undefined) fields.title = title;
   const truncatedParts = c.truncated[i] as number;

@@ -65,10 +65,28 @@ export class MessageFlow {
   }
 }
 
+/** What the engine shows of a message besides its verdict: the fields of EngineMessage not signed. */
+export type DisplayFields = Pick<EngineMessage, 'title' | 'truncatedParts' | 'url' | 'snippet'>;
+
 /**
- * What the engine takes of a signed message (its title: the decoded one, else the message's; its
- * url; the opening of its decoded text).
+ * Sets a message's display fields on `into`: its title (the decoded one, else the message's),
+ * the mail parts not read, its url, the opening of its decoded text.
  */
+export function addDisplayFields<T extends DisplayFields>(
+  into: T,
+  message: Message,
+  decoded: DecodedMessage,
+): T {
+  const title = decoded.title ?? message.title;
+  if (title !== undefined) into.title = title;
+  if (decoded.truncatedParts !== undefined) into.truncatedParts = decoded.truncatedParts;
+  if (message.url !== undefined) into.url = message.url;
+  const snippet = displaySnippet(decoded.text);
+  if (snippet !== undefined) into.snippet = snippet;
+  return into;
+}
+
+/** What the engine takes of a signed message: its signatures and language, and its display fields. */
 export function engineMessage(signed: SignedMessage, ts: number): EngineMessage {
   const out: EngineMessage = {
     id: signed.message.id,
@@ -76,11 +94,5 @@ export function engineMessage(signed: SignedMessage, ts: number): EngineMessage 
     lang: signed.doc.lang,
     ts,
   };
-  const title = signed.decoded.title ?? signed.message.title;
-  if (title !== undefined) out.title = title;
-  if (signed.decoded.truncatedParts !== undefined) out.truncatedParts = signed.decoded.truncatedParts;
-  if (signed.message.url !== undefined) out.url = signed.message.url;
-  const snippet = displaySnippet(signed.decoded.text);
-  if (snippet !== undefined) out.snippet = snippet;
-  return out;
+  return addDisplayFields(out, signed.message, signed.decoded);
 }

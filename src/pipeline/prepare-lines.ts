@@ -1,4 +1,3 @@
-import { displaySnippet } from '../engine/detail.js';
 import type { RequestPreparer } from '../engine/engine.js';
 import type { IndexRequest } from '../engine/types.js';
 import { isInputError } from '../errors.js';
@@ -7,7 +6,7 @@ import { type Message, parseMessageLine, salvageId } from '../input/message.js';
 import type { Signer } from '../signatures/signer.js';
 import { canonicalize } from '../text/canonical.js';
 import type { CanonicalItem } from './canonical-wire.js';
-import { engineMessage } from './flow.js';
+import { addDisplayFields, engineMessage } from './flow.js';
 import type { PreparedItem } from './prepared-wire.js';
 import { type SignedMessage, signDecoded } from './sign.js';
 
@@ -50,20 +49,20 @@ export function prepareLines(
 /**
  * JSON lines to canonical texts (parsed, decoded, canonicalized; not signed): a sign worker's part
  * when the work is split by stage (sign-pool.ts, splitByStage). The display fields are those
- * engineMessage takes.
+ * engineMessage takes (addDisplayFields).
  */
 export function canonicalLines(lines: readonly string[], signer: Signer): Promise<CanonicalItem[]> {
-  return itemsOfLines(lines, signer, (message, decoded): CanonicalItem => {
-    const doc = canonicalize(decoded, signer.config.canonical, message.lang, signer.knownWords);
-    const item: CanonicalItem = { status: 0, id: message.id, ts: message.ts, doc };
-    const title = decoded.title ?? message.title;
-    if (title !== undefined) item.title = title;
-    if (decoded.truncatedParts !== undefined) item.truncatedParts = decoded.truncatedParts;
-    if (message.url !== undefined) item.url = message.url;
-    const snippet = displaySnippet(decoded.text);
-    if (snippet !== undefined) item.snippet = snippet;
-    return item;
-  });
+  return itemsOfLines(
+    lines,
+    signer,
+    (message, decoded): CanonicalItem => ({
+      status: 0,
+      id: message.id,
+      ts: message.ts,
+      doc: canonicalize(decoded, signer.config.canonical, message.lang, signer.knownWords),
+      fields: addDisplayFields({}, message, decoded),
+    }),
+  );
 }
 
 /** The flow's prepare stage (MessageFlow.request) of a signed message; the time is set on admission. */

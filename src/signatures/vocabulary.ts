@@ -119,8 +119,6 @@ export class Vocabulary {
   /** factKind of each slot's word (month, day, year or none): the dates, read from the slots. */
   factKinds = new Uint8Array(1024);
   private currentStamp = 0;
-  /** Token hashes of the document being looked up (lookupSpans). */
-  private hashes = new Int32Array(SCRATCH_TOKENS);
   /** Where touch() leaves what it read, so that the reads are not dropped as dead code (no meaning). */
   touchSink = 0;
   private readonly scratch: U64 = { hi: 0, lo: 0 };
@@ -141,35 +139,20 @@ export class Vocabulary {
   /**
    * Slot ids of the tokens of `text` (token k = text[starts[k] .. next space or end)) into `out`.
    *
-   * `tokenHashes`: the tokens' FNV-1a hashes as the tokenizer took them (CanonicalDoc.tokenHashes);
-   * without them each token is hashed here, a second read of the text.
+   * `hashes`: the tokens' FNV-1a hashes (tokenHash), as the tokenizer took them
+   * (CanonicalDoc.tokenHashes): the canonical text is read again only to compare a probed word.
    *
    * Three passes rather than one: the table, word records and slot fields of rarer words are
    * usually out of cache (the store's data evicts them between documents), and a loop that hashes,
-   * probes and compares characters keeps only a miss or two in flight. Hashing every token first,
-   * then touching each token's probe line and slot line (fields and word) in a short loop of
-   * independent loads, lets the CPU overlap those misses; the lookups then run from cache. The
+   * probes and compares characters keeps only a miss or two in flight. With every token's hash
+   * at hand, touching each token's probe line and slot line (fields and word) in a short loop of
+   * independent loads lets the CPU overlap those misses; the lookups then run from cache. The
    * touching pass only reads, so results are those of the plain lookup.
    */
-  lookupSpans(
-    text: string,
-    starts: Int32Array,
-    out: Int32Array,
-    tokenHashes: Int32Array | null = null,
-  ): void {
+  lookupSpans(text: string, starts: Int32Array, out: Int32Array, hashes: Int32Array): void {
     const n = starts.length;
+    if (hashes.length !== n) throw new RangeError(`${hashes.length} token hashes for ${n} tokens`);
     if (this.words + n > this.capacity) this.clear();
-    let hashes: Int32Array;
-    if (tokenHashes !== null && tokenHashes.length === n) hashes = tokenHashes;
-    else {
-      if (this.hashes.length < n) this.hashes = new Int32Array(n * 2);
-      hashes = this.hashes;
-      for (let k = 0; k < n; k++) {
-        const start = starts[k] as number;
-        const end = k + 1 < n ? (starts[k + 1] as number) - 1 : text.length;
-        hashes[k] = tokenHash(text, start, end);
-      }
-    }
     this.touch(hashes, n);
     for (let k = 0; k < n; k++) {
       const start = starts[k] as number;

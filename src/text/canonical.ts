@@ -63,8 +63,8 @@ export class CanonicalDoc {
     readonly tokenStarts: Int32Array,
     /** Exclusive token index where each sentence ends. */
     readonly sentenceEnds: number[],
-    /** FNV-1a of each token (Tokens.hashes), taken by the tokenizer; null: hashed when looked up. */
-    readonly tokenHashes: Int32Array | null = null,
+    /** FNV-1a of each token (Tokens.hashes), taken by the tokenizer: what the vocabulary probes with. */
+    readonly tokenHashes: Int32Array,
   ) {
     this.clean = cleanText;
   }
@@ -242,7 +242,7 @@ function canonicalText(
     tokens.joined,
     tokens.starts,
     tokens.sentenceEnds,
-    tokens.hashes ?? null,
+    tokens.hashes,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Tokens } from './tokenize.js';
+import { type Tokens, tokenHash } from './tokenize.js';
 
 /**
  * Tokens of a text that has no words: each symbol (emoji and pictographs, skin-tone modifiers,
@@ -22,10 +22,13 @@ export function symbolTokens(clean: string): Tokens {
   if (parts.length > 0 && sentenceEnds[sentenceEnds.length - 1] !== parts.length)
     sentenceEnds.push(parts.length);
   const starts = new Int32Array(parts.length);
+  const hashes = new Int32Array(parts.length);
   let offset = 0;
   for (let k = 0; k < parts.length; k++) {
+    const part = parts[k] as string;
     starts[k] = offset;
-    offset += (parts[k] as string).length + 1;
+    hashes[k] = tokenHash(part, 0, part.length);
+    offset += part.length + 1;
   }
-  return { joined: parts.join(' '), count: parts.length, starts, sentenceEnds };
+  return { joined: parts.join(' '), count: parts.length, starts, sentenceEnds, hashes };
 }

@@ -46,9 +46,8 @@ export interface Tokens {
   /**
    * hashes[k] = 32-bit FNV-1a of token k's code units (tokenHash), taken while the token is copied
    * into `joined`, so the vocabulary lookup does not read the canonical text a second time.
-   * Absent where tokens are made another way (symbols.ts).
    */
-  hashes?: Int32Array;
+  hashes: Int32Array;
   /**
    * Four or more one-character tokens in a row, each within 3 characters of the last: maybe a
    * word spelt out letter by letter (spelled-out.ts). Counted per token, so free for other text.

@@ -31,25 +31,30 @@ describe('canonical chunks (a sign worker split by stage)', () => {
       ),
       canonical("The minister said on Monday that the plan would go ahead. It won't be cheap."),
       canonical('این یک خبر است. کتاب‌ها را خواندم'),
-      // Symbols only: tokenized without hashes (symbols.ts); the packer hashes them.
+      // Symbols only: tokenized by symbols.ts, which hashes its tokens too.
       canonical('😀 ✓ ©'),
     ];
-    expect(docs[3]?.tokenHashes).toBeNull();
+    expect(docs[3]?.tokenCount).toBe(3);
+    expect(docs[3]?.tokenHashes.length).toBe(3);
     const items: CanonicalItem[] = [
       {
         status: 0,
         id: 'a',
         ts: 1_700_000_000_000,
-        title: 'T',
-        url: 'https://x.test/a',
-        snippet: 'S',
+        fields: { title: 'T', url: 'https://x.test/a', snippet: 'S' },
         doc: docs[0] as CanonicalDoc,
       },
       { status: 1, id: 'bad', error: { code: 'EMPTY_TEXT', message: 'no words' } },
-      { status: 0, id: 'b', ts: undefined, truncatedParts: 2, url: 42, doc: docs[1] as CanonicalDoc },
+      {
+        status: 0,
+        id: 'b',
+        ts: undefined,
+        fields: { truncatedParts: 2, url: 42 },
+        doc: docs[1] as CanonicalDoc,
+      },
       { status: 2, id: null, error: { code: 'INTERNAL', message: 'boom' } },
-      { status: 0, id: 'c', ts: 5, doc: docs[2] as CanonicalDoc },
-      { status: 0, id: 'd', ts: 6, doc: docs[3] as CanonicalDoc },
+      { status: 0, id: 'c', ts: 5, fields: {}, doc: docs[2] as CanonicalDoc },
+      { status: 0, id: 'd', ts: 6, fields: {}, doc: docs[3] as CanonicalDoc },
     ];
     const { chunk, transfer } = packCanonicalChunk(items);
     // As a worker sends it: the arrays moved, the rest cloned.
@@ -102,7 +107,9 @@ describe('canonical chunks (a sign worker split by stage)', () => {
   });
 
   it('carries no clean text: reading it is a bug, said so', () => {
-    const { chunk } = packCanonicalChunk([{ status: 0, id: 'a', ts: 1, doc: canonical('one two three') }]);
+    const { chunk } = packCanonicalChunk([
+      { status: 0, id: 'a', ts: 1, fields: {}, doc: canonical('one two three') },
+    ]);
     const item = unpackCanonicalItem(chunk, 0);
     if (!item.ok) throw new Error('did not unpack');
     expect(() => item.doc.cleanText).toThrow(/carries no clean text/);
